@@ -1,0 +1,13 @@
+//! # weft-memsim: the memory-system simulators
+//!
+//! Trace-driven models of the memory side of a manycore: machine configuration
+//! ([`config`]), the address mapping shared with the runtime ([`addrmap`]), DRAM
+//! channels/ranks/banks with DDR4 command timing, and (as later modules land)
+//! caches, the mesh NoC, the core model and the hardware memory schedulers.
+//!
+//! Design rules (see `DESIGN.md` and `conventions.md`): one module per hardware
+//! unit, bounded queues named after their endpoints, policies as traits,
+//! event-driven where the model allows, deterministic for a given input and seed.
+//! This crate depends on no other weft crate; `config` and `addrmap` stay free of
+//! heavy dependencies because the runtime links them.
+#![warn(missing_docs)]

@@ -1,0 +1,29 @@
+//! `weft`: the command-line tool. It parses arguments and wires the crates
+//! together; every algorithm lives in a library crate.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Loop scheduling for memory parallelism: optimizer, runtime and simulators.
+#[derive(Parser)]
+#[command(name = "weft", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result: anyhow::Result<()> = match cli.command {};
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
