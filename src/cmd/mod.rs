@@ -1,1 +1,3 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod demo;
+pub mod eval;
