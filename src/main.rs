@@ -14,11 +14,16 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Loop report: nests, IVs, trip counts, accesses, dependences, parallel regions.
+    Analyze(cmd::analyze::Args),
+}
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let result: anyhow::Result<()> = match cli.command {};
+    let result: anyhow::Result<()> = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
