@@ -109,8 +109,6 @@ pub struct RunJob {
     pub cores: Option<u32>,
     /// Machine the runtime computes bank maps for.
     pub machine: MachineSpec,
-    /// Slab size divisor (`None` = the runtime default, 50).
-    pub slab_divisor: Option<i64>,
 }
 
 /// Simulate a trace.

@@ -110,7 +110,12 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
             job.machine = job.machine.with("core.count", value);
             job.run.machine = job.machine.clone();
         }
-        Knob::SlabDivisor => job.run.slab_divisor = Some(value),
+        Knob::SlabIters => {
+            let p = &job.run.build.pipeline;
+            if p.contains("insert-inspector") && !p.contains("insert-inspector<") {
+                job.run.build.pipeline = p.replacen("insert-inspector", &format!("insert-inspector<slab={value}>"), 1);
+            }
+        }
         Knob::InputScale => job.run.input_scale = value,
     }
     job
@@ -155,7 +160,6 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                         reorder: version.reorder,
                         cores: None,
                         machine: machine.clone(),
-                        slab_divisor: None,
                     },
                     machine: machine.clone(),
                     scheduler: version.scheduler,
@@ -199,8 +203,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                     reorder: None,
                                     cores: None,
                                     machine: machine.clone(),
-                                    slab_divisor: None,
-                                },
+                                            },
                                 machine: machine.clone(),
                                 scheduler: version.scheduler,
                                 oracle: Oracle::None,

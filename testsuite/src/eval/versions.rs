@@ -263,8 +263,9 @@ pub enum Knob {
     },
     /// The number of cores (machine `core.count` and the runtime's `WEFT_CORES`).
     Cores,
-    /// The slab size as a divisor of a core's iterations (default 50, §4.5.1).
-    SlabDivisor,
+    /// Iterations per slab of `insert-inspector` (its `slab` option; the
+    /// default, 0, is 1/50 of a core's iterations, §4.5.1).
+    SlabIters,
     /// Input size as a multiple of the benchmark's default (Fig. 4.16).
     InputScale,
 }
@@ -321,9 +322,9 @@ pub fn sweeps() -> Vec<Sweep> {
         },
         Sweep {
             id: "slab",
-            label: "slab = 1/N of a core's iterations",
-            knob: Knob::SlabDivisor,
-            values: vec![25, 50, 100],
+            label: "iterations per slab",
+            knob: Knob::SlabIters,
+            values: vec![16, 64, 256],
             benchmarks: vec![],
             source: "§4.5.1, §4.5.4",
         },

@@ -1,0 +1,287 @@
+//! The real backend: stages performed by the weft crates.
+//!
+//! - **benchmarks**: the registry of `crate::bench` (chapter 4 = irregular
+//!   class, chapter 5 = affine class); `--quick` uses the subset
+//!   [`QUICK_CH4`] / [`QUICK_CH5`] with the registry's quick arguments, the tiny
+//!   size (CI) one benchmark with its quick arguments.
+//! - **build**: the benchmark's C source to LLVM IR with clang-19
+//!   (`bench::emit_ir`), the version's pipeline through `weft-passes`'
+//!   `PassManager`, then linked with the benchmark support object and
+//!   `libweft_runtime.a` (`weft_passes::link`). This is `weft build` as a library
+//!   call.
+//! - **run**: the executable in trace mode with `WEFT_TRACE`, `WEFT_CORES`,
+//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`;
+//!   the checksum is the program's final `checksum:` line; coverage, inspector
+//!   time and beta come from the runtime's statistics JSON. GPART-reordered runs
+//!   rewrite the benchmark's `--input` file first (`eval::reorder`).
+//! - **simulate**: `weft-memsim`'s manycore model on the trace with the version's
+//!   scheduler and oracle.
+//!
+//! Inspector overhead is reported as the inspector's share of the region time
+//! the runtime measured (wall clock, in trace mode, so tracing slows the executor
+//! and the share is an underestimate of the native one); it is labelled as such.
+
+use super::backend::*;
+use super::cache::ContentHasher;
+use super::versions::{Knob, MemScheduler, Oracle, Reorder, Study, Version};
+use crate::bench::{self, BenchClass, CompileOptions, RunSize};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Chapter-4 benchmarks of `--quick`.
+pub const QUICK_CH4: &[&str] = &["hpcg", "moldyn"];
+/// Chapter-5 benchmarks of `--quick`.
+pub const QUICK_CH5: &[&str] = &["mxm", "syr2k"];
+/// Chapter-4 benchmark of the tiny (CI) size.
+pub const TINY_CH4: &[&str] = &["hpcg"];
+/// Chapter-5 benchmark of the tiny (CI) size.
+pub const TINY_CH5: &[&str] = &["mxm"];
+
+/// The backend over the weft crates.
+#[derive(Debug, Clone, Default)]
+pub struct WeftBackend {}
+
+impl WeftBackend {
+    /// A backend using the current executable as the toolchain fingerprint.
+    pub fn new() -> Self {
+        WeftBackend {}
+    }
+}
+
+fn clang_version() -> String {
+    Command::new("clang-19")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
+        .unwrap_or_else(|e| format!("clang-19 not runnable: {e}"))
+}
+
+fn failed(e: impl std::fmt::Display) -> StageError {
+    StageError::Failed(e.to_string())
+}
+
+fn class_of(study: Study) -> BenchClass {
+    match study {
+        Study::Ch4 => BenchClass::Irregular,
+        Study::Ch5 => BenchClass::Affine,
+    }
+}
+
+fn run_args(b: &bench::Benchmark, size: Size) -> Vec<String> {
+    match size {
+        Size::Tiny | Size::Quick => b.args(RunSize::Quick),
+        Size::Full => b.args(RunSize::Full),
+    }
+}
+
+fn scheduler_name(s: MemScheduler) -> &'static str {
+    s.name()
+}
+
+impl Backend for WeftBackend {
+    fn fingerprint(&self) -> String {
+        let mut h = ContentHasher::new();
+        if let Ok(exe) = std::env::current_exe() {
+            let _ = h.file(&exe);
+        }
+        if let Ok(rt) = weft_passes::link::find_runtime(None) {
+            let _ = h.file(&rt);
+        }
+        h.field(&clang_version());
+        h.hex()
+    }
+
+    fn benchmarks(&self, study: Study, size: Size) -> StageResult<Vec<BenchInfo>> {
+        let subset: Option<&[&str]> = match (size, study) {
+            (Size::Tiny, Study::Ch4) => Some(TINY_CH4),
+            (Size::Tiny, Study::Ch5) => Some(TINY_CH5),
+            (Size::Quick, Study::Ch4) => Some(QUICK_CH4),
+            (Size::Quick, Study::Ch5) => Some(QUICK_CH5),
+            (Size::Full, _) => None,
+        };
+        let mut out = Vec::new();
+        for b in bench::of_class(class_of(study)) {
+            if subset.is_some_and(|s| !s.contains(&b.name)) {
+                continue;
+            }
+            let mut h = ContentHasher::new();
+            for p in b.source_paths().iter().chain(std::iter::once(&bench::benchmarks_dir().join("common/weft_bench.h"))) {
+                h.file(p).map_err(|e| failed(format!("{}: {e}", p.display())))?;
+            }
+            for p in b.input_paths() {
+                // Inputs of variants we do not run may be absent; hash what exists.
+                let _ = h.file(&p);
+            }
+            h.json(&run_args(b, size));
+            out.push(BenchInfo {
+                name: b.name.to_string(),
+                paper_name: b.paper_name.map(str::to_string),
+                study,
+                input: match size {
+                    Size::Full => b.full_input.to_string(),
+                    _ => b.quick_input.to_string(),
+                },
+                content_hash: h.hex(),
+            });
+        }
+        if out.is_empty() {
+            return Err(StageError::Unavailable(format!("no {study} benchmark in the registry for this size")));
+        }
+        Ok(out)
+    }
+
+    fn check_version(&self, version: &Version) -> StageResult<()> {
+        weft_passes::PassManager::parse(version.pipeline, weft_passes::PipelineConfig::new())
+            .map(|_| ())
+            .map_err(|e| StageError::Unavailable(format!("pipeline `{}`: {e}", version.pipeline)))?;
+        let _ = scheduler_name(version.scheduler);
+        Ok(())
+    }
+
+    fn check_knob(&self, machine: &str, knob: &Knob) -> StageResult<()> {
+        match knob {
+            Knob::Machine { path } => super::machine::has_field(machine, path).map_err(StageError::Unavailable),
+            Knob::Cores => super::machine::has_field(machine, "core.count").map_err(StageError::Unavailable),
+            Knob::SlabIters => Ok(()),
+            Knob::InputScale => Err(StageError::Unavailable(
+                "the benchmark registry has no input-scale argument; Fig. 4.16 needs one".into(),
+            )),
+        }
+    }
+
+    fn build(&self, job: &BuildJob, dir: &Path) -> StageResult<BuildOut> {
+        let b = bench::by_name(&job.bench).map_err(failed)?;
+        let opts = CompileOptions::default();
+        let ll = bench::emit_ir(b, dir, &opts).map_err(failed)?;
+        let ctx = inkwell::context::Context::create();
+        let module = weft_frontend::load_module(&ctx, &ll, &Default::default()).map_err(failed)?;
+        let pm = weft_passes::PassManager::parse(&job.pipeline, weft_passes::PipelineConfig::new())
+            .map_err(|e| StageError::Unavailable(format!("pipeline `{}`: {e}", job.pipeline)))?;
+        let report = pm.run(&module).map_err(failed)?;
+        weft_passes::manager::verify(&module, "the last pass").map_err(failed)?;
+        let bc = dir.join("prog.bc");
+        if !module.write_bitcode_to_path(&bc) {
+            return Err(failed(format!("writing {}", bc.display())));
+        }
+        let support = bench::compile_support_object(dir, &opts).map_err(failed)?;
+        let runtime = weft_passes::link::find_runtime(None).map_err(failed)?;
+        let exe = dir.join(b.name);
+        weft_passes::link::link(&opts.cc, "-O1", &[&bc, &support], &runtime, &exe).map_err(failed)?;
+        Ok(BuildOut { exe, remarks: report.remarks.iter().map(|r| r.to_string()).collect() })
+    }
+
+    fn run(&self, job: &RunJob, build: &BuildOut, dir: &Path) -> StageResult<RunOut> {
+        let b = bench::by_name(&job.build.bench).map_err(failed)?;
+        let mut args = run_args(b, job.size);
+        if job.input_scale != 1 {
+            return Err(StageError::Unavailable("input scaling is not supported by the registry".into()));
+        }
+        if let Some(Reorder::Gpart) = job.reorder {
+            let Some(i) = args.iter().position(|a| a == "--input") else {
+                return Err(StageError::Unavailable(format!(
+                    "`{}` generates its input in-program; GPART reordering needs a graph or matrix input file",
+                    b.name
+                )));
+            };
+            let input = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
+            let name = input.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+            let out = dir.join(name);
+            let base = args.iter().position(|a| a == "--base").and_then(|j| args.get(j + 1)?.parse().ok()).unwrap_or(0);
+            super::reorder::reorder_file(&input, &out, base, super::reorder::DEFAULT_CLUSTER).map_err(|e| match e {
+                super::reorder::ReorderError::Unsupported(_) => StageError::Unavailable(e.to_string()),
+                e => failed(e),
+            })?;
+            args[i + 1] = out.display().to_string();
+        }
+        let machine_text = super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
+        let machine_path = dir.join("machine.toml");
+        std::fs::write(&machine_path, &machine_text).map_err(failed)?;
+        let cores = match job.cores {
+            Some(c) => c,
+            None => weft_memsim::config::MachineConfig::from_toml_str(&machine_text, "machine").map_err(failed)?.core.count,
+        };
+        let trace = dir.join("trace.bin");
+        let stats = dir.join("stats.json");
+        let out = Command::new(&build.exe)
+            .args(&args)
+            .env("WEFT_TRACE", &trace)
+            .env("WEFT_STATS", &stats)
+            .env("WEFT_CORES", cores.to_string())
+            .env("WEFT_MACHINE", &machine_path)
+            .output()
+            .map_err(|e| failed(format!("running {}: {e}", build.exe.display())))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            return Err(failed(format!(
+                "{} {:?} exited with {}: {}",
+                build.exe.display(),
+                args,
+                out.status,
+                String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            )));
+        }
+        let checksum = bench::parse_checksum(&stdout)
+            .map(|c| format!("{c:016x}"))
+            .ok_or_else(|| failed(format!("{} printed no `checksum:` line", b.name)))?;
+        let runtime = parse_runtime_stats(&stats)?;
+        let records = trace_records(&trace)?;
+        Ok(RunOut { checksum, trace, records, runtime })
+    }
+
+    fn simulate(&self, _job: &SimJob, _run: &RunOut, _dir: &Path) -> StageResult<SimStats> {
+        Err(StageError::Unavailable("weft-memsim has no manycore simulation entry point yet".into()))
+    }
+}
+
+fn trace_records(path: &Path) -> StageResult<u64> {
+    let f = std::fs::File::open(path).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    let mut r = weft_memsim::trace::TraceReader::new(std::io::BufReader::new(f), path.display().to_string())
+        .map_err(failed)?;
+    let mut n = 0u64;
+    while r.next_record().map_err(failed)?.is_some() {
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Coverage, inspector share and betas from the runtime's `WEFT_STATS` JSON.
+pub fn parse_runtime_stats(path: &Path) -> StageResult<RuntimeStats> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return Err(failed(format!("runtime statistics {}: {e}", path.display()))),
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    Ok(runtime_stats_from_json(&v))
+}
+
+/// The same from parsed JSON (see `weft_runtime`'s `RegionStats`).
+pub fn runtime_stats_from_json(v: &serde_json::Value) -> RuntimeStats {
+    let regions = v.get("regions").and_then(|r| r.as_array()).cloned().unwrap_or_default();
+    let num = |r: &serde_json::Value, k: &str| r.get(k).and_then(|x| x.as_f64()).unwrap_or(0.0);
+    let irregular: Vec<&serde_json::Value> =
+        regions.iter().filter(|r| r.get("kind").and_then(|k| k.as_str()) == Some("irregular")).collect();
+    let coverage_pct = if irregular.is_empty() {
+        None
+    } else {
+        let sched: f64 = irregular.iter().map(|r| num(r, "scheduled_iterations")).sum();
+        let total: f64 = irregular.iter().map(|r| num(r, "total_iterations")).sum();
+        (total > 0.0).then(|| 100.0 * sched / total)
+    };
+    let insp: f64 = regions.iter().map(|r| num(r, "inspector_ns")).sum();
+    let exec: f64 = regions.iter().map(|r| num(r, "executor_ns")).sum::<f64>()
+        + v.get("parallel_for").map_or(0.0, |p| num(p, "executor_ns"));
+    let overhead_pct = (!irregular.is_empty() && insp + exec > 0.0).then(|| 100.0 * insp / (insp + exec));
+    let betas = regions
+        .iter()
+        .flat_map(|r| r.get("beta").and_then(|b| b.as_array()).cloned().unwrap_or_default())
+        .filter_map(|b| b.as_f64())
+        .collect();
+    let mut extra = std::collections::BTreeMap::new();
+    extra.insert("runtime".to_string(), v.clone());
+    RuntimeStats { coverage_pct, overhead_pct, betas, extra }
+}
+
+#[allow(dead_code)]
+fn _oracle(o: Oracle) -> &'static str {
+    o.name()
+}
