@@ -15,6 +15,8 @@
 
 pub mod addrmap;
 pub mod config;
+pub mod dram;
+pub mod stats;
 pub mod trace;
 
 /// Any error of this crate.
