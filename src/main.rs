@@ -19,6 +19,10 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
     Eval(cmd::eval::Args),
+    /// Speed figures (`weft bench dram`: DRAM model vs DRAMsim3).
+    Bench(cmd::bench::Args),
+    /// Simulate a memory trace (`--dram-only`: DRAM controllers and devices only).
+    Sim(cmd::sim::Args),
     /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
     Demo(cmd::demo::Args),
 }
@@ -29,6 +33,8 @@ fn main() -> std::process::ExitCode {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

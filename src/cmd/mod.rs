@@ -1,4 +1,6 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
 pub mod analyze;
+pub mod bench;
 pub mod demo;
 pub mod eval;
+pub mod sim;

@@ -196,7 +196,7 @@ impl Controller {
             next_refresh: refresh_interval,
             next_refresh_rank: 0,
             pending_refresh: VecDeque::new(),
-            sched: scheduler::build(cfg.scheduler, cfg.row_hit_cap),
+            sched: scheduler::build(cfg, nb as u32),
             read_q: VecDeque::new(),
             write_q: VecDeque::new(),
             window: Vec::new(),
@@ -274,9 +274,9 @@ impl Controller {
     }
 
     /// The input has ended: drain every remaining write.
-    pub fn finish_input(&mut self) {
+    pub fn finish_input(&mut self, now: u64) {
         self.input_done = true;
-        self.wake(self.now);
+        self.wake(now);
     }
 
     fn wake(&mut self, t: u64) {
