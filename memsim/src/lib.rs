@@ -11,3 +11,14 @@
 //! This crate depends on no other weft crate; `config` and `addrmap` stay free of
 //! heavy dependencies because the runtime links them.
 #![warn(missing_docs)]
+
+pub mod cache;
+pub mod core;
+pub mod manycore;
+pub mod metrics;
+pub mod noc;
+pub mod oracle;
+pub mod prefetch;
+pub mod simple_dram;
+pub mod synth;
+pub mod system;
