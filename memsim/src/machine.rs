@@ -43,7 +43,11 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
         )));
     }
     let node = |p: [u32; 2]| mesh.node_at(p[0], p[1]);
-    let geom = |size_bytes: u64, ways: u32, line_bytes: u32| CacheGeometry { size_bytes, ways, line_bytes };
+    let geom = |size_bytes: u64, ways: u32, line_bytes: u32| CacheGeometry {
+        size_bytes,
+        ways,
+        line_bytes,
+    };
     let cp = CoreParams {
         width: cfg.core.issue_width,
         rob: cfg.core.rob_entries,
@@ -79,7 +83,11 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
             request_flits: cfg.noc.control_flits as u64,
             data_flits: cfg.noc.data_flits as u64,
         },
-        llc_bank: geom(cfg.llc.size_bytes / cfg.llc.banks as u64, cfg.llc.ways, cfg.llc.line_bytes),
+        llc_bank: geom(
+            cfg.llc.size_bytes / cfg.llc.banks as u64,
+            cfg.llc.ways,
+            cfg.llc.line_bytes,
+        ),
         llc_nodes: (0..cfg.llc.banks).map(|b| node(cfg.llc_node(b))).collect(),
         llc_latency: cfg.llc.hit_latency as u64,
         llc_port_cycles: cfg.llc.port_cycles as u64,

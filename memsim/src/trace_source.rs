@@ -26,7 +26,13 @@ pub struct DemuxSource<I: Iterator<Item = Result<Record, TraceError>>> {
 impl<I: Iterator<Item = Result<Record, TraceError>>> DemuxSource<I> {
     /// Demultiplexes `inner` for a machine of `cores` cores.
     pub fn new(inner: I, cores: u32) -> Self {
-        DemuxSource { inner, queues: vec![VecDeque::new(); cores as usize], cores, ended: false, read: 0 }
+        DemuxSource {
+            inner,
+            queues: vec![VecDeque::new(); cores as usize],
+            cores,
+            ended: false,
+            read: 0,
+        }
     }
 
     /// Records read from the stream so far.
@@ -36,12 +42,24 @@ impl<I: Iterator<Item = Result<Record, TraceError>>> DemuxSource<I> {
 }
 
 fn op_of(r: &Record) -> Op {
-    Op { gap: r.gap, kind: if r.kind.is_write() { OpKind::Write } else { OpKind::Read }, addr: r.addr }
+    Op {
+        gap: r.gap,
+        kind: if r.kind.is_write() {
+            OpKind::Write
+        } else {
+            OpKind::Read
+        },
+        addr: r.addr,
+    }
 }
 
 impl<I: Iterator<Item = Result<Record, TraceError>>> RecordSource for DemuxSource<I> {
     fn next_op(&mut self, core: u32) -> Result<Option<Op>, SimError> {
-        if let Some(op) = self.queues.get_mut(core as usize).and_then(|q| q.pop_front()) {
+        if let Some(op) = self
+            .queues
+            .get_mut(core as usize)
+            .and_then(|q| q.pop_front())
+        {
             return Ok(Some(op));
         }
         while !self.ended {
@@ -52,7 +70,10 @@ impl<I: Iterator<Item = Result<Record, TraceError>>> RecordSource for DemuxSourc
                     self.read += 1;
                     let c = r.core as u32;
                     if c >= self.cores {
-                        return Err(SimError::TooManyCores { core: c, cores: self.cores });
+                        return Err(SimError::TooManyCores {
+                            core: c,
+                            cores: self.cores,
+                        });
                     }
                     if c == core {
                         return Ok(Some(op_of(&r)));
