@@ -7,7 +7,7 @@
  * are affine in the loop indices (bit reversal uses a precomputed table).
  *
  * --size M : log2 of the number of points (even); quick 14, default 22 (N complex
- *            doubles in x plus the scratch matrix: 128 MiB)
+ *            doubles in x, the scratch matrix and the twiddle matrix: 192 MiB)
  * --iters K: repetitions (the input is restored each time); quick 1, default 1
  * --output : also compare five output points with a direct O(N) DFT and print the
  *            largest absolute difference.
