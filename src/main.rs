@@ -14,11 +14,22 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Loop report: nests, IVs, trip counts, accesses, dependences, parallel regions.
+    Analyze(cmd::analyze::Args),
+    /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
+    Eval(cmd::eval::Args),
+    /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
+    Demo(cmd::demo::Args),
+}
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let result: anyhow::Result<()> = match cli.command {};
+    let result: anyhow::Result<()> = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -1,1 +1,4 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod analyze;
+pub mod demo;
+pub mod eval;
