@@ -1,1 +1,2 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod schedule;
