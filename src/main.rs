@@ -15,6 +15,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Loop report: nests, IVs, trip counts, accesses, dependences, parallel regions.
+    Analyze(cmd::analyze::Args),
+    /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
+    Eval(cmd::eval::Args),
+    /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
+    Demo(cmd::demo::Args),
     /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
     Schedule(cmd::schedule::Args),
 }
@@ -22,6 +28,9 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result: anyhow::Result<()> = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
         Command::Schedule(a) => cmd::schedule::run(a),
     };
     match result {

@@ -1,2 +1,5 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod analyze;
+pub mod demo;
+pub mod eval;
 pub mod schedule;
