@@ -14,11 +14,22 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Optimize LLVM IR through a pass pipeline (like LLVM's `opt`).
+    Opt(cmd::opt::Args),
+    /// Optimize a program and link it with the runtime into an executable.
+    Build(cmd::build::Args),
+    /// Run a program built by `weft build`, natively or in trace mode.
+    Run(cmd::run::Args),
+}
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let result: anyhow::Result<()> = match cli.command {};
+    let result: anyhow::Result<()> = match cli.command {
+        Command::Opt(a) => cmd::opt::run(a),
+        Command::Build(a) => cmd::build::run(a),
+        Command::Run(a) => cmd::run::run(a),
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -1,1 +1,4 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod build;
+pub mod opt;
+pub mod run;
