@@ -15,6 +15,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Loop report: nests, IVs, trip counts, accesses, dependences, parallel regions.
+    Analyze(cmd::analyze::Args),
     /// Optimize LLVM IR through a pass pipeline (like LLVM's `opt`).
     Opt(cmd::opt::Args),
     /// Optimize a program and link it with the runtime into an executable.
@@ -26,6 +28,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result: anyhow::Result<()> = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
         Command::Opt(a) => cmd::opt::run(a),
         Command::Build(a) => cmd::build::run(a),
         Command::Run(a) => cmd::run::run(a),

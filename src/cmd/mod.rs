@@ -1,4 +1,5 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
+pub mod analyze;
 pub mod build;
 pub mod opt;
 pub mod run;

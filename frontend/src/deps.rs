@@ -1,0 +1,593 @@
+//! Dependence testing: which loops carry no dependence and may run their
+//! iterations in parallel.
+//!
+//! A loop `L` is parallel when no pair of accesses inside it (at least one a
+//! store) can touch the same location in two different iterations of `L`
+//! while all loops enclosing `L` are in the same iteration (direction vector
+//! `(=, ..., =, <, *, ...)`), when it has no loop-carried scalar other than
+//! its induction variables, no call that may touch memory, and a trip count.
+//!
+//! Alias reasoning: accesses with different identified bases (a `noalias`
+//! argument, a global, an alloca) never overlap; accesses to the same base are
+//! tested; everything else may alias.
+//!
+//! For two affine accesses `f(x)` and `g(y)` to one base the dependence
+//! equation `f(x) - g(y) = 0` is tested with
+//! * ZIV: no IV on either side, the constant difference decides;
+//! * GCD: with constant coefficients, no integer solution unless the gcd of
+//!   the coefficients divides the constant difference;
+//! * Banerjee bounds: the range of `f(x) - g(y)` over the iteration space,
+//!   with `y_L = x_L + d, d >= 1` at the tested level, `x = y` outside, and
+//!   free instances inside. Ranges are polys over invariant symbols (the
+//!   rectangular hull of triangular spaces); a symbolic coefficient needs a
+//!   known sign, taken from the facts `T >= 1` for every enclosing trip
+//!   count `T` (an access executes only if its loops run). With symbolic
+//!   coefficients this subsumes SIV tests on delinearised subscripts such
+//!   as `A[i*n + j]` with `0 <= j < n`.
+//!
+//! Scalar reductions (`s = s op x` through a header phi, with `op` one of
+//! `add`, `fadd`, `mul`, `fmul`, `fmuladd`, `min`/`max`, `and`/`or`/`xor`)
+//! are reported as such; they still make the loop non-parallel for passes
+//! that do not privatise them.
+
+use inkwell::values::{FunctionValue, InstructionOpcode, InstructionValue, PhiValue};
+use serde::Serialize;
+
+use crate::access::{Access, AccessClass, AccessId, AccessKind, Base, BaseKind};
+use crate::cfg::Cfg;
+use crate::expr::{gcd, Poly, Sym};
+use crate::ir::{self, ValueKey};
+use crate::iv::LoopIvs;
+use crate::loops::{LoopForest, LoopId};
+use crate::symbols::SymbolTable;
+
+/// A loop-carried scalar reduction.
+#[derive(Debug, Clone)]
+pub struct Reduction<'ctx> {
+    /// The header phi accumulating the value.
+    pub phi: PhiValue<'ctx>,
+    /// Its name.
+    pub name: String,
+    /// The operation (`fadd`, `fmuladd`, `add`, ...).
+    pub op: String,
+    /// The instruction combining the phi with the new value.
+    pub update: InstructionValue<'ctx>,
+}
+
+/// A memory dependence carried by a loop.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CarriedDep {
+    /// Source access.
+    pub src: AccessId,
+    /// Destination access.
+    pub dst: AccessId,
+    /// Why it could not be ruled out.
+    pub reason: String,
+}
+
+/// Dependence verdict of one loop.
+#[derive(Debug, Clone, Default)]
+pub struct LoopDeps<'ctx> {
+    /// Whether iterations may run in any order.
+    pub parallel: bool,
+    /// Why not (empty when parallel).
+    pub reasons: Vec<String>,
+    /// Loop-carried scalar reductions.
+    pub reductions: Vec<Reduction<'ctx>>,
+    /// Memory dependences carried by the loop (first few per loop).
+    pub carried: Vec<CarriedDep>,
+}
+
+/// Alias relation of two bases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alias {
+    /// Same base object.
+    Same,
+    /// Provably different objects.
+    Distinct,
+    /// Unknown.
+    May,
+}
+
+/// Alias relation between two bases.
+pub fn alias(a: &Base<'_>, b: &Base<'_>) -> Alias {
+    if a.key() == b.key() {
+        return Alias::Same;
+    }
+    let noalias_arg = |x: &Base<'_>| matches!(x.kind, BaseKind::Argument { noalias: true, .. });
+    if noalias_arg(a) || noalias_arg(b) {
+        // A noalias argument is accessed only through pointers based on it.
+        return Alias::Distinct;
+    }
+    let local = |x: &Base<'_>| matches!(x.kind, BaseKind::Global | BaseKind::Alloca);
+    if local(a) && local(b) {
+        return Alias::Distinct;
+    }
+    if (matches!(a.kind, BaseKind::Alloca) && matches!(b.kind, BaseKind::Argument { .. }))
+        || (matches!(b.kind, BaseKind::Alloca) && matches!(a.kind, BaseKind::Argument { .. }))
+    {
+        return Alias::Distinct;
+    }
+    Alias::May
+}
+
+const MAX_CARRIED: usize = 4;
+
+/// Computes the verdict of every loop.
+pub fn analyze<'ctx>(
+    _f: FunctionValue<'ctx>,
+    cfg: &Cfg<'ctx>,
+    forest: &LoopForest,
+    syms: &SymbolTable<'ctx>,
+    ivs: &[LoopIvs<'ctx>],
+    accesses: &[Access<'ctx>],
+) -> Vec<LoopDeps<'ctx>> {
+    let t = Tester { forest, syms, ivs };
+    let mut out = Vec::with_capacity(forest.len());
+    for l in &forest.loops {
+        let mut d = LoopDeps::default();
+        if ivs[l.id.index()].trip_count.is_none() {
+            d.reasons
+                .push("trip count unknown (not a counted loop)".into());
+        }
+        scalars(cfg, l.id, forest, &ivs[l.id.index()], &mut d);
+        calls(cfg, forest, l.id, &mut d);
+        let inside: Vec<&Access<'ctx>> = accesses
+            .iter()
+            .filter(|a| a.loop_id.map(|m| forest.encloses(l.id, m)).unwrap_or(false))
+            .collect();
+        let mut n_mem = 0usize;
+        'pairs: for a in &inside {
+            for b in &inside {
+                if a.kind != AccessKind::Store && b.kind != AccessKind::Store {
+                    continue;
+                }
+                if a.id > b.id && a.kind == b.kind {
+                    // Symmetric store/store pairs are tested once each way below.
+                }
+                let reason = match alias(&a.base, &b.base) {
+                    Alias::Distinct => continue,
+                    Alias::May => Some(format!(
+                        "{} and {} may alias (bases {} and {} are not provably distinct)",
+                        describe(a),
+                        describe(b),
+                        a.base.name,
+                        b.base.name
+                    )),
+                    Alias::Same => match (&a.class, &b.class) {
+                        (
+                            AccessClass::Affine { offset: fa },
+                            AccessClass::Affine { offset: fb },
+                        ) => t.test(l.id, a, fa, b, fb).err(),
+                        (AccessClass::Indirect { .. }, _) | (_, AccessClass::Indirect { .. }) => {
+                            Some(format!(
+                                "{} and {} on {}: indirect index, locations known only at run time",
+                                describe(a),
+                                describe(b),
+                                a.base.name
+                            ))
+                        }
+                        _ => Some(format!(
+                            "{} and {} on {}: unknown access function",
+                            describe(a),
+                            describe(b),
+                            a.base.name
+                        )),
+                    },
+                };
+                if let Some(r) = reason {
+                    if n_mem == 0 {
+                        d.reasons.push(format!("memory dependence: {r}"));
+                    }
+                    n_mem += 1;
+                    d.carried.push(CarriedDep {
+                        src: a.id,
+                        dst: b.id,
+                        reason: r,
+                    });
+                    if d.carried.len() >= MAX_CARRIED {
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+        d.parallel = d.reasons.is_empty();
+        out.push(d);
+    }
+    out
+}
+
+fn describe(a: &Access<'_>) -> String {
+    format!(
+        "{} #{}",
+        match a.kind {
+            AccessKind::Load => "load",
+            AccessKind::Store => "store",
+        },
+        a.id.0
+    )
+}
+
+fn scalars<'ctx>(
+    cfg: &Cfg<'ctx>,
+    l: LoopId,
+    forest: &LoopForest,
+    ivs: &LoopIvs<'ctx>,
+    d: &mut LoopDeps<'ctx>,
+) {
+    let lp = forest.get(l);
+    let header = cfg.block(lp.header);
+    let mut inst = header.get_first_instruction();
+    while let Some(i) = inst {
+        if i.get_opcode() != InstructionOpcode::Phi {
+            break;
+        }
+        inst = i.get_next_instruction();
+        if ivs
+            .ivs
+            .iter()
+            .any(|v| ValueKey::of(&v.phi) == ValueKey::of(&i))
+        {
+            continue;
+        }
+        let Ok(phi) = PhiValue::try_from(i) else {
+            continue;
+        };
+        let name = ir::name_of(phi.as_basic_value()).unwrap_or_else(|| "%phi".into());
+        match reduction(cfg, forest, l, phi) {
+            Some((op, update)) => {
+                d.reasons
+                    .push(format!("loop-carried scalar reduction {name} ({op})"));
+                d.reductions.push(Reduction {
+                    phi,
+                    name,
+                    op,
+                    update,
+                });
+            }
+            None => d.reasons.push(format!(
+                "loop-carried scalar {name} (not an induction variable or reduction)"
+            )),
+        }
+    }
+}
+
+fn in_loop(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, i: InstructionValue<'_>) -> bool {
+    i.get_parent()
+        .and_then(|b| cfg.id(b))
+        .map(|b| forest.get(l).contains(b))
+        .unwrap_or(false)
+}
+
+/// `phi -> update -> phi` with `update = op(phi, x)` and no other in-loop use of either.
+fn reduction<'ctx>(
+    cfg: &Cfg<'ctx>,
+    forest: &LoopForest,
+    l: LoopId,
+    phi: PhiValue<'ctx>,
+) -> Option<(String, InstructionValue<'ctx>)> {
+    let lp = forest.get(l);
+    let mut update = None;
+    for k in 0..phi.count_incoming() {
+        let (v, bb) = phi.get_incoming(k)?;
+        if lp.contains(cfg.id(bb)?) {
+            let u = ir::as_instruction(v)?;
+            match update {
+                None => update = Some(u),
+                Some(p) if p == u => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    let u = update?;
+    let pk = ValueKey::of(&phi);
+    let ops = ir::value_operands(u);
+    let uses_phi = ops.iter().filter(|o| ValueKey::of(*o) == pk).count();
+    if uses_phi != 1 {
+        return None;
+    }
+    let op = match u.get_opcode() {
+        InstructionOpcode::Add => "add".to_string(),
+        InstructionOpcode::FAdd => "fadd".into(),
+        InstructionOpcode::Mul => "mul".into(),
+        InstructionOpcode::FMul => "fmul".into(),
+        InstructionOpcode::And => "and".into(),
+        InstructionOpcode::Or => "or".into(),
+        InstructionOpcode::Xor => "xor".into(),
+        InstructionOpcode::Sub | InstructionOpcode::FSub if ValueKey::of(&ops[0]) == pk => {
+            if u.get_opcode() == InstructionOpcode::Sub {
+                "sub".into()
+            } else {
+                "fsub".into()
+            }
+        }
+        InstructionOpcode::Call => {
+            let name = ir::callee_name(u)?;
+            let short = name.trim_start_matches("llvm.");
+            let base = short.split('.').next().unwrap_or("");
+            match base {
+                "fmuladd" | "fma" if ValueKey::of(&ops[2]) == pk => base.to_string(),
+                "smax" | "smin" | "umax" | "umin" | "maxnum" | "minnum" | "maximum" | "minimum" => {
+                    base.to_string()
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    // The phi feeds only the update inside the loop; the update feeds only the
+    // phi (and uses outside the loop, e.g. the LCSSA phi).
+    for user in ir::users(&phi) {
+        if in_loop(cfg, forest, l, user) && user != u {
+            return None;
+        }
+    }
+    for user in ir::users(&u) {
+        if in_loop(cfg, forest, l, user) && ValueKey::of(&user) != pk {
+            return None;
+        }
+    }
+    Some((op, u))
+}
+
+fn calls(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, d: &mut LoopDeps<'_>) {
+    for b in &forest.get(l).blocks {
+        let mut inst = cfg.block(*b).get_first_instruction();
+        while let Some(i) = inst {
+            inst = i.get_next_instruction();
+            if i.get_opcode() != InstructionOpcode::Call
+                && i.get_opcode() != InstructionOpcode::Invoke
+            {
+                continue;
+            }
+            match ir::callee_name(i) {
+                Some(n) if ir::is_pure_intrinsic(&n) => {}
+                Some(n) => d.reasons.push(format!("call to @{n} may access memory")),
+                None => d.reasons.push("indirect call may access memory".into()),
+            }
+        }
+    }
+}
+
+/// A closed interval of polys.
+#[derive(Debug, Clone)]
+struct Iv2 {
+    lo: Poly,
+    hi: Poly,
+}
+
+struct Tester<'a, 'ctx> {
+    forest: &'a LoopForest,
+    syms: &'a SymbolTable<'ctx>,
+    ivs: &'a [LoopIvs<'ctx>],
+}
+
+type TestResult = Result<(), String>;
+
+impl<'a, 'ctx> Tester<'a, 'ctx> {
+    /// `Ok(())` when no dependence between `a` and `b` is carried by `l`.
+    fn test(&self, l: LoopId, a: &Access<'_>, fa: &Poly, b: &Access<'_>, fb: &Poly) -> TestResult {
+        let name = |p: &Poly| p.render(&|s| self.syms.name(s));
+        let fail = |why: &str| {
+            Err(format!(
+                "{} [{}] and {} [{}] on {}: {why}",
+                describe(a),
+                name(fa),
+                describe(b),
+                name(fb),
+                a.base.name
+            ))
+        };
+        // Symbols that differ between two iterations of `l` make the test meaningless.
+        for p in [fa, fb] {
+            if !self.invariant_across(p, l) {
+                return fail("index uses a value that changes between iterations");
+            }
+        }
+        let (Some(la), Some(lb)) = (a.loop_id, b.loop_id) else {
+            return fail("access outside loops");
+        };
+        let nest_a = self.forest.ancestors(la);
+        let nest_b = self.forest.ancestors(lb);
+        let mut loops: Vec<LoopId> = nest_a.iter().chain(nest_b.iter()).copied().collect();
+        loops.sort();
+        loops.dedup();
+        let mut ga = fa.clone();
+        let mut gb = fb.clone();
+        let mut terms: Vec<(Poly, Iv2)> = Vec::new();
+        let mut facts: Vec<Poly> = Vec::new();
+        for m in &loops {
+            if let Some(t) = self.ivs[m.index()]
+                .trip_count
+                .as_ref()
+                .and_then(|t| t.as_poly())
+            {
+                if let Some(tp) = self.hull_poly(t, l) {
+                    facts.push(tp);
+                }
+            }
+        }
+        for m in loops {
+            let (ca, ra) = ga.split_iv(m);
+            let (cb, rb) = gb.split_iv(m);
+            ga = ra;
+            gb = rb;
+            if ca.is_zero() && cb.is_zero() {
+                continue;
+            }
+            let Some(range) = self.hull_range(m, l) else {
+                return fail(&format!("range of the induction variable of {m} unknown"));
+            };
+            let common = nest_a.contains(&m) && nest_b.contains(&m);
+            if common && m != l && self.forest.encloses(m, l) {
+                // Same iteration of an outer loop.
+                terms.push((ca.sub(&cb).map_err(|_| "overflow".to_string())?, range));
+            } else if common && m == l {
+                // y = x + d with x in [lo, hi-1] and d in [1, hi-lo].
+                let hi1 = range
+                    .hi
+                    .sub(&Poly::constant(1))
+                    .map_err(|_| "overflow".to_string())?;
+                let width = range
+                    .hi
+                    .sub(&range.lo)
+                    .map_err(|_| "overflow".to_string())?;
+                terms.push((
+                    ca.sub(&cb).map_err(|_| "overflow".to_string())?,
+                    Iv2 {
+                        lo: range.lo.clone(),
+                        hi: hi1,
+                    },
+                ));
+                terms.push((
+                    cb.scale(-1).map_err(|_| "overflow".to_string())?,
+                    Iv2 {
+                        lo: Poly::constant(1),
+                        hi: width,
+                    },
+                ));
+            } else {
+                terms.push((ca, range.clone()));
+                terms.push((cb.scale(-1).map_err(|_| "overflow".to_string())?, range));
+            }
+        }
+        // Both sides must be fully decomposed now.
+        if !ga.ivs().is_empty() || !gb.ivs().is_empty() {
+            return fail("induction variable of an unrelated loop");
+        }
+        let diff = ga.sub(&gb).map_err(|_| "overflow".to_string())?;
+        terms.retain(|(c, _)| !c.is_zero());
+        // ZIV.
+        if terms.is_empty() {
+            return match diff.as_const() {
+                Some(0) => fail("same location in every iteration"),
+                Some(_) => Ok(()),
+                None => fail("constant offsets differ by a symbolic amount"),
+            };
+        }
+        // GCD.
+        if let Some(dc) = diff.as_const() {
+            if terms.iter().all(|(c, _)| c.as_const().is_some()) {
+                let g = terms
+                    .iter()
+                    .fold(0, |g, (c, _)| gcd(g, c.as_const().unwrap_or(0)));
+                if g != 0 && dc % g != 0 {
+                    return Ok(());
+                }
+            }
+        }
+        // Banerjee bounds.
+        let mut lo = diff.clone();
+        let mut hi = diff;
+        for (c, r) in &terms {
+            let Some(prod) = mul_interval(c, r, &facts) else {
+                return fail("coefficient of unknown sign");
+            };
+            lo = lo.add(&prod.lo).map_err(|_| "overflow".to_string())?;
+            hi = hi.add(&prod.hi).map_err(|_| "overflow".to_string())?;
+        }
+        if is_negative(&hi, &facts) || is_positive(&lo, &facts) {
+            return Ok(());
+        }
+        fail("dependence equation has solutions in the iteration space")
+    }
+
+    /// No symbol of `p` is defined inside `l`.
+    fn invariant_across(&self, p: &Poly, l: LoopId) -> bool {
+        p.symbols().into_iter().all(|s| match s {
+            Sym::Param(id) => match self.syms.get(id).def_loop {
+                Some(d) => !self.forest.encloses(l, d),
+                None => true,
+            },
+            Sym::Iv(_) => true,
+        })
+    }
+
+    /// `[lo, hi]` of loop `m`'s IV over invariant symbols only (outer IVs replaced by their hull).
+    fn hull_range(&self, m: LoopId, l: LoopId) -> Option<Iv2> {
+        let (lo, hi) = self.ivs[m.index()].range.clone()?;
+        let lo = self.extreme(&lo, false, l, 0)?;
+        let hi = self.extreme(&hi, true, l, 0)?;
+        Some(Iv2 { lo, hi })
+    }
+
+    fn hull_poly(&self, p: &Poly, l: LoopId) -> Option<Poly> {
+        // A trip count mentioning outer IVs is at least its minimum.
+        self.extreme(p, false, l, 0)
+    }
+
+    /// Max (or min) of `p` over the ranges of the IVs it mentions.
+    fn extreme(&self, p: &Poly, max: bool, l: LoopId, depth: u32) -> Option<Poly> {
+        if depth > 16 || !self.invariant_across(p, l) {
+            return None;
+        }
+        let ivs = p.ivs();
+        let Some(&m) = ivs.last() else {
+            return Some(p.clone());
+        };
+        let (c, rest) = p.split_iv(m);
+        let k = c.as_const()?;
+        let (lo, hi) = self.ivs[m.index()].range.clone()?;
+        let pick = if (k > 0) == max { hi } else { lo };
+        let sub = rest.add(&pick.scale(k).ok()?).ok()?;
+        self.extreme(&sub, max, l, depth + 1)
+    }
+}
+
+fn sign(p: &Poly, facts: &[Poly]) -> Option<i8> {
+    if let Some(c) = p.as_const() {
+        return Some(c.signum() as i8);
+    }
+    if is_positive(p, facts) {
+        return Some(1);
+    }
+    if is_negative(p, facts) {
+        return Some(-1);
+    }
+    None
+}
+
+/// `p >= 1`, using facts `f >= 1`: `p = k*f + c` with `k > 0` and `k + c >= 1`.
+fn is_positive(p: &Poly, facts: &[Poly]) -> bool {
+    if let Some(c) = p.as_const() {
+        return c > 0;
+    }
+    facts.iter().any(|f| {
+        let Some((m, cf)) = f.terms().find(|(m, _)| !m.is_empty()) else {
+            return false;
+        };
+        let cp = p
+            .terms()
+            .find(|(pm, _)| *pm == m)
+            .map(|(_, c)| c)
+            .unwrap_or(0);
+        if cf == 0 || cp % cf != 0 || cp / cf <= 0 {
+            return false;
+        }
+        let k = cp / cf;
+        f.scale(k)
+            .ok()
+            .and_then(|kf| p.sub(&kf).ok())
+            .and_then(|d| d.as_const())
+            .map(|c| k + c >= 1)
+            .unwrap_or(false)
+    })
+}
+
+fn is_negative(p: &Poly, facts: &[Poly]) -> bool {
+    p.scale(-1).map(|q| is_positive(&q, facts)).unwrap_or(false)
+}
+
+fn mul_interval(c: &Poly, r: &Iv2, facts: &[Poly]) -> Option<Iv2> {
+    let s = sign(c, facts)?;
+    let a = c.mul(&r.lo).ok()?;
+    let b = c.mul(&r.hi).ok()?;
+    Some(match s {
+        0 => Iv2 {
+            lo: Poly::zero(),
+            hi: Poly::zero(),
+        },
+        1 => Iv2 { lo: a, hi: b },
+        _ => Iv2 { lo: b, hi: a },
+    })
+}

@@ -1,0 +1,7 @@
+//! Integration tests of weft-frontend (one binary, see COMMON.md).
+
+mod common;
+mod errors;
+mod forms;
+mod kernels;
+mod prop;

@@ -1,0 +1,3 @@
+//! Integration tests of weft-memsim (one binary, see conventions.md).
+
+mod addrmap_props;
