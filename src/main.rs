@@ -23,6 +23,12 @@ enum Command {
     Build(cmd::build::Args),
     /// Run a program built by `weft build`, natively or in trace mode.
     Run(cmd::run::Args),
+    /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
+    Eval(cmd::eval::Args),
+    /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
+    Demo(cmd::demo::Args),
+    /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
+    Schedule(cmd::schedule::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -32,6 +38,9 @@ fn main() -> std::process::ExitCode {
         Command::Opt(a) => cmd::opt::run(a),
         Command::Build(a) => cmd::build::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
+        Command::Schedule(a) => cmd::schedule::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

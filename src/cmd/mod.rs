@@ -3,3 +3,6 @@ pub mod analyze;
 pub mod build;
 pub mod opt;
 pub mod run;
+pub mod demo;
+pub mod eval;
+pub mod schedule;

@@ -1,0 +1,3 @@
+//! Integration tests of weft-testsuite (one binary, submodules per area).
+
+mod eval_harness;
