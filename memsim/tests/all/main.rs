@@ -4,3 +4,4 @@ mod addrmap_props;
 mod differential;
 mod dram_micro;
 mod golden;
+mod micro;
