@@ -1,2 +1,8 @@
 //! One module per subcommand: each defines `Args` (clap) and `run(Args)`.
 pub mod analyze;
+pub mod build;
+pub mod demo;
+pub mod eval;
+pub mod opt;
+pub mod run;
+pub mod schedule;

@@ -4,3 +4,6 @@
 //! affine ch. 5 kernels), their input loaders and generators, the differential
 //! correctness tests, and the harness behind `weft eval`.
 #![warn(missing_docs)]
+
+pub mod bench;
+pub mod eval;

@@ -1,0 +1,109 @@
+//! `weft eval`: the chapter-4 and chapter-5 studies, tables and plots.
+
+use anyhow::Context;
+use std::path::PathBuf;
+use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
+
+/// Run the evaluation: build, trace, simulate every benchmark under every version.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft eval --quick                       # small inputs, headline versions, < 3 min
+  weft eval --out results --jobs 2        # the full evaluation (< 90 min here)
+  weft eval --quick --study ch5 --bench mxm --versions default,balanced --json
+
+Writes under DIR: summary.json, records.json/.csv, derived.csv, disagreements.json,
+paper.json, results.md and plots/*.svg|png; the cache of builds, traces and
+simulations is DIR/cache (reruns are incremental). A full run also regenerates
+docs/results.md when run from the repository root.")]
+pub struct Args {
+    /// Few benchmarks, small inputs, the headline versions of both studies, no sweeps.
+    #[arg(long)]
+    pub quick: bool,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "eval-out")]
+    pub out: PathBuf,
+    /// Parallel jobs (default: available cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print summary.json instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Only these studies (ch4, ch5).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5"])]
+    pub study: Vec<String>,
+    /// Only these benchmarks.
+    #[arg(long, value_name = "NAME")]
+    pub bench: Vec<String>,
+    /// Only these version ids, comma-separated (e.g. original,blp-opt,balanced).
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub versions: Vec<String>,
+    /// Tiny inputs (what the CI test uses).
+    #[arg(long, conflicts_with = "quick")]
+    pub tiny: bool,
+    /// Skip the sensitivity sweeps of a full run.
+    #[arg(long)]
+    pub no_sweeps: bool,
+    /// Also write the Markdown report here (default for a full run from the
+    /// repository root: docs/results.md).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Cache directory (default DIR/cache).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+}
+
+/// Builds the harness options from the arguments.
+pub fn options(args: &Args) -> EvalOptions {
+    let mut o = if args.quick || args.tiny {
+        EvalOptions::quick(&args.out)
+    } else {
+        EvalOptions::full(&args.out)
+    };
+    if args.tiny {
+        o.size = Size::Tiny;
+    }
+    if args.no_sweeps {
+        o.sweeps = false;
+    }
+    if let Some(j) = args.jobs {
+        o.jobs = j.max(1);
+    }
+    o.quiet = args.quiet || args.json;
+    if !args.study.is_empty() {
+        o.studies = args
+            .study
+            .iter()
+            .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
+            .collect();
+    }
+    o.only_benches = args.bench.clone();
+    o.only_versions = args.versions.clone();
+    o.cache = args.cache.clone();
+    o.report = args.report.clone().or_else(|| {
+        let full = o.size == Size::Full && o.only_benches.is_empty() && o.only_versions.is_empty();
+        let root =
+            std::path::Path::new("docs").is_dir() && std::path::Path::new("Cargo.toml").is_file();
+        (full && root).then(|| PathBuf::from("docs/results.md"))
+    });
+    o
+}
+
+/// Runs the evaluation and prints the summary.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let opts = options(&args);
+    let backend = eval::weft::WeftBackend::new();
+    let outcome = eval::run(&opts, &backend).context("evaluation aborted")?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&outcome.summary)?);
+    } else {
+        print!("{}", eval::results::summary_table(&outcome.summary));
+        println!("report: {}", opts.out.join("results.md").display());
+        if let Some(r) = &opts.report {
+            println!("published: {}", r.display());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! The three stages the harness drives (build, traced run, simulation) and the
+//! data passed between them.
+//!
+//! The harness itself (`engine`) only plans, caches, parallelises and checks; a
+//! [`Backend`] performs the stages. [`crate::eval::weft::WeftBackend`] wires
+//! them to the real crates (benchmark registry, `weft-passes`, the runtime's
+//! trace mode, `weft-memsim`). Keeping the stages behind a trait lets the
+//! harness's own logic (deduplication, caching, checksum checks, averages) be
+//! tested exactly on a small synthetic backend in `tests/`.
+//!
+//! A stage that cannot run because one of its ingredients does not exist (a pass
+//! not registered, a scheduler or oracle the simulator does not offer, a config
+//! field a preset does not have) returns [`StageError::Unavailable`] with the
+//! reason; the report shows it as "not available: <why>". It is never replaced by
+//! a made-up number.
+
+use super::versions::{Knob, MemScheduler, Oracle, Reorder, Study, Version};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Input size class of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    /// Smallest inputs, for CI tests (seconds).
+    Tiny,
+    /// `--quick` inputs.
+    Quick,
+    /// Full evaluation inputs (working set >= 4x the simulated LLC).
+    Full,
+}
+
+/// A benchmark as the harness sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchInfo {
+    /// Registry name (`hpcg`, `mxm`).
+    pub name: String,
+    /// Name in the dissertation's figures if it is one of its benchmarks.
+    pub paper_name: Option<String>,
+    /// Study it belongs to.
+    pub study: Study,
+    /// Input description and working-set size (for the report).
+    pub input: String,
+    /// Hash of everything the benchmark's output depends on besides the
+    /// toolchain: its C sources and input files.
+    pub content_hash: String,
+}
+
+/// A machine: a preset plus integer overrides of dotted TOML paths.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MachineSpec {
+    /// Preset name (`table4.2`).
+    pub preset: String,
+    /// Overrides, sorted by path.
+    pub overrides: Vec<(String, i64)>,
+}
+
+impl MachineSpec {
+    /// A preset without overrides.
+    pub fn preset(name: &str) -> Self {
+        MachineSpec {
+            preset: name.to_string(),
+            overrides: Vec::new(),
+        }
+    }
+    /// With one more override (kept sorted).
+    pub fn with(mut self, path: &str, value: i64) -> Self {
+        self.overrides.retain(|(p, _)| p != path);
+        self.overrides.push((path.to_string(), value));
+        self.overrides.sort();
+        self
+    }
+    /// Short label (`table4.2[dram.row_bytes=1024]`).
+    pub fn label(&self) -> String {
+        if self.overrides.is_empty() {
+            return self.preset.clone();
+        }
+        let o: Vec<String> = self
+            .overrides
+            .iter()
+            .map(|(p, v)| format!("{p}={v}"))
+            .collect();
+        format!("{}[{}]", self.preset, o.join(","))
+    }
+}
+
+/// Build a benchmark with a pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BuildJob {
+    /// Benchmark name.
+    pub bench: String,
+    /// Pass pipeline.
+    pub pipeline: String,
+}
+
+/// Run a built benchmark in trace mode.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RunJob {
+    /// The build it runs.
+    pub build: BuildJob,
+    /// Input size class.
+    pub size: Size,
+    /// Input scale (1 = the size class's default; Fig. 4.16 sweep).
+    pub input_scale: i64,
+    /// Input data-layout transformation.
+    pub reorder: Option<Reorder>,
+    /// Virtual cores (`None` = the machine's core count).
+    pub cores: Option<u32>,
+    /// Machine the runtime computes bank maps for.
+    pub machine: MachineSpec,
+    /// Slab size divisor (`None` = the runtime default, 50).
+    pub slab_divisor: Option<i64>,
+}
+
+/// Simulate a trace.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SimJob {
+    /// The run whose trace is simulated.
+    pub run: RunJob,
+    /// Machine simulated (same as the run's).
+    pub machine: MachineSpec,
+    /// Memory scheduler.
+    pub scheduler: MemScheduler,
+    /// Oracle mode.
+    pub oracle: Oracle,
+}
+
+/// What a build produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BuildOut {
+    /// The executable (inside the cache entry).
+    pub exe: PathBuf,
+    /// Optimizer remarks (what was transformed or why not).
+    pub remarks: Vec<String>,
+}
+
+/// Runtime statistics a traced run reports (`WEFT_STATS`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RuntimeStats {
+    /// Share of executor iterations run under the optimized schedule, in
+    /// percent (§4.5.1 coverage ratio); `None` if the version has no inspector.
+    pub coverage_pct: Option<f64>,
+    /// Inspector and scheduling cost as a share of the run, in percent
+    /// (Fig. 4.13); `None` if not measured.
+    pub overhead_pct: Option<f64>,
+    /// Beta chosen per loop nest / window by Balanced (Fig. 5.11).
+    pub betas: Vec<f64>,
+    /// Anything else the runtime reported, kept verbatim.
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// What a traced run produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunOut {
+    /// The checksum line the benchmark printed.
+    pub checksum: String,
+    /// Per-core trace (inside the cache entry).
+    pub trace: PathBuf,
+    /// Records in the trace.
+    pub records: u64,
+    /// Runtime statistics.
+    pub runtime: RuntimeStats,
+}
+
+/// Simulation statistics the report uses (DESIGN.md metric definitions).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SimStats {
+    /// Total execution cycles (last core's finish).
+    pub cycles: u64,
+    /// Bank-level parallelism.
+    pub blp: f64,
+    /// Memory-level parallelism (banks serving LLC misses).
+    pub mlp: f64,
+    /// Cache-level parallelism (LLC banks serving L1 misses).
+    pub clp: f64,
+    /// LLC hit rate in [0, 1].
+    pub llc_hit_rate: f64,
+    /// Row-buffer hit rate in [0, 1].
+    pub row_hit_rate: f64,
+    /// Average memory latency (cycles).
+    pub avg_mem_latency: f64,
+    /// Per-epoch BLP series (Fig. 4.3).
+    pub blp_series: Vec<f64>,
+    /// Epoch length of the series, in cycles.
+    pub epoch_cycles: u64,
+}
+
+/// Why a stage did not produce a result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", content = "why", rename_all = "snake_case")]
+pub enum StageError {
+    /// An ingredient does not exist; the version is reported as not available.
+    #[error("not available: {0}")]
+    Unavailable(String),
+    /// The stage ran and failed.
+    #[error("failed: {0}")]
+    Failed(String),
+}
+
+/// Result of a stage.
+pub type StageResult<T> = std::result::Result<T, StageError>;
+
+/// Performs the stages. Implementations must be deterministic: the same job gives
+/// the same result, which is what makes the cache sound.
+pub trait Backend: Send + Sync {
+    /// Fingerprint of the toolchain (changes whenever results could change).
+    fn fingerprint(&self) -> String;
+    /// Benchmarks of a study at a size class (`only` filters by name if nonempty).
+    fn benchmarks(&self, study: Study, size: Size) -> StageResult<Vec<BenchInfo>>;
+    /// Whether every ingredient of a version exists (`Err` = not available).
+    fn check_version(&self, version: &Version) -> StageResult<()>;
+    /// Whether a sweep knob can be varied.
+    fn check_knob(&self, machine: &str, knob: &Knob) -> StageResult<()>;
+    /// Builds a benchmark; artifacts go under `dir`.
+    fn build(&self, job: &BuildJob, dir: &Path) -> StageResult<BuildOut>;
+    /// Runs a build in trace mode; artifacts go under `dir`.
+    fn run(&self, job: &RunJob, build: &BuildOut, dir: &Path) -> StageResult<RunOut>;
+    /// Simulates a run's trace.
+    fn simulate(&self, job: &SimJob, run: &RunOut, dir: &Path) -> StageResult<SimStats>;
+}

@@ -1,0 +1,263 @@
+//! The evaluation harness behind `weft eval`: reproduces the dissertation's
+//! chapter-4 BLP study (§4.3, §4.5, Table 4.1, Figs. 4.3-4.17) and chapter-5
+//! MLP/CLP study (§5.6, the eight versions, Figs. 5.6-5.11).
+//!
+//! Flow: [`versions`] (the version matrix) × the benchmark registry →
+//! [`engine`] (job graph of build → traced run → simulation; deduplicated,
+//! cached by content hash in [`cache`], run in parallel with rayon, progress bar
+//! on stderr) → [`honesty`] (checksum equality aborts on mismatch; claims of the
+//! paper our numbers contradict) → [`results`] (per-benchmark changes, averages,
+//! `summary.json`) → [`report`] (JSON, CSV, `results.md`) and [`plots`] (SVG and
+//! PNG). The published numbers compared against are in [`paper`]. The stages are
+//! performed by a [`backend::Backend`]; [`weft::WeftBackend`] is the real one.
+//! GPART-style data reordering of inputs is in [`reorder`].
+//!
+//! Invariant: nothing is invented. A version whose ingredient does not exist is
+//! reported as "not available: <why>", a failed stage as "failed: <why>", and a
+//! missing average as `null`.
+
+pub mod backend;
+pub mod cache;
+pub mod engine;
+pub mod honesty;
+pub mod machine;
+pub mod paper;
+pub mod plots;
+pub mod reorder;
+pub mod report;
+pub mod results;
+pub mod versions;
+pub mod weft;
+
+use backend::{Backend, Size};
+use std::path::{Path, PathBuf};
+use versions::Study;
+
+/// Errors of the harness.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// A run printed a checksum different from its baseline's.
+    #[error(
+        "checksum mismatch: {study} benchmark `{bench}` version `{version}`{} printed `{got}`, \
+         but `{reference_version}` printed `{expected}`",
+        point.as_ref().map(|p| format!(" at {p}")).unwrap_or_default()
+    )]
+    ChecksumMismatch {
+        /// Study.
+        study: String,
+        /// Benchmark.
+        bench: String,
+        /// Version whose checksum differs.
+        version: String,
+        /// Sweep point, if any.
+        point: Option<String>,
+        /// Version the reference checksum comes from.
+        reference_version: String,
+        /// Reference checksum.
+        expected: String,
+        /// Checksum printed.
+        got: String,
+    },
+    /// Writing outputs failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+    /// Serialization failed.
+    #[error("JSON error: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Drawing a plot failed.
+    #[error("plot `{name}`: {msg}")]
+    Plot {
+        /// Plot file stem.
+        name: String,
+        /// What went wrong.
+        msg: String,
+    },
+}
+
+/// Result alias of the harness.
+pub type Result<T> = std::result::Result<T, EvalError>;
+
+/// What to evaluate and where to write it.
+#[derive(Debug, Clone)]
+pub struct EvalOptions {
+    /// Output directory (records, summary, report, plots).
+    pub out: PathBuf,
+    /// Input size class.
+    pub size: Size,
+    /// Only the versions marked `quick` in the matrix.
+    pub quick_versions: bool,
+    /// Run the sensitivity sweeps of §4.5.4.
+    pub sweeps: bool,
+    /// Studies to run.
+    pub studies: Vec<Study>,
+    /// Restrict to these benchmarks (empty = all of the size class).
+    pub only_benches: Vec<String>,
+    /// Restrict to these version ids (empty = all).
+    pub only_versions: Vec<String>,
+    /// Parallel jobs.
+    pub jobs: usize,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Compare checksums (always on from the CLI).
+    pub check_checksums: bool,
+    /// Cache directory (`None` = `<out>/cache`).
+    pub cache: Option<PathBuf>,
+    /// Also write the Markdown report here (e.g. `docs/results.md`), with its
+    /// plots copied next to it under `<stem>/`.
+    pub report: Option<PathBuf>,
+}
+
+impl EvalOptions {
+    /// `--quick`: a few benchmarks with small inputs, the headline versions of
+    /// both studies, no sweeps.
+    pub fn quick(out: impl Into<PathBuf>) -> Self {
+        EvalOptions {
+            out: out.into(),
+            size: Size::Quick,
+            quick_versions: true,
+            sweeps: false,
+            studies: vec![Study::Ch4, Study::Ch5],
+            only_benches: Vec::new(),
+            only_versions: Vec::new(),
+            jobs: default_jobs(),
+            quiet: false,
+            check_checksums: true,
+            cache: None,
+            report: None,
+        }
+    }
+
+    /// The full evaluation: every benchmark, every version, the sweeps.
+    pub fn full(out: impl Into<PathBuf>) -> Self {
+        EvalOptions {
+            size: Size::Full,
+            quick_versions: false,
+            sweeps: true,
+            ..Self::quick(out)
+        }
+    }
+
+    /// The cache directory in use.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.cache.clone().unwrap_or_else(|| self.out.join("cache"))
+    }
+}
+
+/// Available parallelism (at least 1).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What an evaluation produced.
+#[derive(Debug, Clone)]
+pub struct EvalOutcome {
+    /// The summary (also in `summary.json`).
+    pub summary: results::Summary,
+    /// Engine output (records etc.).
+    pub output: engine::EngineOutput,
+    /// Contradictions with the paper.
+    pub disagreements: Vec<honesty::Disagreement>,
+    /// Files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs the evaluation with `backend` and writes every output under `opts.out`.
+pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
+    let start = std::time::Instant::now();
+    std::fs::create_dir_all(&opts.out)?;
+    let output = engine::execute(opts, backend)?;
+    let derived = results::derive(&output.records);
+    let a4 = results::averages(&output.records, &derived, Study::Ch4);
+    let a5 = results::averages(&output.records, &derived, Study::Ch5);
+    let betas = report::all_betas(&output.records);
+    let disagreements = honesty::disagreements(&derived, &a4, &a5, &betas);
+    let summary = results::summarize(
+        &output,
+        &derived,
+        output.checksums.checked,
+        disagreements.len(),
+        opts.size != Size::Full,
+        start.elapsed().as_secs_f64(),
+    );
+    let mut files = report::write_data(&opts.out, &output, &derived, &summary, &disagreements)?;
+    let plot_dir = opts.out.join("plots");
+    let plots = plots::draw_all(&plot_dir, &output, &derived);
+    files.extend(plots.files.iter().cloned());
+    let md = report::markdown(&report::ReportInput {
+        opts,
+        output: &output,
+        derived: &derived,
+        a4: &a4,
+        a5: &a5,
+        summary: &summary,
+        disagreements: &disagreements,
+        plots: &plots,
+        plot_prefix: "plots",
+    });
+    let md_path = opts.out.join("results.md");
+    std::fs::write(&md_path, &md)?;
+    files.push(md_path);
+    if let Some(path) = &opts.report {
+        files.extend(publish_report(
+            path,
+            opts,
+            &output,
+            &derived,
+            &a4,
+            &a5,
+            &summary,
+            &disagreements,
+            &plots,
+        )?);
+    }
+    Ok(EvalOutcome {
+        summary,
+        output,
+        disagreements,
+        files,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn publish_report(
+    path: &Path,
+    opts: &EvalOptions,
+    output: &engine::EngineOutput,
+    derived: &[results::Derived],
+    a4: &[results::VersionAverage],
+    a5: &[results::VersionAverage],
+    summary: &results::Summary,
+    disagreements: &[honesty::Disagreement],
+    plots: &plots::PlotSet,
+) -> Result<Vec<PathBuf>> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("results")
+        .to_string();
+    let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = parent.join(&stem);
+    std::fs::create_dir_all(&dir)?;
+    let mut files = Vec::new();
+    for f in &plots.files {
+        if let Some(name) = f.file_name() {
+            let dst = dir.join(name);
+            std::fs::copy(f, &dst)?;
+            files.push(dst);
+        }
+    }
+    let md = report::markdown(&report::ReportInput {
+        opts,
+        output,
+        derived,
+        a4,
+        a5,
+        summary,
+        disagreements,
+        plots,
+        plot_prefix: &stem,
+    });
+    std::fs::write(path, md)?;
+    files.push(path.to_path_buf());
+    Ok(files)
+}

@@ -1,0 +1,405 @@
+//! Derived results: per-benchmark changes against each study's baseline, the
+//! averages over benchmarks, and `summary.json`.
+//!
+//! Definitions (issue 8 and DESIGN.md): for a benchmark under version `v` with
+//! baseline `b` (Original for ch. 4, Default for ch. 5) at the same sweep point,
+//! `time_reduction_pct = (1 - cycles_v / cycles_b) * 100` (positive = faster) and
+//! `<metric>_gain_pct = (metric_v / metric_b - 1) * 100` for BLP, MLP and CLP.
+//! Averages are arithmetic means of the per-benchmark percentages over the
+//! benchmarks where both runs exist (how the dissertation's "on average" reads);
+//! a version with no such benchmark has `null` averages, never 0.
+
+use super::engine::{EngineOutput, Record, Status, SweepPoint};
+use super::paper;
+use super::versions::{self, Study};
+use serde::{Deserialize, Serialize};
+
+/// One benchmark under one version, with its changes against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Derived {
+    /// Study.
+    pub study: Study,
+    /// Benchmark.
+    pub bench: String,
+    /// Version id.
+    pub version: String,
+    /// Sweep point.
+    pub point: Option<SweepPoint>,
+    /// Execution cycles.
+    pub cycles: u64,
+    /// BLP.
+    pub blp: f64,
+    /// MLP.
+    pub mlp: f64,
+    /// CLP.
+    pub clp: f64,
+    /// LLC hit rate.
+    pub llc_hit_rate: f64,
+    /// Row-buffer hit rate.
+    pub row_hit_rate: f64,
+    /// Execution-time reduction against the baseline (%).
+    pub time_reduction_pct: Option<f64>,
+    /// BLP gain (%).
+    pub blp_gain_pct: Option<f64>,
+    /// MLP gain (%).
+    pub mlp_gain_pct: Option<f64>,
+    /// CLP gain (%).
+    pub clp_gain_pct: Option<f64>,
+    /// Coverage ratio (%).
+    pub coverage_pct: Option<f64>,
+    /// Inspector overhead (%).
+    pub overhead_pct: Option<f64>,
+}
+
+fn pct_gain(v: f64, b: f64) -> Option<f64> {
+    (b > 0.0 && v.is_finite()).then(|| (v / b - 1.0) * 100.0)
+}
+
+fn baseline_of(study: Study, version: &str) -> &'static str {
+    versions::find(study, version)
+        .map(|v| v.baseline)
+        .unwrap_or(match study {
+            Study::Ch4 => "original",
+            Study::Ch5 => "default",
+        })
+}
+
+/// Changes of every successful record against its baseline.
+pub fn derive(records: &[Record]) -> Vec<Derived> {
+    let ok: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.status == Status::Ok && r.stats.is_some())
+        .collect();
+    ok.iter()
+        .map(|r| {
+            let s = r.stats.as_ref().expect("filtered");
+            let base_id = baseline_of(r.study, &r.version);
+            let base = ok
+                .iter()
+                .find(|b| {
+                    b.study == r.study
+                        && b.bench == r.bench
+                        && b.version == base_id
+                        && b.point == r.point
+                })
+                .and_then(|b| b.stats.as_ref());
+            Derived {
+                study: r.study,
+                bench: r.bench.clone(),
+                version: r.version.clone(),
+                point: r.point.clone(),
+                cycles: s.cycles,
+                blp: s.blp,
+                mlp: s.mlp,
+                clp: s.clp,
+                llc_hit_rate: s.llc_hit_rate,
+                row_hit_rate: s.row_hit_rate,
+                time_reduction_pct: base
+                    .filter(|b| b.cycles > 0)
+                    .map(|b| (1.0 - s.cycles as f64 / b.cycles as f64) * 100.0),
+                blp_gain_pct: base.and_then(|b| pct_gain(s.blp, b.blp)),
+                mlp_gain_pct: base.and_then(|b| pct_gain(s.mlp, b.mlp)),
+                clp_gain_pct: base.and_then(|b| pct_gain(s.clp, b.clp)),
+                coverage_pct: r.runtime.as_ref().and_then(|x| x.coverage_pct),
+                overhead_pct: r.runtime.as_ref().and_then(|x| x.overhead_pct),
+            }
+        })
+        .collect()
+}
+
+/// Averages of one version over the benchmarks of its study (main study only).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VersionAverage {
+    /// Study.
+    pub study: Study,
+    /// Version id.
+    pub version: String,
+    /// Label.
+    pub label: String,
+    /// Benchmarks averaged.
+    pub n: usize,
+    /// Mean time reduction (%).
+    pub time_reduction_pct: Option<f64>,
+    /// Mean BLP gain (%).
+    pub blp_gain_pct: Option<f64>,
+    /// Mean MLP gain (%).
+    pub mlp_gain_pct: Option<f64>,
+    /// Mean CLP gain (%).
+    pub clp_gain_pct: Option<f64>,
+    /// Mean absolute BLP.
+    pub blp: Option<f64>,
+    /// Mean absolute MLP.
+    pub mlp: Option<f64>,
+    /// Mean absolute CLP.
+    pub clp: Option<f64>,
+    /// Why the version has no numbers, if it has none.
+    pub unavailable: Option<String>,
+}
+
+/// Mean of the present values (`None` if there are none).
+pub fn mean(xs: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
+    let v: Vec<f64> = xs.into_iter().flatten().filter(|x| x.is_finite()).collect();
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Per-version averages of a study's main matrix (no sweep points).
+pub fn averages(records: &[Record], derived: &[Derived], study: Study) -> Vec<VersionAverage> {
+    versions::versions(study)
+        .into_iter()
+        .filter_map(|v| {
+            let recs: Vec<&Record> = records
+                .iter()
+                .filter(|r| r.study == study && r.version == v.id && r.point.is_none())
+                .collect();
+            if recs.is_empty() {
+                return None;
+            }
+            let ds: Vec<&Derived> = derived
+                .iter()
+                .filter(|d| d.study == study && d.version == v.id && d.point.is_none())
+                .collect();
+            let unavailable = if ds.is_empty() {
+                recs.iter().find_map(|r| match &r.status {
+                    Status::NotAvailable(w) => Some(format!("not available: {w}")),
+                    Status::Failed(w) => Some(format!("failed: {w}")),
+                    Status::Ok => None,
+                })
+            } else {
+                None
+            };
+            Some(VersionAverage {
+                study,
+                version: v.id.to_string(),
+                label: v.label.to_string(),
+                n: ds.iter().filter(|d| d.time_reduction_pct.is_some()).count(),
+                time_reduction_pct: mean(ds.iter().map(|d| d.time_reduction_pct)),
+                blp_gain_pct: mean(ds.iter().map(|d| d.blp_gain_pct)),
+                mlp_gain_pct: mean(ds.iter().map(|d| d.mlp_gain_pct)),
+                clp_gain_pct: mean(ds.iter().map(|d| d.clp_gain_pct)),
+                blp: mean(ds.iter().map(|d| Some(d.blp))),
+                mlp: mean(ds.iter().map(|d| Some(d.mlp))),
+                clp: mean(ds.iter().map(|d| Some(d.clp))),
+                unavailable,
+            })
+        })
+        .collect()
+}
+
+/// Chapter-4 part of the summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ch4Summary {
+    /// Mean BLP gain of BLP Optimized over Original (%).
+    pub blp_gain_pct: Option<f64>,
+    /// Mean execution-time reduction of BLP Optimized (%).
+    pub time_reduction_pct: Option<f64>,
+    /// Benchmarks averaged.
+    pub benchmarks: usize,
+    /// The dissertation's values (46.8, 18.3).
+    pub paper: PaperCh4,
+}
+
+/// Dissertation values for ch. 4.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperCh4 {
+    /// 46.8.
+    pub blp_gain_pct: f64,
+    /// 18.3.
+    pub time_reduction_pct: f64,
+}
+
+/// Chapter-5 part of the summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ch5Summary {
+    /// MLP-first time reduction over Default (%).
+    pub mlp_first_pct: Option<f64>,
+    /// CLP-first time reduction (%).
+    pub clp_first_pct: Option<f64>,
+    /// Balanced time reduction (%).
+    pub balanced_pct: Option<f64>,
+    /// Benchmarks averaged (for Balanced).
+    pub benchmarks: usize,
+    /// The dissertation's values (11.31, 9.43, 17.32).
+    pub paper: PaperCh5,
+}
+
+/// Dissertation values for ch. 5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperCh5 {
+    /// 11.31.
+    pub mlp_first_pct: f64,
+    /// 9.43.
+    pub clp_first_pct: f64,
+    /// 17.32.
+    pub balanced_pct: f64,
+}
+
+/// `summary.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Every optimized run printed the baseline's checksum (the evaluation aborts
+    /// otherwise, so a written summary with `false` means no run could be checked).
+    pub checksums_match: bool,
+    /// Runs whose checksum was compared.
+    pub checksums_checked: usize,
+    /// `--quick` run.
+    pub quick: bool,
+    /// Chapter 4.
+    pub ch4: Ch4Summary,
+    /// Chapter 5.
+    pub ch5: Ch5Summary,
+    /// Cells by status.
+    pub cells_ok: usize,
+    /// Cells whose version is not available.
+    pub cells_not_available: usize,
+    /// Cells that failed.
+    pub cells_failed: usize,
+    /// Every distinct "not available" reason (`version: why`).
+    pub not_available: Vec<String>,
+    /// Claims of the dissertation our numbers contradict (see results.md).
+    pub disagreements: usize,
+    /// Wall-clock seconds of the evaluation.
+    pub seconds: f64,
+}
+
+fn avg_of<'a>(avgs: &'a [VersionAverage], id: &str) -> Option<&'a VersionAverage> {
+    avgs.iter().find(|a| a.version == id)
+}
+
+/// Builds the summary.
+pub fn summarize(
+    out: &EngineOutput,
+    derived: &[Derived],
+    checksums_checked: usize,
+    disagreements: usize,
+    quick: bool,
+    seconds: f64,
+) -> Summary {
+    let a4 = averages(&out.records, derived, Study::Ch4);
+    let a5 = averages(&out.records, derived, Study::Ch5);
+    let blp = avg_of(&a4, "blp-opt");
+    let bal = avg_of(&a5, "balanced");
+    let mut na: Vec<String> = out
+        .records
+        .iter()
+        .filter_map(|r| match &r.status {
+            Status::NotAvailable(w) => Some(format!("{} {}: {}", r.study, r.version, w)),
+            _ => None,
+        })
+        .chain(out.unavailable.iter().map(|(w, why)| format!("{w}: {why}")))
+        .collect();
+    na.sort();
+    na.dedup();
+    Summary {
+        checksums_match: checksums_checked > 0,
+        checksums_checked,
+        quick,
+        ch4: Ch4Summary {
+            blp_gain_pct: blp.and_then(|a| a.blp_gain_pct),
+            time_reduction_pct: blp.and_then(|a| a.time_reduction_pct),
+            benchmarks: blp.map_or(0, |a| a.n),
+            paper: PaperCh4 {
+                blp_gain_pct: paper::ch4_blp_gain_pct(),
+                time_reduction_pct: paper::ch4_time_reduction_pct(),
+            },
+        },
+        ch5: Ch5Summary {
+            mlp_first_pct: avg_of(&a5, "mlp-first").and_then(|a| a.time_reduction_pct),
+            clp_first_pct: avg_of(&a5, "clp-first").and_then(|a| a.time_reduction_pct),
+            balanced_pct: bal.and_then(|a| a.time_reduction_pct),
+            benchmarks: bal.map_or(0, |a| a.n),
+            paper: PaperCh5 {
+                mlp_first_pct: paper::ch5_mlp_first_pct(),
+                clp_first_pct: paper::ch5_clp_first_pct(),
+                balanced_pct: paper::ch5_balanced_pct(),
+            },
+        },
+        cells_ok: out
+            .records
+            .iter()
+            .filter(|r| r.status == Status::Ok)
+            .count(),
+        cells_not_available: out
+            .records
+            .iter()
+            .filter(|r| matches!(r.status, Status::NotAvailable(_)))
+            .count(),
+        cells_failed: out
+            .records
+            .iter()
+            .filter(|r| matches!(r.status, Status::Failed(_)))
+            .count(),
+        not_available: na,
+        disagreements,
+        seconds,
+    }
+}
+
+/// Formats an optional percentage for tables.
+pub fn fmt_pct(x: Option<f64>) -> String {
+    match x {
+        Some(v) => format!("{v:+.1}%"),
+        None => "n/a".into(),
+    }
+}
+
+/// The summary as a plain-text table (what `weft eval` and `weft demo` print).
+pub fn summary_table(s: &Summary) -> String {
+    let mut t = String::new();
+    t.push_str(&format!(
+        "{:<38} {:>10} {:>12}\n",
+        "metric (average over benchmarks)", "weft", "dissertation"
+    ));
+    let rows = [
+        (
+            "ch4 BLP gain, BLP Optimized",
+            s.ch4.blp_gain_pct,
+            s.ch4.paper.blp_gain_pct,
+        ),
+        (
+            "ch4 time reduction, BLP Optimized",
+            s.ch4.time_reduction_pct,
+            s.ch4.paper.time_reduction_pct,
+        ),
+        (
+            "ch5 time reduction, MLP-first",
+            s.ch5.mlp_first_pct,
+            s.ch5.paper.mlp_first_pct,
+        ),
+        (
+            "ch5 time reduction, CLP-first",
+            s.ch5.clp_first_pct,
+            s.ch5.paper.clp_first_pct,
+        ),
+        (
+            "ch5 time reduction, Balanced",
+            s.ch5.balanced_pct,
+            s.ch5.paper.balanced_pct,
+        ),
+    ];
+    for (name, ours, theirs) in rows {
+        t.push_str(&format!(
+            "{:<38} {:>10} {:>11.2}%\n",
+            name,
+            fmt_pct(ours),
+            theirs
+        ));
+    }
+    t.push_str(&format!(
+        "benchmarks: ch4 {}, ch5 {}; cells ok {}, not available {}, failed {}; checksums {} ({} runs checked); disagreements with the paper: {}\n",
+        s.ch4.benchmarks,
+        s.ch5.benchmarks,
+        s.cells_ok,
+        s.cells_not_available,
+        s.cells_failed,
+        if s.checksums_match { "match" } else { "NOT checked" },
+        s.checksums_checked,
+        s.disagreements,
+    ));
+    if !s.not_available.is_empty() {
+        t.push_str("not available:\n");
+        for w in &s.not_available {
+            t.push_str(&format!("  {w}\n"));
+        }
+    }
+    t
+}

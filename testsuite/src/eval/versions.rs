@@ -1,0 +1,414 @@
+//! The version matrix of the two studies.
+//!
+//! A *version* is everything that distinguishes one bar of a dissertation figure
+//! from another: the optimizer pipeline the benchmark is built with, the machine
+//! preset it runs and is simulated on, the hardware memory scheduler, the
+//! simulator oracle (upper-bound modes of §4.3 and §5.6.1) and an optional
+//! data-layout transformation of the benchmark's input (GPART-style reordering,
+//! §4.5.5). Versions are data: the harness derives its job graph from them, and
+//! two versions that share a pipeline share the build and trace jobs, so e.g.
+//! PAR-BS and TCM reuse the Original trace and differ only in the simulation.
+//!
+//! Chapter 4 (§4.3, §4.5, Figs. 4.4-4.17) runs on the `table4.2` machine and
+//! chapter 5 (§5.6.1, the eight versions) on `table5.2`. FR-FCFS is the default
+//! scheduler of both machines, so "FR-FCFS alone" *is* Original (resp. Default)
+//! and "FR-FCFS + BLP Optimized" *is* BLP Optimized; they are not listed twice.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which study a version belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Study {
+    /// Chapter 4: BLP of irregular (index-array) applications, `table4.2`.
+    #[serde(rename = "ch4")]
+    Ch4,
+    /// Chapter 5: MLP and CLP of affine applications, `table5.2`.
+    #[serde(rename = "ch5")]
+    Ch5,
+}
+
+impl Study {
+    /// The machine preset the study runs on.
+    pub fn machine(self) -> &'static str {
+        match self {
+            Study::Ch4 => "table4.2",
+            Study::Ch5 => "table5.2",
+        }
+    }
+    /// Short name (`ch4`, `ch5`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Study::Ch4 => "ch4",
+            Study::Ch5 => "ch5",
+        }
+    }
+    /// The parallelism metric the study's figures plot first.
+    pub fn primary_metric(self) -> &'static str {
+        match self {
+            Study::Ch4 => "blp",
+            Study::Ch5 => "mlp",
+        }
+    }
+}
+
+impl fmt::Display for Study {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Hardware memory scheduler of the simulated memory controllers
+/// (names as `weft sim --scheduler` spells them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemScheduler {
+    /// First-ready, first-come-first-served (the default of both machines).
+    FrFcfs,
+    /// Parallelism-aware batch scheduling (Mutlu and Moscibroda, ISCA 2008).
+    ParBs,
+    /// Thread cluster memory scheduling (Kim et al., MICRO 2010).
+    Tcm,
+}
+
+impl MemScheduler {
+    /// CLI spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemScheduler::FrFcfs => "fr-fcfs",
+            MemScheduler::ParBs => "par-bs",
+            MemScheduler::Tcm => "tcm",
+        }
+    }
+}
+
+/// Simulator oracle (upper-bound) mode, as `weft sim --oracle` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Oracle {
+    /// A real execution.
+    None,
+    /// §4.3 MLP Ideal: each core's off-chip requests clustered.
+    MlpIdeal,
+    /// §4.3 BLP Ideal: outstanding requests spread evenly over the banks.
+    BlpIdeal,
+    /// §5.6.1 Ideal: MLP of MLP-first and CLP of CLP-first at once.
+    Ideal,
+}
+
+impl Oracle {
+    /// CLI spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Oracle::None => "none",
+            Oracle::MlpIdeal => "mlp-ideal",
+            Oracle::BlpIdeal => "blp-ideal",
+            Oracle::Ideal => "ideal",
+        }
+    }
+}
+
+/// A data-layout transformation applied to a benchmark's input files before the
+/// run (the program is unchanged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reorder {
+    /// GPART-style graph clustering of the data layout (see `eval::reorder`).
+    Gpart,
+}
+
+/// Pipelines, in the pass-manager syntax of `weft opt --passes`.
+pub mod pipelines {
+    /// Ch. 4 Original: the parallel loops in executor form with the static
+    /// block schedule (no inspector), traced.
+    pub const CH4_ORIGINAL: &str = "executor-form,instrument-trace";
+    /// Ch. 4 BLP Optimized: inspector/executor with Algorithm 4 (§4.4.4).
+    pub const CH4_BLP_OPT: &str = "insert-inspector,instrument-trace";
+    /// Ch. 5 Default: equal iteration blocks assigned round-robin (§5.6.1).
+    pub const CH5_DEFAULT: &str = "strip-mine,ib-schedule<scheme=default>,instrument-trace";
+    /// Ch. 5 Clustering: Pai and Adve miss clustering on the default assignment.
+    pub const CH5_CLUSTERING: &str =
+        "cluster-misses,strip-mine,ib-schedule<scheme=default>,instrument-trace";
+    /// Ch. 5 MLP-first (Algorithm 5 with beta = 1).
+    pub const CH5_MLP_FIRST: &str =
+        "strip-mine,loop-permute,ib-schedule<scheme=mlp-first>,instrument-trace";
+    /// Ch. 5 CLP-first (beta = 0).
+    pub const CH5_CLP_FIRST: &str =
+        "strip-mine,loop-permute,ib-schedule<scheme=clp-first>,instrument-trace";
+    /// Ch. 5 Balanced (beta from the standard-deviation rule, §5.5.6).
+    pub const CH5_BALANCED: &str =
+        "strip-mine,loop-permute,ib-schedule<scheme=balanced>,instrument-trace";
+    /// Ch. 5 Locality-Aware-MLP (Ding et al., MICRO 2014): bank parallelism with
+    /// row-buffer awareness and no CLP.
+    pub const CH5_LA_MLP: &str =
+        "strip-mine,loop-permute,ib-schedule<scheme=la-mlp>,instrument-trace";
+}
+
+/// One version of a study.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Version {
+    /// Stable id (`blp-opt`, `par-bs+blp-opt`, `balanced`).
+    pub id: &'static str,
+    /// Label as the dissertation's figures print it.
+    pub label: &'static str,
+    /// Study (and therefore machine preset).
+    pub study: Study,
+    /// Optimizer pipeline.
+    pub pipeline: &'static str,
+    /// Hardware memory scheduler.
+    pub scheduler: MemScheduler,
+    /// Simulator oracle.
+    pub oracle: Oracle,
+    /// Input data-layout transformation.
+    pub reorder: Option<Reorder>,
+    /// Id of the version percentages are computed against.
+    pub baseline: &'static str,
+    /// Part of `--quick`.
+    pub quick: bool,
+}
+
+impl Version {
+    /// Machine preset.
+    pub fn machine(&self) -> &'static str {
+        self.study.machine()
+    }
+    /// True for the study's baseline version.
+    pub fn is_baseline(&self) -> bool {
+        self.id == self.baseline
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn v(
+    id: &'static str,
+    label: &'static str,
+    study: Study,
+    pipeline: &'static str,
+    scheduler: MemScheduler,
+    oracle: Oracle,
+    reorder: Option<Reorder>,
+    baseline: &'static str,
+    quick: bool,
+) -> Version {
+    Version {
+        id,
+        label,
+        study,
+        pipeline,
+        scheduler,
+        oracle,
+        reorder,
+        baseline,
+        quick,
+    }
+}
+
+use pipelines::*;
+use MemScheduler::*;
+
+/// Chapter 4 versions (§4.3, §4.5.2, §4.5.5), baseline Original.
+#[rustfmt::skip]
+pub fn ch4_versions() -> Vec<Version> {
+    use Study::Ch4;
+    vec![
+        v("original", "Original", Ch4, CH4_ORIGINAL, FrFcfs, Oracle::None, None, "original", true),
+        v("blp-opt", "BLP Optimized", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", true),
+        v("mlp-ideal", "MLP Ideal", Ch4, CH4_ORIGINAL, FrFcfs, Oracle::MlpIdeal, None, "original", false),
+        v("blp-ideal", "BLP Ideal", Ch4, CH4_ORIGINAL, FrFcfs, Oracle::BlpIdeal, None, "original", true),
+        v("par-bs", "PAR-BS", Ch4, CH4_ORIGINAL, ParBs, Oracle::None, None, "original", false),
+        v("par-bs+blp-opt", "PAR-BS + BLP Optimized", Ch4, CH4_BLP_OPT, ParBs, Oracle::None, None, "original", false),
+        v("tcm", "TCM", Ch4, CH4_ORIGINAL, Tcm, Oracle::None, None, "original", false),
+        v("tcm+blp-opt", "TCM + BLP Optimized", Ch4, CH4_BLP_OPT, Tcm, Oracle::None, None, "original", false),
+        v("gpart", "GPART", Ch4, CH4_ORIGINAL, FrFcfs, Oracle::None, Some(Reorder::Gpart), "original", false),
+    ]
+}
+
+/// Chapter 5 versions (the eight of §5.6.1), baseline Default.
+#[rustfmt::skip]
+pub fn ch5_versions() -> Vec<Version> {
+    use Study::Ch5;
+    vec![
+        v("default", "Default", Ch5, CH5_DEFAULT, FrFcfs, Oracle::None, None, "default", true),
+        v("clustering", "Clustering", Ch5, CH5_CLUSTERING, FrFcfs, Oracle::None, None, "default", false),
+        v("mlp-first", "MLP-first", Ch5, CH5_MLP_FIRST, FrFcfs, Oracle::None, None, "default", true),
+        v("clp-first", "CLP-first", Ch5, CH5_CLP_FIRST, FrFcfs, Oracle::None, None, "default", true),
+        v("balanced", "Balanced", Ch5, CH5_BALANCED, FrFcfs, Oracle::None, None, "default", true),
+        v("la-mlp", "Locality-Aware-MLP", Ch5, CH5_LA_MLP, FrFcfs, Oracle::None, None, "default", false),
+        v("par-bs", "PAR-BS", Ch5, CH5_DEFAULT, ParBs, Oracle::None, None, "default", false),
+        v("ideal", "Ideal", Ch5, CH5_DEFAULT, FrFcfs, Oracle::Ideal, None, "default", false),
+    ]
+}
+
+/// All versions of a study.
+pub fn versions(study: Study) -> Vec<Version> {
+    match study {
+        Study::Ch4 => ch4_versions(),
+        Study::Ch5 => ch5_versions(),
+    }
+}
+
+/// Finds a version by study and id.
+pub fn find(study: Study, id: &str) -> Option<Version> {
+    versions(study).into_iter().find(|v| v.id == id)
+}
+
+/// One knob of a sensitivity sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Knob {
+    /// A machine-config field, by dotted TOML path (`dram.banks_per_group`).
+    Machine {
+        /// Dotted path in the preset's TOML.
+        path: &'static str,
+    },
+    /// The number of cores (machine `core.count` and the runtime's `WEFT_CORES`).
+    Cores,
+    /// The slab size as a divisor of a core's iterations (default 50, §4.5.1).
+    SlabDivisor,
+    /// Input size as a multiple of the benchmark's default (Fig. 4.16).
+    InputScale,
+}
+
+/// A sensitivity sweep of Fig. 4.15 / 4.16: one knob, several values; every other
+/// parameter keeps its `table4.2` default. Each point runs Original and BLP
+/// Optimized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sweep {
+    /// Id (`banks`, `llc`, `cores`, `slab`, `row`, `input`).
+    pub id: &'static str,
+    /// Axis label.
+    pub label: &'static str,
+    /// What is varied.
+    pub knob: Knob,
+    /// Values (integers in the knob's unit).
+    pub values: Vec<i64>,
+    /// Benchmarks restricted to (Fig. 4.16 uses HPCG and GMR only); empty = all.
+    pub benchmarks: Vec<&'static str>,
+    /// Source in the dissertation.
+    pub source: &'static str,
+}
+
+/// The sweeps of §4.5.4 (Fig. 4.15 a/b and Fig. 4.16).
+pub fn sweeps() -> Vec<Sweep> {
+    vec![
+        Sweep {
+            id: "banks",
+            label: "banks per bank group (x 2 groups x 8 ranks x 4 channels)",
+            knob: Knob::Machine {
+                path: "dram.banks_per_group",
+            },
+            values: vec![1, 2, 4],
+            benchmarks: vec![],
+            source: "§4.5.4, Fig. 4.15; Fig. 4.6",
+        },
+        Sweep {
+            id: "llc",
+            label: "LLC capacity (bytes)",
+            knob: Knob::Machine {
+                path: "llc.size_bytes",
+            },
+            values: vec![5 << 20, 10 << 20, 12 << 20],
+            benchmarks: vec![],
+            source: "§4.5.4, Fig. 4.15",
+        },
+        Sweep {
+            id: "cores",
+            label: "cores",
+            knob: Knob::Cores,
+            values: vec![4, 8, 12],
+            benchmarks: vec![],
+            source: "§4.5.4, Fig. 4.15",
+        },
+        Sweep {
+            id: "slab",
+            label: "slab = 1/N of a core's iterations",
+            knob: Knob::SlabDivisor,
+            values: vec![25, 50, 100],
+            benchmarks: vec![],
+            source: "§4.5.1, §4.5.4",
+        },
+        Sweep {
+            id: "row",
+            label: "row-buffer size (bytes)",
+            knob: Knob::Machine {
+                path: "dram.row_bytes",
+            },
+            values: vec![1024, 2048, 4096],
+            benchmarks: vec![],
+            source: "§4.5.4, Fig. 4.15",
+        },
+        Sweep {
+            id: "input",
+            label: "input size (x default)",
+            knob: Knob::InputScale,
+            values: vec![1, 2, 4],
+            benchmarks: vec!["hpcg", "gmres"],
+            source: "§4.5.4, Fig. 4.16",
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ch5_has_the_eight_versions() {
+        let ids: Vec<_> = ch5_versions().iter().map(|v| v.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "default",
+                "clustering",
+                "mlp-first",
+                "clp-first",
+                "balanced",
+                "la-mlp",
+                "par-bs",
+                "ideal"
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_unique_and_baselines_exist() {
+        for study in [Study::Ch4, Study::Ch5] {
+            let vs = versions(study);
+            for v in &vs {
+                assert_eq!(vs.iter().filter(|w| w.id == v.id).count(), 1, "{}", v.id);
+                assert!(vs.iter().any(|w| w.id == v.baseline), "{}", v.baseline);
+                assert_eq!(v.machine(), study.machine());
+            }
+            assert_eq!(vs.iter().filter(|v| v.is_baseline()).count(), 1);
+        }
+    }
+
+    #[test]
+    fn quick_covers_both_studies_and_headlines() {
+        let q4: Vec<_> = ch4_versions()
+            .into_iter()
+            .filter(|v| v.quick)
+            .map(|v| v.id)
+            .collect();
+        let q5: Vec<_> = ch5_versions()
+            .into_iter()
+            .filter(|v| v.quick)
+            .map(|v| v.id)
+            .collect();
+        assert!(q4.contains(&"original") && q4.contains(&"blp-opt"));
+        for id in ["default", "mlp-first", "clp-first", "balanced"] {
+            assert!(q5.contains(&id));
+        }
+    }
+
+    #[test]
+    fn oracle_versions_share_the_baseline_pipeline() {
+        for study in [Study::Ch4, Study::Ch5] {
+            let vs = versions(study);
+            let base = vs.iter().find(|v| v.is_baseline()).unwrap();
+            for v in vs.iter().filter(|v| v.oracle != Oracle::None) {
+                assert_eq!(v.pipeline, base.pipeline, "{}", v.id);
+            }
+        }
+    }
+}
