@@ -108,6 +108,57 @@ impl<'ctx> FunctionAnalysis<'ctx> {
         })
     }
 
+    /// Values defined outside loop `l` (instructions and arguments) that
+    /// instructions inside it use, in first-use order: what an outlined loop
+    /// body needs passed in.
+    pub fn live_ins(&self, l: LoopId) -> Vec<inkwell::values::BasicValueEnum<'ctx>> {
+        let lp = self.forest.get(l);
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for b in &lp.blocks {
+            let mut inst = self.cfg.block(*b).get_first_instruction();
+            while let Some(i) = inst {
+                inst = i.get_next_instruction();
+                for v in crate::ir::value_operands(i) {
+                    let outside = match crate::ir::as_instruction(v) {
+                        Some(d) => d
+                            .get_parent()
+                            .and_then(|bb| self.cfg.id(bb))
+                            .map(|bb| !lp.contains(bb))
+                            .unwrap_or(true),
+                        None => crate::ir::is_argument(v),
+                    };
+                    if outside && seen.insert(crate::ir::ValueKey::of(&v)) {
+                        out.push(v);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Instructions inside loop `l` used outside it (the loop's results).
+    pub fn live_outs(&self, l: LoopId) -> Vec<inkwell::values::InstructionValue<'ctx>> {
+        let lp = self.forest.get(l);
+        let mut out = Vec::new();
+        for b in &lp.blocks {
+            let mut inst = self.cfg.block(*b).get_first_instruction();
+            while let Some(i) = inst {
+                inst = i.get_next_instruction();
+                let escapes = crate::ir::users(&i).into_iter().any(|u| {
+                    u.get_parent()
+                        .and_then(|bb| self.cfg.id(bb))
+                        .map(|bb| !lp.contains(bb))
+                        .unwrap_or(true)
+                });
+                if escapes {
+                    out.push(i);
+                }
+            }
+        }
+        out
+    }
+
     /// Renders a poly with this function's symbol names.
     pub fn render(&self, p: &crate::expr::Poly) -> String {
         p.render(&|s| self.symbols.name(s))

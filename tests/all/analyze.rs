@@ -65,10 +65,15 @@ fn analyze_text_report_and_function_filter() {
 fn analyze_bad_input_fails_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bad.ll");
-    std::fs::write(&p, "define void @f( {\n").unwrap();
+    std::fs::write(
+        &p,
+        "define void @f() {\n  %x = add i32 1, %nope\n  ret void\n}\n",
+    )
+    .unwrap();
     let out = weft().arg("analyze").arg(&p).output().unwrap();
     assert!(!out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("bad.ll:1"), "{e}");
+    assert!(e.contains("bad.ll:2: invalid LLVM IR"), "{e}");
+    assert!(e.contains("nope"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
