@@ -76,8 +76,11 @@ pub fn options(args: &Args) -> EvalOptions {
         Some("full") => o.size = Size::Full,
         _ => {}
     }
-    o.machine_overrides =
-        if o.size == Size::Full { Vec::new() } else { eval::machine::small_input_caches() };
+    o.machine_overrides = if o.size == Size::Full {
+        Vec::new()
+    } else {
+        eval::machine::small_input_caches()
+    };
     if args.no_sweeps {
         o.sweeps = false;
     }
@@ -96,7 +99,10 @@ pub fn options(args: &Args) -> EvalOptions {
     o.only_versions = args.versions.clone();
     o.cache = args.cache.clone();
     o.report = args.report.clone().or_else(|| {
-        let full = !o.quick_benchmarks && !o.quick_versions && o.only_benches.is_empty() && o.only_versions.is_empty();
+        let full = !o.quick_benchmarks
+            && !o.quick_versions
+            && o.only_benches.is_empty()
+            && o.only_versions.is_empty();
         let root =
             std::path::Path::new("docs").is_dir() && std::path::Path::new("Cargo.toml").is_file();
         (full && root).then(|| PathBuf::from("docs/results.md"))

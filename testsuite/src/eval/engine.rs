@@ -118,7 +118,11 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
                 let at = i + "insert-inspector<".len();
                 job.run.build.pipeline = format!("{}slab={value};{}", &p[..at], &p[at..]);
             } else if p.contains("insert-inspector") {
-                job.run.build.pipeline = p.replacen("insert-inspector", &format!("insert-inspector<slab={value}>"), 1);
+                job.run.build.pipeline = p.replacen(
+                    "insert-inspector",
+                    &format!("insert-inspector<slab={value}>"),
+                    1,
+                );
             }
         }
         Knob::InputScale => job.run.input_scale = value,
@@ -140,7 +144,10 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
         let benches: Vec<BenchInfo> = benches
             .into_iter()
             .filter(|b| opts.only_benches.is_empty() || opts.only_benches.contains(&b.name))
-            .filter(|b| !opts.quick_benchmarks || versions::quick_benchmarks(study).contains(&b.name.as_str()))
+            .filter(|b| {
+                !opts.quick_benchmarks
+                    || versions::quick_benchmarks(study).contains(&b.name.as_str())
+            })
             .collect();
         out.benchmarks
             .insert(study.name().to_string(), benches.clone());
@@ -209,7 +216,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                     reorder: None,
                                     cores: None,
                                     machine: machine.clone(),
-                                            },
+                                },
                                 machine: machine.clone(),
                                 scheduler: version.scheduler,
                                 oracle: Oracle::None,

@@ -215,7 +215,10 @@ mod tests {
     fn small_input_caches_are_valid_machines() {
         let mut o = crate::eval::EvalOptions::quick("x");
         o.machine_overrides = small_input_caches();
-        for study in [crate::eval::versions::Study::Ch4, crate::eval::versions::Study::Ch5] {
+        for study in [
+            crate::eval::versions::Study::Ch4,
+            crate::eval::versions::Study::Ch5,
+        ] {
             let spec = o.machine(study);
             let c = MachineConfig::from_toml_str(&materialize(&spec).unwrap(), "x").unwrap();
             assert!(c.llc.size_bytes <= 300 << 10, "{}", spec.label());

@@ -150,7 +150,10 @@ impl EvalOptions {
         self.machine_overrides
             .iter()
             .filter(|(s, _, _)| *s == study)
-            .fold(backend::MachineSpec::preset(study.machine()), |m, (_, p, v)| m.with(p, *v))
+            .fold(
+                backend::MachineSpec::preset(study.machine()),
+                |m, (_, p, v)| m.with(p, *v),
+            )
     }
 
     /// The cache directory in use.

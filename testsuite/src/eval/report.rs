@@ -648,7 +648,13 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
         let _ = writeln!(s, "- {n}");
     }
     let machines: Vec<String> = {
-        let mut m: Vec<String> = inp.output.records.iter().filter(|r| r.point.is_none()).map(|r| format!("{} `{}`", r.study, r.machine)).collect();
+        let mut m: Vec<String> = inp
+            .output
+            .records
+            .iter()
+            .filter(|r| r.point.is_none())
+            .map(|r| format!("{} `{}`", r.study, r.machine))
+            .collect();
         m.sort();
         m.dedup();
         m

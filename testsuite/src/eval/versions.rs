@@ -130,7 +130,8 @@ pub mod pipelines {
     /// cost, as the dissertation's execution times include the runtime overhead.
     pub const CH4_BLP_OPT: &str = "insert-inspector<only=kernel_*>,parallel-for<only=kernel_*>,instrument-trace<only=kernel_*;inspectors=true>";
     /// Ch. 5 Default: equal iteration blocks assigned round-robin (§5.6.1).
-    pub const CH5_DEFAULT: &str = "strip-mine,ib-schedule<scheme=default>,instrument-trace<only=kernel_*>";
+    pub const CH5_DEFAULT: &str =
+        "strip-mine,ib-schedule<scheme=default>,instrument-trace<only=kernel_*>";
     /// Ch. 5 Clustering: Pai and Adve miss clustering on the default assignment.
     pub const CH5_CLUSTERING: &str =
         "cluster-misses,strip-mine,ib-schedule<scheme=default>,instrument-trace<only=kernel_*>";

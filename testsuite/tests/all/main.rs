@@ -7,6 +7,7 @@
 
 mod benchmarks;
 mod common;
+mod eval_e2e;
 mod eval_harness;
 mod loaders;
 mod spark98;
