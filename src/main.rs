@@ -21,6 +21,12 @@ enum Command {
     Eval(cmd::eval::Args),
     /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
     Demo(cmd::demo::Args),
+    /// Optimize LLVM IR through a pass pipeline (like LLVM's `opt`).
+    Opt(cmd::opt::Args),
+    /// Optimize a program and link it with the runtime into an executable.
+    Build(cmd::build::Args),
+    /// Run a program built by `weft build`, natively or in trace mode.
+    Run(cmd::run::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -29,6 +35,9 @@ fn main() -> std::process::ExitCode {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Opt(a) => cmd::opt::run(a),
+        Command::Build(a) => cmd::build::run(a),
+        Command::Run(a) => cmd::run::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -2,3 +2,6 @@
 pub mod analyze;
 pub mod demo;
 pub mod eval;
+pub mod build;
+pub mod opt;
+pub mod run;

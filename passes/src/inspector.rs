@@ -1,0 +1,764 @@
+//! `insert-inspector`: the inspector/executor transformation of irregular
+//! parallel regions (dissertation §4.4.1, §4.4.4 and Fig. 4.8(b)).
+//!
+//! For each loop the frontend lists in an irregular region (indirect accesses
+//! through index arrays not written by the loop), the pass builds
+//! - the executor body `void body(ctx, lo, hi)` ([`crate::outline`]), and
+//! - the inspector `void inspect(ctx, lo, hi, h)`: a clone of the body cut down
+//!   to the address slice. Every load and store reports
+//!   `weft_inspect_access(h, k, addr, size, is_write)` instead of being
+//!   performed (stores are dropped; loads survive only when an address or a
+//!   branch needs their value). Regular and irregular references are reported
+//!   alike (§4.4.5), so the runtime's bank maps see both;
+//!
+//! and replaces the loop with `weft_run_irregular(region, 0, tc, slab, inspect,
+//! body, ctx)`. The runtime runs the inspector once per region, builds bank
+//! maps, schedules slabs with Algorithm 4 (slab size `slab=<iters>`, default 0
+//! = the runtime's 1/50 of a core's iterations, §4.5.1), and checks the
+//! recorded addresses for slab conflicts (§4.4.6), so loops with indirect
+//! writes (`y[dst[e]] += ...`) are executed over the slab dependence DAG
+//! instead of being rejected. Iterations inside a slab keep their order.
+//!
+//! Soundness of the inspector: a value it loads to compute an address or a
+//! branch must not be written by the loop (it would read stale data); the
+//! pass proves that with the frontend's alias relation and refuses otherwise.
+//!
+//! Schedule reuse (§4.4.1, "re-run it when they are reassigned"): the runtime
+//! caches a region's schedule. Before each execution the pass compares the
+//! context (base pointers, bounds) with the previous execution's and calls
+//! `weft_region_invalidate` when it differs (a kernel called on another
+//! matrix). Index arrays reassigned in place are caught by invalidation calls
+//! after code that may write integer arrays: after each integer store,
+//! memory intrinsic or unknown external call outside generated code, placed
+//! at the exits of the outermost enclosing loop that does not itself run a
+//! region (so a loop that fills an index array costs one call). This is
+//! conservative: integer stores to other arrays cause a re-inspection too.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::core::{LLVMGetPoison, LLVMReplaceAllUsesWith, LLVMTypeOf};
+use inkwell::module::{Linkage, Module};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, InstructionOpcode,
+    InstructionValue, IntValue, PhiValue,
+};
+use inkwell::IntPredicate;
+use weft_frontend::deps::{alias, Alias};
+use weft_frontend::{AccessKind, FunctionAnalysis, LoopId};
+
+use crate::error::{PassError, Result};
+use crate::manager::{Changed, Pass, PassContext, RemarkKind};
+use crate::outline::{self, CloneKind, LoopPlan};
+use crate::parallel::{self, Decision};
+use crate::pipeline::PassOptions;
+use crate::rtabi::{self, RtFn};
+use crate::util;
+
+/// Options of `insert-inspector`.
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "slab",
+        "iterations per slab; 0 = the runtime default, 1/50 of a core's iterations",
+    ),
+    (
+        "only",
+        "`|`-separated globs of functions to transform (default: all defined)",
+    ),
+    (
+        "invalidate",
+        "insert invalidation after possible index-array writes (default true)",
+    ),
+];
+
+/// The `insert-inspector` pass.
+#[derive(Debug, Clone)]
+pub struct InsertInspector {
+    /// Iterations per slab (0 = runtime default).
+    pub slab: u64,
+    /// Function globs; empty = all.
+    pub only: Vec<String>,
+    /// Insert invalidation calls after possible index-array writes.
+    pub invalidate: bool,
+}
+
+impl Default for InsertInspector {
+    fn default() -> Self {
+        InsertInspector {
+            slab: 0,
+            only: Vec::new(),
+            invalidate: true,
+        }
+    }
+}
+
+impl InsertInspector {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<InsertInspector> {
+        Ok(InsertInspector {
+            slab: o.u64_or("slab", 0)?,
+            only: o.list("only"),
+            invalidate: o.bool_or("invalidate", true)?,
+        })
+    }
+}
+
+/// Pointer, size and kind of a memory instruction.
+fn mem_op<'ctx>(
+    i: InstructionValue<'ctx>,
+    td: &inkwell::targets::TargetData,
+) -> Option<(BasicValueEnum<'ctx>, u64, bool)> {
+    match i.get_opcode() {
+        InstructionOpcode::Load => {
+            let p = util::value_operand(i, 0)?;
+            let t = util::basic_type_of(i)?;
+            Some((p, td.get_store_size(&t), false))
+        }
+        InstructionOpcode::Store => {
+            let v = util::value_operand(i, 0)?;
+            let p = util::value_operand(i, 1)?;
+            Some((p, td.get_store_size(&v.get_type()), true))
+        }
+        _ => None,
+    }
+}
+
+/// Instructions of the loop needed to compute addresses and branch conditions.
+fn address_slice<'ctx>(
+    insts: &[InstructionValue<'ctx>],
+    in_scope: &dyn Fn(InstructionValue<'ctx>) -> bool,
+) -> HashSet<util::ValueKey> {
+    let mut marked = HashSet::new();
+    let mut work: Vec<InstructionValue<'ctx>> = Vec::new();
+    let push = |v: BasicValueEnum<'ctx>, work: &mut Vec<InstructionValue<'ctx>>| {
+        if let Some(d) = util::as_instruction(v) {
+            work.push(d);
+        }
+    };
+    for &i in insts {
+        match i.get_opcode() {
+            InstructionOpcode::Load => {
+                if let Some(p) = util::value_operand(i, 0) {
+                    push(p, &mut work)
+                }
+            }
+            InstructionOpcode::Store => {
+                if let Some(p) = util::value_operand(i, 1) {
+                    push(p, &mut work)
+                }
+            }
+            InstructionOpcode::Br | InstructionOpcode::Switch => {
+                if let Some(c) = util::value_operand(i, 0) {
+                    push(c, &mut work)
+                }
+            }
+            InstructionOpcode::Call => {
+                if util::callee_name(i).as_deref() == Some(RtFn::InspectAccess.symbol()) {
+                    work.push(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    while let Some(i) = work.pop() {
+        if !in_scope(i) || !marked.insert(util::key(&i)) {
+            continue;
+        }
+        if i.get_opcode() == InstructionOpcode::Phi {
+            if let Ok(phi) = PhiValue::try_from(i) {
+                for j in 0..phi.count_incoming() {
+                    if let Some((v, _)) = phi.get_incoming(j) {
+                        push(v, &mut work);
+                    }
+                }
+            }
+        } else {
+            for v in util::value_operands(i) {
+                push(v, &mut work);
+            }
+        }
+    }
+    marked
+}
+
+/// Why the inspector of `plan` could read stale data, if it could.
+fn inspector_hazard<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    plan: &LoopPlan<'ctx>,
+) -> Option<String> {
+    let insts = plan.instructions();
+    for i in &insts {
+        if matches!(
+            i.get_opcode(),
+            InstructionOpcode::AtomicRMW
+                | InstructionOpcode::AtomicCmpXchg
+                | InstructionOpcode::Fence
+        ) {
+            return Some("atomic operation in the loop".into());
+        }
+        if i.get_opcode() == InstructionOpcode::Call {
+            let n = util::callee_name(*i).unwrap_or_default();
+            if n.starts_with("llvm.mem") {
+                return Some(format!("memory intrinsic @{n} in the loop"));
+            }
+        }
+    }
+    let slice = address_slice(&insts, &|i| plan.contains_inst(i));
+    let accesses: HashMap<util::ValueKey, &weft_frontend::Access<'ctx>> = fa
+        .accesses_within(l)
+        .map(|a| (util::key(&a.inst), a))
+        .collect();
+    let stores: Vec<&weft_frontend::Access<'ctx>> = fa
+        .accesses_within(l)
+        .filter(|a| a.kind == AccessKind::Store)
+        .collect();
+    for i in &insts {
+        if i.get_opcode() != InstructionOpcode::Load || !slice.contains(&util::key(i)) {
+            continue;
+        }
+        let Some(a) = accesses.get(&util::key(i)) else {
+            return Some("an address depends on a load the frontend did not classify".into());
+        };
+        for s in &stores {
+            if alias(&a.base, &s.base) != Alias::Distinct {
+                return Some(format!(
+                    "an address or branch depends on {} which the loop may write (store to {})",
+                    a.base.name, s.base.name
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn decide<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
+    let in_region = fa
+        .regions
+        .irregular
+        .iter()
+        .flat_map(|r| r.loops.iter())
+        .find(|il| il.loop_id == l);
+    if in_region.is_none() {
+        if let Some((_, why)) = fa.regions.rejected.iter().find(|(id, _)| *id == l) {
+            return Decision::Skip(format!("not an irregular region: {why}"));
+        }
+        return Decision::Skip(String::new());
+    }
+    let plan = match outline::plan_loop(fa, l) {
+        Ok(p) => p,
+        Err(e) => return Decision::Skip(format!("irregular region not outlined: {e}")),
+    };
+    if let Some(h) = inspector_hazard(fa, l, &plan) {
+        return Decision::Skip(format!("no inspector: {h}"));
+    }
+    Decision::Transform(plan)
+}
+
+/// Turns a cloned loop into the inspector: report accesses, drop stores,
+/// delete everything not needed for addresses and control flow.
+fn make_inspector<'ctx>(
+    module: &Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    k: IntValue<'ctx>,
+) -> Result<usize> {
+    let td = util::target_data(module);
+    let report = rtabi::declare(module, RtFn::InspectAccess)?;
+    let cx = module.get_context();
+    let i32t = cx.i32_type();
+    let h = f
+        .get_nth_param(3)
+        .ok_or_else(|| PassError::Llvm("inspector without handle".into()))?;
+    let b = cx.create_builder();
+    let entry = f.get_first_basic_block();
+    let mut n = 0;
+    let mut stores = Vec::new();
+    for bb in f.get_basic_blocks() {
+        if Some(bb) == entry {
+            continue;
+        }
+        for i in util::instructions(bb) {
+            if let Some((p, size, w)) = mem_op(i, &td) {
+                b.position_before(&i);
+                let args: [BasicMetadataValueEnum<'ctx>; 5] = [
+                    h.into(),
+                    k.into(),
+                    p.into(),
+                    i32t.const_int(size, false).into(),
+                    i32t.const_int(w as u64, false).into(),
+                ];
+                b.build_call(report, &args, "")?;
+                n += 1;
+                if w {
+                    stores.push(i);
+                }
+            }
+        }
+    }
+    for s in stores {
+        s.erase_from_basic_block();
+    }
+    // Mark-sweep dead code elimination over the whole function.
+    let all: Vec<InstructionValue<'ctx>> = f
+        .get_basic_blocks()
+        .into_iter()
+        .filter(|bb| Some(*bb) != entry)
+        .flat_map(util::instructions)
+        .collect();
+    let live = address_slice(&all, &|_| true);
+    let dead: Vec<InstructionValue<'ctx>> = all
+        .iter()
+        .copied()
+        .filter(|i| {
+            !i.is_terminator()
+                && !live.contains(&util::key(i))
+                && !(i.get_opcode() == InstructionOpcode::Call
+                    && util::callee_name(*i).as_deref() == Some(RtFn::InspectAccess.symbol()))
+        })
+        .collect();
+    // SAFETY: dead values are used only by other dead values; poison first, then erase.
+    unsafe {
+        for i in &dead {
+            let r = i.as_value_ref();
+            if util::basic_value(r).is_some() {
+                LLVMReplaceAllUsesWith(r, LLVMGetPoison(LLVMTypeOf(r)));
+            }
+        }
+    }
+    for i in dead {
+        i.erase_from_basic_block();
+    }
+    Ok(n)
+}
+
+/// Next free region id in the module (ids are unique per module).
+fn next_region_id(module: &Module<'_>) -> u32 {
+    let mut next = 0u32;
+    if let Some(f) = module.get_function(RtFn::RunIrregular.symbol()) {
+        for u in util::unique_users(&f.as_global_value().as_pointer_value()) {
+            if let Some(BasicValueEnum::IntValue(c)) = util::value_operand(u, 0) {
+                if let Some(v) = c.get_zero_extended_constant() {
+                    next = next.max(v as u32 + 1);
+                }
+            }
+        }
+    }
+    next
+}
+
+/// Compares the context with the previous execution's; invalidates on change.
+fn emit_fingerprint<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    region: u32,
+) -> Result<()> {
+    let cx = module.get_context();
+    let b = &site.builder;
+    let sty = outline::context_type(module, plan);
+    let n = plan.live_ins.len() as u32;
+    let gname = format!("weft.region.{region}.last");
+    let last = module.add_global(sty, None, &gname);
+    last.set_linkage(Linkage::Internal);
+    last.set_initializer(&sty.const_zero());
+    let valid = module.add_global(cx.bool_type(), None, &format!("weft.region.{region}.valid"));
+    valid.set_linkage(Linkage::Internal);
+    valid.set_initializer(&cx.bool_type().const_zero());
+    let lastp = last.as_pointer_value();
+    let mut differs = b
+        .build_load(cx.bool_type(), valid.as_pointer_value(), "")?
+        .into_int_value();
+    differs = b.build_not(differs, "")?;
+    for j in 0..n {
+        let t = plan.live_ins[j as usize].get_type();
+        let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
+        let pb = b.build_struct_gep(sty, lastp, j, "")?;
+        let va = b.build_load(t, pa, "")?;
+        let vb = b.build_load(t, pb, "")?;
+        let ne = match (va, vb) {
+            (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
+                b.build_int_compare(IntPredicate::NE, x, y, "")?
+            }
+            (BasicValueEnum::PointerValue(x), BasicValueEnum::PointerValue(y)) => {
+                let it = cx.i64_type();
+                let xi = b.build_ptr_to_int(x, it, "")?;
+                let yi = b.build_ptr_to_int(y, it, "")?;
+                b.build_int_compare(IntPredicate::NE, xi, yi, "")?
+            }
+            (BasicValueEnum::FloatValue(x), BasicValueEnum::FloatValue(y)) => {
+                let bits = util::target_data(module).get_bit_size(&x.get_type()) as u32;
+                let it = cx
+                    .custom_width_int_type(
+                        std::num::NonZeroU32::new(bits.max(1)).expect("non-zero"),
+                    )
+                    .map_err(|e| PassError::Llvm(e.to_string()))?;
+                let xi = b.build_bit_cast(x, it, "")?.into_int_value();
+                let yi = b.build_bit_cast(y, it, "")?.into_int_value();
+                b.build_int_compare(IntPredicate::NE, xi, yi, "")?
+            }
+            _ => cx.bool_type().const_int(1, false),
+        };
+        differs = b.build_or(differs, ne, "")?;
+    }
+    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
+    let i32t = cx.i32_type();
+    outline::emit_if(module, b, differs, "weft.reinspect", |b| {
+        b.build_call(inval, &[i32t.const_int(region as u64, false).into()], "")?;
+        for j in 0..n {
+            let t = plan.live_ins[j as usize].get_type();
+            let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
+            let pb = b.build_struct_gep(sty, lastp, j, "")?;
+            let v = b.build_load(t, pa, "")?;
+            b.build_store(pb, v)?;
+        }
+        b.build_store(valid.as_pointer_value(), cx.bool_type().const_int(1, false))?;
+        Ok(())
+    })
+}
+
+fn apply<'ctx>(
+    module: &Module<'ctx>,
+    plan: LoopPlan<'ctx>,
+    slab: u64,
+    regions: &mut Vec<u32>,
+) -> Result<String> {
+    let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
+    let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
+    let nrep = make_inspector(module, insp.function, insp.k)?;
+    let region = next_region_id(module).max(regions.iter().max().map(|m| m + 1).unwrap_or(0));
+    regions.push(region);
+    let run = rtabi::declare(module, RtFn::RunIrregular)?;
+    outline::replace_loop(module, &plan, |site| {
+        emit_fingerprint(module, site, &plan, region)?;
+        let cx = module.get_context();
+        let i64t = cx.i64_type();
+        let args: [BasicMetadataValueEnum<'ctx>; 7] = [
+            cx.i32_type().const_int(region as u64, false).into(),
+            i64t.const_zero().into(),
+            site.trip_count.into(),
+            i64t.const_int(slab, false).into(),
+            outline::fn_ptr(insp.function).into(),
+            outline::fn_ptr(body.function).into(),
+            site.ctx.into(),
+        ];
+        let st = site
+            .builder
+            .build_call(run, &args, "weft.status")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| PassError::Llvm("weft_run_irregular returns void".into()))?
+            .into_int_value();
+        parallel::emit_sequential_fallback(module, site, body.function, st)
+    })?;
+    Ok(format!(
+        "inspector/executor: region {region}, body @{}, inspector @{} ({nrep} access report(s)), slab {}",
+        body.function.get_name().to_string_lossy(),
+        insp.function.get_name().to_string_lossy(),
+        if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") }
+    ))
+}
+
+/// External functions known not to write user memory that could hold index arrays.
+const NO_WRITE_EXTERNALS: &[&str] = &[
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fflush",
+    "clock",
+    "clock_gettime",
+    "gettimeofday",
+    "time",
+    "malloc",
+    "calloc",
+    "free",
+    "exit",
+    "abort",
+    "sqrt",
+    "exp",
+    "log",
+    "pow",
+    "fabs",
+    "sin",
+    "cos",
+    "atoi",
+    "atof",
+    "strtol",
+    "strtod",
+    "strcmp",
+    "strlen",
+    "getenv",
+    "omp_get_wtime",
+    "aligned_alloc",
+    "posix_memalign",
+];
+
+/// Whether instruction `i` may write an integer array (an index array).
+fn may_write_index_array(i: InstructionValue<'_>) -> bool {
+    match i.get_opcode() {
+        InstructionOpcode::Store => {
+            let Some(v) = util::value_operand(i, 0) else {
+                return false;
+            };
+            let int_like = match v {
+                BasicValueEnum::IntValue(_) => true,
+                BasicValueEnum::VectorValue(vv) => vv.get_type().get_element_type().is_int_type(),
+                _ => false,
+            };
+            // Stores to the function's own stack slots cannot reach an index array
+            // that a region reads through a pointer.
+            let obj = util::value_operand(i, 1).map(underlying_object);
+            let to_alloca = obj
+                .and_then(util::as_instruction)
+                .map(|p| p.get_opcode() == InstructionOpcode::Alloca)
+                .unwrap_or(false);
+            // A store to a scalar global (a counter, a checksum) or to the
+            // pass's own bookkeeping globals is not an index-array element.
+            let to_scalar_global = obj.is_some_and(|p| {
+                weft_frontend::ir::is_global(p)
+                    && (scalar_global(p) || p.get_name().to_string_lossy().starts_with("weft."))
+            });
+            int_like && !to_alloca && !to_scalar_global
+        }
+        InstructionOpcode::Call | InstructionOpcode::Invoke => {
+            let Some(n) = util::callee_name(i) else {
+                return true;
+            };
+            if n.starts_with("llvm.") {
+                return n.starts_with("llvm.memcpy")
+                    || n.starts_with("llvm.memmove")
+                    || n.starts_with("llvm.memset");
+            }
+            if n.starts_with("weft_") {
+                return false;
+            }
+            // Calls to defined functions are covered by the stores inside them.
+            false
+        }
+        _ => false,
+    }
+}
+
+/// Strips GEPs and casts (instructions and constant expressions) off a pointer.
+fn underlying_object(p: BasicValueEnum<'_>) -> BasicValueEnum<'_> {
+    use inkwell::llvm_sys::core::{LLVMGetConstOpcode, LLVMGetOperand, LLVMIsAConstantExpr};
+    use inkwell::llvm_sys::LLVMOpcode;
+    let mut cur = p;
+    for _ in 0..32 {
+        let r = cur.as_value_ref();
+        let next = if let Some(i) = util::as_instruction(cur) {
+            match i.get_opcode() {
+                InstructionOpcode::GetElementPtr
+                | InstructionOpcode::BitCast
+                | InstructionOpcode::AddrSpaceCast => util::value_operand(i, 0),
+                _ => None,
+            }
+        } else {
+            // SAFETY: live value; operand 0 of a GEP/cast constant expression exists.
+            unsafe {
+                if !LLVMIsAConstantExpr(r).is_null()
+                    && matches!(
+                        LLVMGetConstOpcode(r),
+                        LLVMOpcode::LLVMGetElementPtr
+                            | LLVMOpcode::LLVMBitCast
+                            | LLVMOpcode::LLVMAddrSpaceCast
+                    )
+                {
+                    util::basic_value(LLVMGetOperand(r, 0))
+                } else {
+                    None
+                }
+            }
+        };
+        match next {
+            Some(n) => cur = n,
+            None => break,
+        }
+    }
+    cur
+}
+
+fn scalar_global(p: BasicValueEnum<'_>) -> bool {
+    use inkwell::llvm_sys::core::LLVMGlobalGetValueType;
+    use inkwell::llvm_sys::LLVMTypeKind;
+    // SAFETY: `p` is a global variable (checked by the caller).
+    unsafe {
+        let t = LLVMGlobalGetValueType(p.as_value_ref());
+        !matches!(
+            inkwell::llvm_sys::core::LLVMGetTypeKind(t),
+            LLVMTypeKind::LLVMArrayTypeKind
+                | LLVMTypeKind::LLVMStructTypeKind
+                | LLVMTypeKind::LLVMVectorTypeKind
+        )
+    }
+}
+
+/// Inserts `weft_region_invalidate` for every region after code that may
+/// reassign index arrays (see the module docs).
+fn insert_invalidations<'ctx>(
+    module: &Module<'ctx>,
+    cx: &mut PassContext<'ctx>,
+    regions: &[u32],
+) -> Result<usize> {
+    if regions.is_empty() {
+        return Ok(0);
+    }
+    let a = cx.analysis(module);
+    // Functions that may run a region: those calling weft_run_irregular, and their callers.
+    let mut runs: HashSet<String> = HashSet::new();
+    let mut calls: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+    for f in module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+    {
+        let name = f.get_name().to_string_lossy().into_owned();
+        let mut cs = Vec::new();
+        for bb in f.get_basic_blocks() {
+            for i in util::instructions(bb) {
+                if i.get_opcode() == InstructionOpcode::Call {
+                    match util::callee_name(i) {
+                        Some(c) if c == RtFn::RunIrregular.symbol() => {
+                            runs.insert(name.clone());
+                        }
+                        Some(c) => cs.push((c, false)),
+                        None => cs.push((String::new(), true)),
+                    }
+                }
+            }
+        }
+        calls.insert(name, cs);
+    }
+    loop {
+        let mut grew = false;
+        for (f, cs) in &calls {
+            if !runs.contains(f) && cs.iter().any(|(c, indirect)| *indirect || runs.contains(c)) {
+                runs.insert(f.clone());
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let block_runs = |bb: BasicBlock<'_>| {
+        util::instructions(bb).into_iter().any(|i| {
+            i.get_opcode() == InstructionOpcode::Call
+                && match util::callee_name(i) {
+                    Some(c) => c == RtFn::RunIrregular.symbol() || runs.contains(&c),
+                    None => true,
+                }
+        })
+    };
+    // Insertion points: (function, block to insert at start of | instruction to insert after).
+    enum At<'ctx> {
+        BlockStart(BasicBlock<'ctx>),
+        After(InstructionValue<'ctx>),
+    }
+    let mut points: Vec<At<'ctx>> = Vec::new();
+    let mut seen_blocks: HashSet<usize> = HashSet::new();
+    for fa in &a.functions {
+        if fa.name.contains(".weft.") || fa.name.starts_with("weft_") {
+            continue;
+        }
+        for bb in fa.function.get_basic_blocks() {
+            for i in util::instructions(bb) {
+                let external_write = i.get_opcode() == InstructionOpcode::Call
+                    && util::callee_name(i).is_some_and(|n| {
+                        !n.starts_with("llvm.")
+                            && !n.starts_with("weft_")
+                            && module
+                                .get_function(&n)
+                                .is_some_and(|g| g.count_basic_blocks() == 0)
+                            && !NO_WRITE_EXTERNALS.contains(&n.as_str())
+                    });
+                if !(may_write_index_array(i) || external_write) {
+                    continue;
+                }
+                let Some(bid) = fa.cfg.id(bb) else { continue };
+                let nest = fa.forest.nest_of(bid);
+                // Outermost enclosing loop that does not run a region.
+                let chosen = nest.iter().copied().find(|l| {
+                    !fa.forest
+                        .basic_blocks(&fa.cfg, *l)
+                        .into_iter()
+                        .any(|b| block_runs(b))
+                });
+                match chosen {
+                    Some(l) => {
+                        for e in &fa.forest.get(l).exits {
+                            let eb = fa.cfg.block(*e);
+                            if seen_blocks.insert(util::bkey(eb)) {
+                                points.push(At::BlockStart(eb));
+                            }
+                        }
+                    }
+                    None => points.push(At::After(i)),
+                }
+            }
+        }
+    }
+    drop(a);
+    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
+    let ctx = module.get_context();
+    let b = ctx.create_builder();
+    let i32t = ctx.i32_type();
+    let mut n = 0;
+    for p in &points {
+        match p {
+            At::BlockStart(bb) => {
+                match util::instructions(*bb).into_iter().find(|i| {
+                    i.get_opcode() != InstructionOpcode::Phi
+                        && i.get_opcode() != InstructionOpcode::LandingPad
+                }) {
+                    Some(i) => b.position_before(&i),
+                    None => continue,
+                }
+            }
+            At::After(i) => match i.get_next_instruction() {
+                Some(nx) => b.position_before(&nx),
+                None => continue,
+            },
+        }
+        for r in regions {
+            b.build_call(inval, &[i32t.const_int(*r as u64, false).into()], "")?;
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+impl Pass for InsertInspector {
+    fn name(&self) -> &'static str {
+        "insert-inspector"
+    }
+
+    fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let mut regions = Vec::new();
+        let slab = self.slab;
+        let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| decide(fa, l);
+        let changed = parallel::drive(
+            module,
+            cx,
+            &self.only,
+            &mut decide_fn,
+            &mut |m, plan, _cx| apply(m, plan, slab, &mut regions),
+        )?;
+        // Drop the empty remarks of loops that were never candidates.
+        cx.remarks.retain(|r| !r.message.is_empty());
+        if changed && self.invalidate {
+            cx.invalidate();
+            let n = insert_invalidations(module, cx, &regions)?;
+            cx.remark(
+                "<module>",
+                None,
+                RemarkKind::Note,
+                format!(
+                    "{n} invalidation point(s) after code that may reassign index arrays, for {} region(s)",
+                    regions.len()
+                ),
+            );
+        }
+        Ok(Changed::from_bool(changed))
+    }
+}

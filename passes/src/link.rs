@@ -1,0 +1,106 @@
+//! Linking optimized IR with the runtime: locating `libweft_runtime.a` and
+//! invoking clang-19. Used by `weft build` and the filetests' native runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::{PassError, Result};
+
+fn err(msg: String) -> PassError {
+    PassError::Llvm(msg)
+}
+
+/// Finds `libweft_runtime.a`: `explicit`, else `$WEFT_RUNTIME_LIB`, else next
+/// to the running binary (`target/<profile>/`, or cargo's `deps/` directory,
+/// newest first). The error says how to build it.
+pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(p) = explicit {
+        if p.is_file() {
+            return Ok(p.to_path_buf());
+        }
+        return Err(err(format!(
+            "runtime library {} does not exist",
+            p.display()
+        )));
+    }
+    if let Some(p) = std::env::var_os("WEFT_RUNTIME_LIB") {
+        let p = PathBuf::from(p);
+        if p.is_file() {
+            return Ok(p);
+        }
+        return Err(err(format!(
+            "WEFT_RUNTIME_LIB={} does not exist",
+            p.display()
+        )));
+    }
+    let exe =
+        std::env::current_exe().map_err(|e| err(format!("locating the running binary: {e}")))?;
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(d) = exe.parent() {
+        dirs.push(d.to_path_buf());
+        if let Some(up) = d.parent() {
+            dirs.push(up.to_path_buf());
+        }
+    }
+    for d in &dirs {
+        let direct = d.join("libweft_runtime.a");
+        if direct.is_file() {
+            return Ok(direct);
+        }
+    }
+    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+    for d in &dirs {
+        for dd in [d.join("deps"), d.clone()] {
+            let Ok(rd) = std::fs::read_dir(&dd) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let n = e.file_name().to_string_lossy().into_owned();
+                if n.starts_with("libweft_runtime-") && n.ends_with(".a") {
+                    let t = e
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .unwrap_or(std::time::UNIX_EPOCH);
+                    if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                        best = Some((t, e.path()));
+                    }
+                }
+            }
+        }
+    }
+    best.map(|(_, p)| p).ok_or_else(|| {
+        err(format!(
+            "libweft_runtime.a not found next to {} (looked in {}); build it with \
+             `cargo build -p weft-runtime` in the same profile, or pass --runtime <path> / set WEFT_RUNTIME_LIB",
+            exe.display(),
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+/// Compiles and links `inputs` (IR, bitcode, C) with the runtime into `exe`.
+pub fn link(cc: &str, opt_level: &str, inputs: &[&Path], runtime: &Path, exe: &Path) -> Result<()> {
+    let out = Command::new(cc)
+        .arg(opt_level)
+        .args(inputs)
+        .arg(runtime)
+        .args(["-lpthread", "-ldl", "-lm", "-lrt", "-o"])
+        .arg(exe)
+        .output()
+        .map_err(|e| {
+            err(format!(
+                "running {cc}: {e} (install it: apt-get install clang-19)"
+            ))
+        })?;
+    if !out.status.success() {
+        return Err(err(format!(
+            "{cc} failed linking {}:\n{}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(())
+}

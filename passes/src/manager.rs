@@ -1,0 +1,279 @@
+//! The pass trait, remarks, and the pass manager.
+//!
+//! The manager owns the cross-cutting work (conventions.md, "Passes"): it
+//! builds passes from a pipeline string through the registry, times each
+//! pass, runs LLVM's verifier after each pass when asked (always in tests and
+//! debug builds), writes the IR before and after each pass to `--dump-dir`,
+//! collects remarks, and caches the frontend's [`ModuleAnalysis`], dropping it
+//! whenever a pass reports that it changed the module. Pass bodies contain none
+//! of that.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Instant;
+
+use inkwell::module::Module;
+use serde::Serialize;
+use weft_frontend::ModuleAnalysis;
+
+use crate::error::{PassError, Result};
+use crate::pipeline;
+use crate::registry;
+
+/// Whether a pass changed the module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Changed {
+    /// Nothing was modified; cached analyses stay valid.
+    No,
+    /// The module was modified; cached analyses are dropped.
+    Yes,
+}
+
+impl Changed {
+    /// `Yes` when `b`.
+    pub fn from_bool(b: bool) -> Changed {
+        if b {
+            Changed::Yes
+        } else {
+            Changed::No
+        }
+    }
+}
+
+/// One transformation pass.
+pub trait Pass {
+    /// Its registered kebab-case name.
+    fn name(&self) -> &'static str;
+    /// Runs the pass over a module.
+    fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed>;
+}
+
+/// What a remark reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemarkKind {
+    /// The transformation was applied.
+    Applied,
+    /// The candidate was left unchanged (the message says why).
+    Missed,
+    /// Extra information.
+    Note,
+}
+
+/// A remark about one function or loop.
+#[derive(Debug, Clone, Serialize)]
+pub struct Remark {
+    /// The pass.
+    pub pass: String,
+    /// The function.
+    pub function: String,
+    /// The loop (`L<id> (<header block>)`), when the remark is about one.
+    pub loop_label: Option<String>,
+    /// Applied, missed or note.
+    pub kind: RemarkKind,
+    /// The message.
+    pub message: String,
+}
+
+impl std::fmt::Display for Remark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            RemarkKind::Applied => "applied",
+            RemarkKind::Missed => "missed",
+            RemarkKind::Note => "note",
+        };
+        write!(f, "remark [{}] {}", self.pass, self.function)?;
+        if let Some(l) = &self.loop_label {
+            write!(f, " loop {l}")?;
+        }
+        write!(f, ": {kind}: {}", self.message)
+    }
+}
+
+/// Settings of a pipeline run.
+#[derive(Debug, Clone, Default)]
+pub struct PipelineConfig {
+    /// Run LLVM's verifier after each pass. Default: on in debug builds.
+    pub verify_each: bool,
+    /// Directory for `NN-<pass>-before.ll` / `NN-<pass>-after.ll`. Default none.
+    pub dump_dir: Option<PathBuf>,
+    /// Machine preset name or TOML path for passes that need the machine
+    /// (bank interleaving, cache sizes). Default: none (the memsim default).
+    pub machine: Option<String>,
+}
+
+impl PipelineConfig {
+    /// The default: verification on in debug builds, no dumps, default machine.
+    pub fn new() -> PipelineConfig {
+        PipelineConfig {
+            verify_each: cfg!(debug_assertions),
+            dump_dir: None,
+            machine: None,
+        }
+    }
+}
+
+/// What a pass sees besides the module: settings, cached analyses, remarks.
+pub struct PassContext<'ctx> {
+    /// The pipeline settings.
+    pub config: PipelineConfig,
+    /// Remarks emitted so far.
+    pub remarks: Vec<Remark>,
+    analysis: Option<Rc<ModuleAnalysis<'ctx>>>,
+    current_pass: &'static str,
+}
+
+impl<'ctx> PassContext<'ctx> {
+    /// A context with no cached analysis.
+    pub fn new(config: PipelineConfig) -> PassContext<'ctx> {
+        PassContext {
+            config,
+            remarks: Vec::new(),
+            analysis: None,
+            current_pass: "",
+        }
+    }
+
+    /// The frontend's analysis of the module (computed once, until a pass changes the module).
+    pub fn analysis(&mut self, module: &Module<'ctx>) -> Rc<ModuleAnalysis<'ctx>> {
+        if let Some(a) = &self.analysis {
+            return a.clone();
+        }
+        let a = Rc::new(ModuleAnalysis::new(module));
+        self.analysis = Some(a.clone());
+        a
+    }
+
+    /// Drops cached analyses.
+    pub fn invalidate(&mut self) {
+        self.analysis = None;
+    }
+
+    /// Records a remark from the running pass.
+    pub fn remark(
+        &mut self,
+        function: &str,
+        loop_label: Option<String>,
+        kind: RemarkKind,
+        message: impl Into<String>,
+    ) {
+        self.remarks.push(Remark {
+            pass: self.current_pass.to_string(),
+            function: function.to_string(),
+            loop_label,
+            kind,
+            message: message.into(),
+        });
+    }
+}
+
+/// Time and effect of one pass.
+#[derive(Debug, Clone, Serialize)]
+pub struct PassTiming {
+    /// The pass.
+    pub pass: String,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Whether it changed the module.
+    pub changed: bool,
+}
+
+/// The result of a pipeline run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// One entry per pass, in order.
+    pub timings: Vec<PassTiming>,
+    /// All remarks, in emission order.
+    pub remarks: Vec<Remark>,
+}
+
+/// An ordered list of passes with their settings.
+pub struct PassManager {
+    passes: Vec<Box<dyn Pass>>,
+    config: PipelineConfig,
+}
+
+impl PassManager {
+    /// Builds a pipeline from a string such as `insert-inspector<slab=64>,instrument-trace`.
+    pub fn parse(pipeline_str: &str, config: PipelineConfig) -> Result<PassManager> {
+        let specs = pipeline::parse(pipeline_str)?;
+        let mut passes = Vec::with_capacity(specs.len());
+        for s in specs {
+            let info = registry::lookup(&s.name).ok_or_else(|| PassError::UnknownPass {
+                name: s.name.clone(),
+                valid: registry::names().join(", "),
+            })?;
+            s.options.check_known(info.options)?;
+            passes.push((info.create)(&s.options)?);
+        }
+        Ok(PassManager { passes, config })
+    }
+
+    /// A manager over already-built passes.
+    pub fn new(passes: Vec<Box<dyn Pass>>, config: PipelineConfig) -> PassManager {
+        PassManager { passes, config }
+    }
+
+    /// Names of the passes, in order.
+    pub fn pass_names(&self) -> Vec<&'static str> {
+        self.passes.iter().map(|p| p.name()).collect()
+    }
+
+    /// Runs every pass in order over `module`.
+    pub fn run<'ctx>(&self, module: &Module<'ctx>) -> Result<RunReport> {
+        let mut cx = PassContext::new(self.config.clone());
+        let mut timings = Vec::new();
+        if self.config.verify_each {
+            verify(module, "input")?;
+        }
+        if let Some(d) = &self.config.dump_dir {
+            std::fs::create_dir_all(d).map_err(|source| PassError::Io {
+                path: d.clone(),
+                source,
+            })?;
+        }
+        for (k, pass) in self.passes.iter().enumerate() {
+            let name = pass.name();
+            cx.current_pass = name;
+            if let Some(d) = &self.config.dump_dir {
+                dump(module, &d.join(format!("{k:02}-{name}-before.ll")))?;
+            }
+            let t0 = Instant::now();
+            let changed = pass.run(module, &mut cx)?;
+            let seconds = t0.elapsed().as_secs_f64();
+            if changed == Changed::Yes {
+                cx.invalidate();
+            }
+            if self.config.verify_each {
+                verify(module, name)?;
+            }
+            if let Some(d) = &self.config.dump_dir {
+                dump(module, &d.join(format!("{k:02}-{name}-after.ll")))?;
+            }
+            timings.push(PassTiming {
+                pass: name.to_string(),
+                seconds,
+                changed: changed == Changed::Yes,
+            });
+        }
+        Ok(RunReport {
+            timings,
+            remarks: cx.remarks,
+        })
+    }
+}
+
+/// Runs LLVM's verifier, naming the pass in the error.
+pub fn verify(module: &Module<'_>, after: &str) -> Result<()> {
+    module.verify().map_err(|e| PassError::Verify {
+        pass: after.to_string(),
+        message: e.to_string().trim().to_string(),
+    })
+}
+
+fn dump(module: &Module<'_>, path: &std::path::Path) -> Result<()> {
+    module.print_to_file(path).map_err(|e| PassError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}

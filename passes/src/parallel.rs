@@ -1,0 +1,229 @@
+//! `parallel-for`: statically parallel loops in executor form on the runtime's
+//! `weft_parallel_for` (contiguous equal chunks per worker: the "Original"
+//! schedule of dissertation §4.5 / "Default" of §5.6.1 when run natively or
+//! in trace mode).
+//!
+//! A loop is transformed when the frontend proves it parallel (no carried
+//! memory dependence, no carried scalar other than IVs and integer reductions
+//! that [`crate::outline`] supports) and it can be outlined; the outermost
+//! such loop of a nest is chosen and its inner loops run inside the body.
+//! Loops in generated functions (`*.weft.*`) are left alone. Every loop that
+//! was looked at gets a remark. Before looking, LLVM's `loop-simplify` puts
+//! loops into canonical form (it only adds preheaders and dedicated exits).
+
+use std::collections::HashSet;
+
+use inkwell::module::Module;
+use inkwell::values::BasicMetadataValueEnum;
+use inkwell::IntPredicate;
+use weft_frontend::{FunctionAnalysis, LoopId};
+
+use crate::error::Result;
+use crate::manager::{Changed, Pass, PassContext, RemarkKind};
+use crate::outline::{self, CloneKind, LoopPlan};
+use crate::pipeline::PassOptions;
+use crate::rtabi::{self, RtFn};
+use crate::util;
+
+/// Options of `parallel-for`.
+pub const OPTIONS: &[(&str, &str)] = &[(
+    "only",
+    "`|`-separated globs of functions to transform (default: all defined)",
+)];
+
+/// The `parallel-for` pass.
+#[derive(Debug, Clone, Default)]
+pub struct ParallelFor {
+    /// Function globs; empty = all.
+    pub only: Vec<String>,
+}
+
+impl ParallelFor {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<ParallelFor> {
+        Ok(ParallelFor {
+            only: o.list("only"),
+        })
+    }
+}
+
+/// Whether the frontend's verdict allows running iterations in parallel, apart
+/// from the reductions the outliner combines (each reduction adds one reason).
+pub fn parallel_except_reductions(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+    let d = &fa.deps[l.index()];
+    d.carried.is_empty() && d.reasons.len() == d.reductions.len()
+}
+
+/// Whether the pass may touch function `name` given `only` globs.
+pub fn selected(only: &[String], name: &str) -> bool {
+    !name.contains(".weft.")
+        && !name.starts_with("weft_")
+        && (only.is_empty() || only.iter().any(|g| util::glob_match(g, name)))
+}
+
+/// Outcome of looking at one loop.
+pub enum Decision<'ctx> {
+    /// Transform it with this plan.
+    Transform(LoopPlan<'ctx>),
+    /// Leave it; look at its children.
+    Skip(String),
+}
+
+/// Walks the loop forest outermost-first; returns the first undecided loop's
+/// decision (children of skipped loops are visited). `decided` holds header keys.
+pub fn next_decision<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    decided: &HashSet<usize>,
+    decide: &mut dyn FnMut(&FunctionAnalysis<'ctx>, LoopId) -> Decision<'ctx>,
+) -> Option<(LoopId, Decision<'ctx>)> {
+    let mut stack: Vec<LoopId> = fa.forest.roots.iter().rev().copied().collect();
+    while let Some(l) = stack.pop() {
+        let hk = util::bkey(fa.cfg.block(fa.forest.get(l).header));
+        if decided.contains(&hk) {
+            for &c in fa.forest.get(l).children.iter().rev() {
+                stack.push(c);
+            }
+            continue;
+        }
+        return Some((l, decide(fa, l)));
+    }
+    None
+}
+
+/// Drives a loop-by-loop transformation over every selected function:
+/// re-analyses after each change, remarks on every loop looked at.
+pub fn drive<'ctx>(
+    module: &Module<'ctx>,
+    cx: &mut PassContext<'ctx>,
+    only: &[String],
+    decide: &mut dyn FnMut(&FunctionAnalysis<'ctx>, LoopId) -> Decision<'ctx>,
+    apply: &mut dyn FnMut(&Module<'ctx>, LoopPlan<'ctx>, &mut PassContext<'ctx>) -> Result<String>,
+) -> Result<bool> {
+    let names: Vec<String> = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .filter(|n| selected(only, n))
+        .collect();
+    // Canonical loops (preheaders, dedicated exits) for the outliner.
+    if !names.is_empty() {
+        util::run_llvm_passes(module, "function(loop-simplify)")?;
+        cx.invalidate();
+    }
+    let mut changed = false;
+    for name in names {
+        let mut decided: HashSet<usize> = HashSet::new();
+        loop {
+            let a = cx.analysis(module);
+            let Some(fa) = a.function(&name) else { break };
+            let Some((l, d)) = next_decision(fa, &decided, decide) else {
+                break;
+            };
+            let label = outline::loop_label(fa, l);
+            decided.insert(util::bkey(fa.cfg.block(fa.forest.get(l).header)));
+            match d {
+                Decision::Skip(why) => cx.remark(&name, Some(label), RemarkKind::Missed, why),
+                Decision::Transform(plan) => {
+                    let msg = apply(module, plan, cx)?;
+                    cx.remark(&name, Some(label), RemarkKind::Applied, msg);
+                    cx.invalidate();
+                    changed = true;
+                }
+            }
+        }
+    }
+    Ok(changed)
+}
+
+fn decide_parallel<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
+    if !parallel_except_reductions(fa, l) {
+        let d = &fa.deps[l.index()];
+        return Decision::Skip(format!("not parallel: {}", d.reasons.join("; ")));
+    }
+    match outline::plan_loop(fa, l) {
+        Ok(p) => Decision::Transform(p),
+        Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
+    }
+}
+
+/// Emits `if (weft_parallel_for(0, tc, body, ctx) != 0) body(ctx, 0, tc);`.
+/// The runtime validates its arguments before running anything, so on a
+/// non-zero status no iteration has run and the sequential call is exact.
+pub fn emit_parallel_for<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: inkwell::values::FunctionValue<'ctx>,
+) -> Result<()> {
+    let pf = rtabi::declare(module, RtFn::ParallelFor)?;
+    let b = &site.builder;
+    let i64t = module.get_context().i64_type();
+    let zero = i64t.const_zero();
+    let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+        zero.into(),
+        site.trip_count.into(),
+        outline::fn_ptr(body).into(),
+        site.ctx.into(),
+    ];
+    let st = b
+        .build_call(pf, &args, "weft.status")?
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| crate::error::PassError::Llvm("weft_parallel_for returns void".into()))?
+        .into_int_value();
+    emit_sequential_fallback(module, site, body, st)
+}
+
+/// `if (status != 0) body(ctx, 0, tc);` at the call site.
+pub fn emit_sequential_fallback<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: inkwell::values::FunctionValue<'ctx>,
+    status: inkwell::values::IntValue<'ctx>,
+) -> Result<()> {
+    let b = &site.builder;
+    let bad = b.build_int_compare(
+        IntPredicate::NE,
+        status,
+        status.get_type().const_zero(),
+        "weft.failed",
+    )?;
+    outline::emit_if(module, b, bad, "weft.fallback", |b| {
+        let zero = module.get_context().i64_type().const_zero();
+        b.build_call(
+            body,
+            &[site.ctx.into(), zero.into(), site.trip_count.into()],
+            "",
+        )?;
+        Ok(())
+    })
+}
+
+impl Pass for ParallelFor {
+    fn name(&self) -> &'static str {
+        "parallel-for"
+    }
+
+    fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let changed = drive(
+            module,
+            cx,
+            &self.only,
+            &mut decide_parallel,
+            &mut |m, plan, _cx| {
+                let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
+                let nred = plan.reductions.len();
+                let bname = body.function.get_name().to_string_lossy().into_owned();
+                outline::replace_loop(m, &plan, |site| emit_parallel_for(m, site, body.function))?;
+                Ok(format!(
+                    "executor form: body @{bname} run by weft_parallel_for{}",
+                    if nred > 0 {
+                        format!(" ({nred} integer reduction(s) combined atomically)")
+                    } else {
+                        String::new()
+                    }
+                ))
+            },
+        )?;
+        Ok(Changed::from_bool(changed))
+    }
+}

@@ -1,0 +1,64 @@
+//! The registry of passes: every kebab-case name, once, with its options.
+//!
+//! A pass is added by one entry here; `--passes` strings, `weft opt --help`
+//! and error messages listing valid names all read this table.
+
+use crate::error::Result;
+use crate::inspector::{self, InsertInspector};
+use crate::manager::Pass;
+use crate::parallel::{self, ParallelFor};
+use crate::pipeline::PassOptions;
+use crate::trace::{self, InstrumentTrace};
+
+/// One registered pass.
+pub struct PassInfo {
+    /// Kebab-case name used in pipeline strings.
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Option keys with descriptions.
+    pub options: &'static [(&'static str, &'static str)],
+    /// Builds the pass from validated options.
+    pub create: fn(&PassOptions) -> Result<Box<dyn Pass>>,
+}
+
+static REGISTRY: &[PassInfo] = &[
+    PassInfo {
+        name: "insert-inspector",
+        summary: "inspector/executor for irregular regions, slabs scheduled by Algorithm 4 (§4.4)",
+        options: inspector::OPTIONS,
+        create: |o| Ok(Box::new(InsertInspector::from_options(o)?)),
+    },
+    PassInfo {
+        name: "parallel-for",
+        summary: "executor form for statically parallel loops, contiguous chunks per core",
+        options: parallel::OPTIONS,
+        create: |o| Ok(Box::new(ParallelFor::from_options(o)?)),
+    },
+    PassInfo {
+        name: "instrument-trace",
+        summary: "report every load and store to the runtime's trace recorder",
+        options: trace::OPTIONS,
+        create: |o| Ok(Box::new(InstrumentTrace::from_options(o)?)),
+    },
+];
+
+/// All registered passes.
+pub fn all() -> &'static [PassInfo] {
+    REGISTRY
+}
+
+/// The pass registered under `name`.
+pub fn lookup(name: &str) -> Option<&'static PassInfo> {
+    REGISTRY.iter().find(|p| p.name == name)
+}
+
+/// Registered names, in registry order.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|p| p.name).collect()
+}
+
+/// The pipeline `weft build` uses without `--passes`: every loop it legally can
+/// is transformed (irregular regions get the inspector/executor, the remaining
+/// parallel loops the executor form).
+pub const DEFAULT_PIPELINE: &str = "insert-inspector,parallel-for";

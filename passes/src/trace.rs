@@ -1,0 +1,254 @@
+//! `instrument-trace`: report every load and store of the selected functions
+//! to the runtime's trace recorder.
+//!
+//! Before each load, store, atomic read-modify-write and compare-exchange, the
+//! pass inserts `weft_trace_access(addr, size, is_write, gap)` (declared from
+//! the runtime's ABI listing, [`crate::rtabi`]). `size` is the store size of
+//! the accessed type; `gap` is the number of non-memory instructions executed
+//! since the previous record, counted statically: within a block, the
+//! instructions between two accesses; for the first access of a block, the
+//! instructions before it plus the trailing instructions of its predecessor
+//! when the predecessor is unique, or of its back-edge predecessor (a
+//! predecessor laid out at or after it, i.e. the loop latch) otherwise. Phis,
+//! debug and lifetime intrinsics are not counted. This is the DESIGN.md trace
+//! record's `gap` (the simulator charges one cycle per non-memory instruction).
+//!
+//! Selection: option `only=<glob>|<glob>` (default: every defined function),
+//! `exclude=<glob>|...`; functions of the runtime (`weft_*`) are never
+//! instrumented, and generated inspectors (`*.weft.inspect.*`) only with
+//! `inspectors=true` (their cost is the inspector overhead, measured apart).
+//! Code outside the selected functions is not traced. The executor tags each
+//! record with its virtual core (runtime side). Memory intrinsics
+//! (`llvm.memcpy` and friends) are not recorded.
+
+use inkwell::builder::Builder;
+use inkwell::module::Module;
+use inkwell::targets::TargetData;
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue, InstructionOpcode, InstructionValue};
+
+use crate::error::Result;
+use crate::manager::{Changed, Pass, PassContext, RemarkKind};
+use crate::pipeline::PassOptions;
+use crate::rtabi::{self, RtFn};
+use crate::util;
+
+/// Options of `instrument-trace`.
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "only",
+        "`|`-separated globs of functions to instrument (default: all defined)",
+    ),
+    (
+        "exclude",
+        "`|`-separated globs of functions not to instrument",
+    ),
+    (
+        "inspectors",
+        "also instrument generated inspectors (default false)",
+    ),
+];
+
+/// The `instrument-trace` pass.
+#[derive(Debug, Clone, Default)]
+pub struct InstrumentTrace {
+    /// Globs of functions to instrument; empty = all.
+    pub only: Vec<String>,
+    /// Globs of functions to skip.
+    pub exclude: Vec<String>,
+    /// Instrument generated inspector functions too.
+    pub inspectors: bool,
+}
+
+impl InstrumentTrace {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<InstrumentTrace> {
+        Ok(InstrumentTrace {
+            only: o.list("only"),
+            exclude: o.list("exclude"),
+            inspectors: o.bool_or("inspectors", false)?,
+        })
+    }
+
+    /// Whether function `name` is selected.
+    pub fn selects(&self, name: &str) -> bool {
+        if name.starts_with("weft_") || name.starts_with("llvm.") {
+            return false;
+        }
+        if !self.inspectors && name.contains(".weft.inspect") {
+            return false;
+        }
+        if self.exclude.iter().any(|g| util::glob_match(g, name)) {
+            return false;
+        }
+        self.only.is_empty() || self.only.iter().any(|g| util::glob_match(g, name))
+    }
+}
+
+/// One access to record.
+struct Record<'ctx> {
+    inst: InstructionValue<'ctx>,
+    ptr: inkwell::values::PointerValue<'ctx>,
+    size: u64,
+    is_write: bool,
+    gap: u64,
+}
+
+/// Classifies a memory instruction: `(pointer, accessed type size, is_write)`.
+fn memory_access<'ctx>(
+    inst: InstructionValue<'ctx>,
+    td: &TargetData,
+) -> Option<(inkwell::values::PointerValue<'ctx>, u64, bool)> {
+    use inkwell::values::BasicValueEnum::PointerValue as P;
+    match inst.get_opcode() {
+        InstructionOpcode::Load => {
+            let ptr = match util::value_operand(inst, 0)? {
+                P(p) => p,
+                _ => return None,
+            };
+            let ty = util::basic_type_of(inst)?;
+            Some((ptr, td.get_store_size(&ty), false))
+        }
+        InstructionOpcode::Store => {
+            let val = util::value_operand(inst, 0)?;
+            let ptr = match util::value_operand(inst, 1)? {
+                P(p) => p,
+                _ => return None,
+            };
+            Some((ptr, td.get_store_size(&val.get_type()), true))
+        }
+        InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
+            let ptr = match util::value_operand(inst, 0)? {
+                P(p) => p,
+                _ => return None,
+            };
+            let val = util::value_operand(inst, 1)?;
+            Some((ptr, td.get_store_size(&val.get_type()), true))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an instruction counts toward `gap`.
+fn counts(inst: InstructionValue<'_>) -> bool {
+    match inst.get_opcode() {
+        InstructionOpcode::Phi => false,
+        InstructionOpcode::Call => match util::callee_name(inst) {
+            Some(n) => {
+                !(n.starts_with("llvm.dbg.")
+                    || n.starts_with("llvm.lifetime.")
+                    || n.starts_with("llvm.assume")
+                    || n == rtabi::RtFn::TraceAccess.symbol())
+            }
+            None => true,
+        },
+        _ => true,
+    }
+}
+
+/// Instruments one function; returns the number of records inserted.
+pub fn instrument_function<'ctx>(
+    module: &Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    td: &TargetData,
+) -> Result<usize> {
+    let blocks = f.get_basic_blocks();
+    // Analyse: per block, the records and the trailing count.
+    let mut per_block: Vec<(Vec<Record<'ctx>>, u64, u64)> = Vec::new(); // (records, prefix-before-first, tail)
+    for &b in &blocks {
+        let mut recs = Vec::new();
+        let mut run = 0u64;
+        let mut first_prefix = None;
+        let mut cur = b.get_first_instruction();
+        while let Some(i) = cur {
+            if let Some((ptr, size, is_write)) = memory_access(i, td) {
+                if first_prefix.is_none() {
+                    first_prefix = Some(run);
+                }
+                recs.push(Record {
+                    inst: i,
+                    ptr,
+                    size,
+                    is_write,
+                    gap: run,
+                });
+                run = 0;
+            } else if counts(i) {
+                run += 1;
+            }
+            cur = i.get_next_instruction();
+        }
+        let tail = if recs.is_empty() { 0 } else { run };
+        // A block without records passes its whole count on as its tail.
+        let tail = if recs.is_empty() { run } else { tail };
+        per_block.push((recs, first_prefix.unwrap_or(0), tail));
+    }
+    // Carry predecessor tails into each block's first record.
+    let preds = util::predecessors(f);
+    let index_of =
+        |bb: inkwell::basic_block::BasicBlock<'ctx>| blocks.iter().position(|x| *x == bb);
+    let mut carry = vec![0u64; blocks.len()];
+    for (k, &b) in blocks.iter().enumerate() {
+        let ps: Vec<usize> = preds
+            .get(&util::bkey(b))
+            .map(|v| v.iter().filter_map(|p| index_of(*p)).collect())
+            .unwrap_or_default();
+        carry[k] = if ps.len() == 1 {
+            per_block[ps[0]].2
+        } else if let Some(&back) = ps.iter().filter(|&&p| p >= k).max() {
+            per_block[back].2
+        } else {
+            0
+        };
+    }
+    // Patch.
+    let trace = rtabi::declare(module, RtFn::TraceAccess)?;
+    let cx = module.get_context();
+    let i32t = cx.i32_type();
+    let builder: Builder<'ctx> = cx.create_builder();
+    let mut n = 0;
+    for (k, (recs, _, _)) in per_block.iter().enumerate() {
+        for (j, r) in recs.iter().enumerate() {
+            let gap = if j == 0 { r.gap + carry[k] } else { r.gap };
+            builder.position_before(&r.inst);
+            let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+                r.ptr.into(),
+                i32t.const_int(r.size.min(u32::MAX as u64), false).into(),
+                i32t.const_int(r.is_write as u64, false).into(),
+                i32t.const_int(gap.min(u32::MAX as u64), false).into(),
+            ];
+            builder.build_call(trace, &args, "")?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+impl Pass for InstrumentTrace {
+    fn name(&self) -> &'static str {
+        "instrument-trace"
+    }
+
+    fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let td = util::target_data(module);
+        let targets: Vec<FunctionValue<'ctx>> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .filter(|f| self.selects(&f.get_name().to_string_lossy()))
+            .collect();
+        let mut changed = false;
+        for f in targets {
+            let name = f.get_name().to_string_lossy().into_owned();
+            let n = instrument_function(module, f, &td)?;
+            if n > 0 {
+                changed = true;
+            }
+            cx.remark(
+                &name,
+                None,
+                RemarkKind::Applied,
+                format!("{n} memory access(es) instrumented"),
+            );
+        }
+        Ok(Changed::from_bool(changed))
+    }
+}

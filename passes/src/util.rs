@@ -1,0 +1,163 @@
+//! Small IR helpers the passes share: operand access that never aborts on
+//! non-first-class operands, use lists, predecessor maps, target data, name globs.
+//! Operand reads go through `llvm-sys` after checking the operand's kind, as
+//! in the frontend's `ir` module (whose helpers are re-exported here).
+
+use std::collections::HashMap;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::core::{
+    LLVMGetFirstUse, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetOperand, LLVMGetUser,
+    LLVMIsAInstruction, LLVMSetOperand,
+};
+use inkwell::module::Module;
+use inkwell::targets::TargetData;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionValue};
+
+pub use weft_frontend::ir::{
+    as_instruction, basic_value, callee_name, cond_branch, is_pure_intrinsic, successors, users,
+    value_operand, value_operands, ValueKey,
+};
+
+/// Identity key of any value or block.
+pub fn key<V: AsValueRef>(v: &V) -> ValueKey {
+    ValueKey::of(v)
+}
+
+/// Identity key of a basic block.
+pub fn bkey(b: BasicBlock<'_>) -> usize {
+    b.as_mut_ptr() as usize
+}
+
+/// The first-class type an instruction produces, if any.
+pub fn basic_type_of<'ctx>(i: InstructionValue<'ctx>) -> Option<BasicTypeEnum<'ctx>> {
+    basic_value(i.as_value_ref()).map(|v: BasicValueEnum<'ctx>| v.get_type())
+}
+
+/// Predecessor lists of every block of `f`, keyed by [`bkey`].
+pub fn predecessors<'ctx>(f: FunctionValue<'ctx>) -> HashMap<usize, Vec<BasicBlock<'ctx>>> {
+    let mut m: HashMap<usize, Vec<BasicBlock<'ctx>>> = HashMap::new();
+    for b in f.get_basic_blocks() {
+        if let Some(t) = b.get_terminator() {
+            for s in successors(t) {
+                let e = m.entry(bkey(s)).or_default();
+                if !e.contains(&b) {
+                    e.push(b);
+                }
+            }
+        }
+    }
+    m
+}
+
+/// The module's target data (from its data layout string).
+pub fn target_data(module: &Module<'_>) -> TargetData {
+    TargetData::create(module.get_data_layout().as_str().to_str().unwrap_or(""))
+}
+
+/// Replaces, in instruction `user`, every operand equal to `from` by `to`.
+pub fn replace_operand(user: InstructionValue<'_>, from: &dyn AsValueRef, to: &dyn AsValueRef) {
+    let f = from.as_value_ref();
+    // SAFETY: live instruction; indices are bounded by its operand count and
+    // `to` has the same type as `from` (callers guarantee it).
+    unsafe {
+        let n = LLVMGetNumOperands(user.as_value_ref()).max(0) as u32;
+        for i in 0..n {
+            if LLVMGetOperand(user.as_value_ref(), i) == f {
+                LLVMSetOperand(user.as_value_ref(), i, to.as_value_ref());
+            }
+        }
+    }
+}
+
+/// Instructions using `v` (each once).
+pub fn unique_users<'ctx>(v: &dyn AsValueRef) -> Vec<InstructionValue<'ctx>> {
+    let mut out: Vec<InstructionValue<'ctx>> = Vec::new();
+    // SAFETY: walking a live value's use list; users are checked to be instructions.
+    unsafe {
+        let mut u = LLVMGetFirstUse(v.as_value_ref());
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !user.is_null() && !LLVMIsAInstruction(user).is_null() {
+                let iv = InstructionValue::new(user);
+                if !out.contains(&iv) {
+                    out.push(iv);
+                }
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
+/// Shell-style glob with `*` and `?`.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    fn go(p: &[u8], s: &[u8]) -> bool {
+        match (p.first(), s.first()) {
+            (None, None) => true,
+            (Some(b'*'), _) => go(&p[1..], s) || (!s.is_empty() && go(p, &s[1..])),
+            (Some(b'?'), Some(_)) => go(&p[1..], &s[1..]),
+            (Some(a), Some(b)) if a == b => go(&p[1..], &s[1..]),
+            _ => false,
+        }
+    }
+    go(pattern.as_bytes(), name.as_bytes())
+}
+
+/// The instructions of a block, in order.
+pub fn instructions<'ctx>(b: BasicBlock<'ctx>) -> Vec<InstructionValue<'ctx>> {
+    let mut v = Vec::new();
+    let mut cur = b.get_first_instruction();
+    while let Some(i) = cur {
+        v.push(i);
+        cur = i.get_next_instruction();
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("kernel_*", "kernel_spmv"));
+        assert!(glob_match("*", ""));
+        assert!(glob_match("k?rn*l", "kernel"));
+        assert!(!glob_match("kernel_*", "main"));
+        assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
+    }
+}
+
+/// Runs LLVM's own passes (new pass manager syntax) over the module, e.g.
+/// `loop-simplify`, the canonicalisation the executor form needs (preheaders,
+/// dedicated exits), which clang's `-O1` output does not always keep.
+pub fn run_llvm_passes(module: &Module<'_>, passes: &str) -> crate::error::Result<()> {
+    use inkwell::passes::PassBuilderOptions;
+    use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+    use inkwell::OptimizationLevel;
+    static INIT: std::sync::OnceLock<std::result::Result<(), String>> = std::sync::OnceLock::new();
+    INIT.get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
+        .clone()
+        .map_err(crate::error::PassError::Llvm)?;
+    let mut triple = module.get_triple();
+    if triple.as_str().to_bytes().is_empty() {
+        triple = TargetMachine::get_default_triple();
+    }
+    let target = Target::from_triple(&triple)
+        .map_err(|e| crate::error::PassError::Llvm(format!("target {triple}: {e}")))?;
+    let tm = target
+        .create_target_machine(
+            &triple,
+            "generic",
+            "",
+            OptimizationLevel::None,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| crate::error::PassError::Llvm(format!("no target machine for {triple}")))?;
+    module
+        .run_passes(passes, &tm, PassBuilderOptions::create())
+        .map_err(|e| crate::error::PassError::Llvm(format!("running `{passes}`: {e}")))
+}

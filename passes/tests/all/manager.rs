@@ -1,0 +1,149 @@
+//! Pass manager: registry, pipeline errors, remarks, dumps, timing.
+
+use inkwell::context::Context;
+use weft_passes::{PassError, PassManager, PipelineConfig};
+
+const SAXPY: &str = r#"
+define void @k(i64 %n, ptr noalias %y, ptr noalias %x) {
+entry:
+  %g = icmp sgt i64 %n, 0
+  br i1 %g, label %pre, label %exit
+pre:
+  br label %body
+body:
+  %i = phi i64 [ 0, %pre ], [ %i.next, %body ]
+  %px = getelementptr inbounds double, ptr %x, i64 %i
+  %vx = load double, ptr %px
+  %py = getelementptr inbounds double, ptr %y, i64 %i
+  %vy = load double, ptr %py
+  %s = fadd double %vx, %vy
+  store double %s, ptr %py
+  %i.next = add nuw nsw i64 %i, 1
+  %c = icmp eq i64 %i.next, %n
+  br i1 %c, label %done, label %body
+done:
+  br label %exit
+exit:
+  ret void
+}
+"#;
+
+fn cfg() -> PipelineConfig {
+    PipelineConfig {
+        verify_each: true,
+        ..PipelineConfig::new()
+    }
+}
+
+#[test]
+fn unknown_pass_lists_valid_names() {
+    let e = PassManager::parse("parallel-for,no-such-pass", cfg())
+        .err()
+        .expect("error");
+    let s = e.to_string();
+    assert!(matches!(e, PassError::UnknownPass { .. }));
+    assert!(s.contains("no-such-pass"), "{s}");
+    for n in weft_passes::registry::names() {
+        assert!(s.contains(n), "{s} should list {n}");
+    }
+}
+
+#[test]
+fn bad_options_are_named() {
+    let e = PassManager::parse("insert-inspector<slab=abc>", cfg())
+        .err()
+        .expect("error");
+    assert!(e.to_string().contains("slab"), "{e}");
+    let e = PassManager::parse("insert-inspector<bogus=1>", cfg())
+        .err()
+        .expect("error");
+    let s = e.to_string();
+    assert!(
+        s.contains("bogus") && s.contains("valid options: slab"),
+        "{s}"
+    );
+    let e = PassManager::parse("parallel-for<", cfg())
+        .err()
+        .expect("error");
+    assert!(matches!(e, PassError::BadPipeline { .. }), "{e}");
+}
+
+#[test]
+fn none_is_empty_and_default_parses() {
+    assert!(PassManager::parse("none", cfg())
+        .unwrap()
+        .pass_names()
+        .is_empty());
+    let pm = PassManager::parse(weft_passes::DEFAULT_PIPELINE, cfg()).unwrap();
+    assert_eq!(pm.pass_names(), vec!["insert-inspector", "parallel-for"]);
+}
+
+#[test]
+fn parallel_for_transforms_and_reports() {
+    let ctx = Context::create();
+    let m = weft_frontend::parse_ir(&ctx, SAXPY, "saxpy.ll").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = cfg();
+    c.dump_dir = Some(dir.path().to_path_buf());
+    let pm = PassManager::parse("parallel-for,instrument-trace", c).unwrap();
+    let r = pm.run(&m).unwrap();
+    assert_eq!(r.timings.len(), 2);
+    assert!(r.timings.iter().all(|t| t.changed));
+    let text = m.print_to_string().to_string();
+    assert!(
+        text.contains("call i32 @weft_parallel_for(i64 0, i64 %weft.tc, ptr @k.weft.body.0"),
+        "{text}"
+    );
+    // The body is instrumented: 2 loads + 1 store, plus the context loads of its entry.
+    let body = text
+        .split("define internal void @k.weft.body.0")
+        .nth(1)
+        .unwrap();
+    assert!(body.matches("@weft_trace_access(").count() >= 3, "{body}");
+    assert!(r
+        .remarks
+        .iter()
+        .any(|x| x.message.contains("executor form")));
+    assert!(dir.path().join("00-parallel-for-before.ll").is_file());
+    assert!(dir.path().join("01-instrument-trace-after.ll").is_file());
+}
+
+#[test]
+fn instrument_trace_gaps_are_counted() {
+    let ctx = Context::create();
+    let m = weft_frontend::parse_ir(&ctx, SAXPY, "saxpy.ll").unwrap();
+    PassManager::parse("instrument-trace", cfg())
+        .unwrap()
+        .run(&m)
+        .unwrap();
+    let text = m.print_to_string().to_string();
+    // In `body`: phi (not counted), gep (1) then load x: gap 1 + the latch tail
+    // carried over the back edge (add, icmp, br = 3) = 4; then gep (1) before
+    // load y; then fadd (1) before the store.
+    assert!(
+        text.contains("@weft_trace_access(ptr %px, i32 8, i32 0, i32 4)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@weft_trace_access(ptr %py, i32 8, i32 0, i32 1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@weft_trace_access(ptr %py, i32 8, i32 1, i32 1)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn instrument_trace_selects_functions() {
+    let ctx = Context::create();
+    let m = weft_frontend::parse_ir(&ctx, SAXPY, "saxpy.ll").unwrap();
+    PassManager::parse("instrument-trace<only=other*>", cfg())
+        .unwrap()
+        .run(&m)
+        .unwrap();
+    assert!(!m
+        .print_to_string()
+        .to_string()
+        .contains("weft_trace_access("));
+}

@@ -1,0 +1,87 @@
+//! `weft build`: optimize a program and link it with the runtime (clang-19).
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _, Result};
+use inkwell::context::Context;
+use weft_passes::{PassManager, PipelineConfig};
+
+/// Arguments of `weft build`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  weft build spmv.c -o spmv                      # default pipeline: every legal loop transformed
+  weft build spmv.c -o spmv.orig --passes=none   # unchanged program, same compiler flags
+  weft build spmv.c -o spmv.tr --passes='insert-inspector,instrument-trace<only=kernel_*>'
+The runtime library is looked up next to the weft binary (target/<profile>/libweft_runtime.a,
+or its deps/ directory); override with --runtime or WEFT_RUNTIME_LIB.")]
+pub struct Args {
+    /// Input program: `.c`, `.ll` or `.bc`.
+    pub input: PathBuf,
+    /// Output executable.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Pass pipeline (default: the default pipeline; `none`: unchanged).
+    #[arg(long)]
+    pub passes: Option<String>,
+    /// Machine preset or TOML, for passes that need it.
+    #[arg(long)]
+    pub machine: Option<String>,
+    /// Print remarks.
+    #[arg(long)]
+    pub remarks: bool,
+    /// Optimisation level given to clang-19 for code generation.
+    #[arg(long, default_value = "-O2")]
+    pub opt_level: String,
+    /// Path of `libweft_runtime.a`.
+    #[arg(long)]
+    pub runtime: Option<PathBuf>,
+    /// Keep the optimized IR next to the executable (`<output>.ll`).
+    #[arg(long)]
+    pub keep_ir: bool,
+    /// The C compiler used to link.
+    #[arg(long, default_value = "clang-19")]
+    pub cc: String,
+}
+
+/// Optimizes `input` with `pipeline` and links it into `output`.
+pub fn build(args: &Args) -> Result<()> {
+    let runtime = weft_passes::link::find_runtime(args.runtime.as_deref())?;
+    let ctx = Context::create();
+    let module = weft_frontend::load_module(&ctx, &args.input, &Default::default())
+        .with_context(|| format!("loading {}", args.input.display()))?;
+    let mut cfg = PipelineConfig::new();
+    cfg.machine = args.machine.clone();
+    let pipeline = args
+        .passes
+        .clone()
+        .unwrap_or_else(|| weft_passes::DEFAULT_PIPELINE.to_string());
+    let pm = PassManager::parse(&pipeline, cfg)?;
+    let report = pm.run(&module)?;
+    weft_passes::manager::verify(&module, "the last pass")?;
+    if args.remarks {
+        for r in &report.remarks {
+            eprintln!("{r}");
+        }
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("weft-build-")
+        .tempdir()
+        .context("creating a temporary directory")?;
+    let bc = tmp.path().join("prog.bc");
+    if !module.write_bitcode_to_path(&bc) {
+        bail!("writing bitcode to {} failed", bc.display());
+    }
+    if args.keep_ir {
+        let ll = PathBuf::from(format!("{}.ll", args.output.display()));
+        module
+            .print_to_file(&ll)
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", ll.display()))?;
+    }
+    weft_passes::link::link(&args.cc, &args.opt_level, &[&bc], &runtime, &args.output)?;
+    Ok(())
+}
+
+/// Runs `weft build`.
+pub fn run(args: Args) -> Result<()> {
+    build(&args)
+}
