@@ -27,6 +27,8 @@ enum Command {
     Build(cmd::build::Args),
     /// Run a program built by `weft build`, natively or in trace mode.
     Run(cmd::run::Args),
+    /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
+    Schedule(cmd::schedule::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -38,6 +40,7 @@ fn main() -> std::process::ExitCode {
         Command::Opt(a) => cmd::opt::run(a),
         Command::Build(a) => cmd::build::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Schedule(a) => cmd::schedule::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -1,11 +1,30 @@
 //! # weft-runtime: the inspector/executor runtime
 //!
-//! Linked into optimized programs as `libweft_runtime.a` (C ABI) and used from Rust
-//! as an rlib. The inspector builds bank maps from the addresses a loop will touch
-//! and schedules slabs (dissertation Algorithm 4, §4.4.4) or iteration blocks
-//! (Algorithm 5, §5.5); the executor runs a schedule on worker threads or, in trace
-//! mode, sequentially while recording per-virtual-core memory traces.
+//! Linked into optimized programs as `libweft_runtime.a` (C ABI, see [`abi`] and
+//! `include/weft_runtime.h`) and used from Rust as an rlib. The inspector builds
+//! bank maps from the addresses a loop will touch ([`bankmap`]), checks
+//! dependences between units ([`deps`]) and schedules slabs with Algorithm 4
+//! ([`blp`], dissertation §4.4.4) or iteration blocks with Algorithm 5 ([`mlp`],
+//! §5.5); [`optimal`] is the exact reference. The executor ([`executor`]) runs a
+//! schedule on worker threads or, in trace mode, sequentially while [`trace`]
+//! records per-virtual-core memory traces. [`runtime`] ties these together with
+//! the schedule cache and statistics.
 //!
-//! The machine (address mapping, bank counts) comes from `weft-memsim`'s presets so
-//! the runtime and the simulator always agree.
+//! The machine (address mapping, bank counts, latencies) comes from `weft-memsim`'s
+//! presets ([`machine`]) so the runtime and the simulator always agree.
 #![warn(missing_docs)]
+
+pub mod abi;
+pub mod bankmap;
+pub mod bankset;
+pub mod blp;
+pub mod deps;
+pub mod error;
+pub mod executor;
+pub mod machine;
+pub mod mlp;
+pub mod optimal;
+pub mod runtime;
+pub mod trace;
+
+pub use error::{Result, RuntimeError};

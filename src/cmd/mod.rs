@@ -5,3 +5,4 @@ pub mod eval;
 pub mod build;
 pub mod opt;
 pub mod run;
+pub mod schedule;

@@ -1,0 +1,118 @@
+/*
+ * weft_runtime.h — C ABI of the weft inspector/executor runtime (libweft_runtime.a).
+ *
+ * Link: clang-19 prog.c -Iruntime/include target/<profile>/libweft_runtime.a -lpthread -ldl -lm
+ *
+ * Every function returns a status code (WEFT_OK = 0) except weft_last_error(),
+ * which returns the calling thread's last error message ("" if none; valid until
+ * the next failing call on that thread). Null or inconsistent arguments return an
+ * error; nothing unwinds into C.
+ *
+ * Environment (read once, on first use):
+ *   WEFT_CORES=P          worker threads / virtual cores (default: available parallelism)
+ *   WEFT_TRACE=path       trace mode: executors run sequentially and weft_trace_access
+ *                         records per-virtual-core accesses (binary WEFTTRC trace)
+ *   WEFT_STATS=path.json  per-region statistics written at exit (inspector/executor
+ *                         time, slab/IB counts, coverage ratio, beta values, IW size)
+ *   WEFT_MACHINE=name|toml machine preset or TOML file (default table5.2)
+ *   WEFT_SLOT_BARRIER=1   barrier after every Algorithm 4 scheduling slot
+ * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
+ *
+ * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).
+ */
+#ifndef WEFT_RUNTIME_H
+#define WEFT_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+#define WEFT_OK 0
+#define WEFT_ERR_NULL 1        /* a required pointer was NULL */
+#define WEFT_ERR_INVALID 2     /* argument out of range or inconsistent */
+#define WEFT_ERR_DEPENDENCE 3  /* cyclic dependences / schedule breaks a dependence */
+#define WEFT_ERR_IO 4          /* trace or stats file */
+#define WEFT_ERR_INTERNAL 5    /* a callback panicked or internal error */
+#define WEFT_ERR_MACHINE 6     /* machine configuration could not be loaded */
+#define WEFT_ERR_UNSUPPORTED 7 /* request not supported */
+
+/* Schemes of weft_run_affine. */
+#define WEFT_SCHEME_DEFAULT 0   /* round-robin IBs (baseline) */
+#define WEFT_SCHEME_MLP_FIRST 1
+#define WEFT_SCHEME_CLP_FIRST 2
+#define WEFT_SCHEME_BALANCED 3
+
+/* Opaque handle passed to inspectors. */
+typedef struct weft_inspector weft_inspector_t;
+
+/* Outlined loop body: runs iterations [lo, hi) of the original loop, increasing. */
+typedef void (*weft_body_fn)(void *ctx, int64_t lo, int64_t hi);
+
+/* Inspector (address-only slice of the body): for every iteration in [lo, hi)
+ * calls weft_inspect_access for every access the body would make. */
+typedef void (*weft_inspect_fn)(void *ctx, int64_t lo, int64_t hi, weft_inspector_t *h);
+
+/* Message of the calling thread's last failure ("" if none). */
+const char *weft_last_error(void);
+
+/* Number of worker threads / virtual cores P. */
+int32_t weft_num_cores(uint32_t *out_cores);
+
+/* Default schedule: static contiguous chunks of [lo, hi) over P workers. */
+int32_t weft_parallel_for(int64_t lo, int64_t hi, weft_body_fn body, void *ctx);
+
+/* Irregular (index-array) region, Algorithm 4. On the first call for region_id
+ * (or after weft_region_invalidate, or when lo/hi/slab_iters change) runs insp over
+ * all iterations, builds per-slab bank maps, runs the dependence check (slab DAG
+ * when slabs conflict), schedules slabs and caches the schedule; then runs body
+ * over it. slab_iters = 0: 1/50 of a core's iterations. insp may be NULL: the
+ * Default schedule runs (and the region's coverage ratio records it). */
+int32_t weft_run_irregular(uint32_t region_id, int64_t lo, int64_t hi, int64_t slab_iters, weft_inspect_fn insp, weft_body_fn body, void *ctx);
+
+/* Affine nest, Algorithm 5: iteration blocks of ib_iters iterations, bank vectors
+ * from insp (computed once), IW size from eq. 5.1, scheme WEFT_SCHEME_*, IB
+ * dependence DAG with pruned synchronisation; cached like weft_run_irregular.
+ * insp may be NULL only with WEFT_SCHEME_DEFAULT. */
+int32_t weft_run_affine(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, weft_inspect_fn insp, weft_body_fn body, void *ctx);
+
+/* Drops the cached schedules of a region/nest id (its index arrays changed). */
+int32_t weft_region_invalidate(uint32_t region_id);
+
+/* Called by inspectors: iteration iter accesses size bytes at addr. */
+int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
+
+/* Trace mode: records an access of the current virtual core (core 0 outside
+ * executors); gap = non-memory instructions since the caller's previous report.
+ * A no-op returning WEFT_OK when WEFT_TRACE is not set. */
+int32_t weft_trace_access(const void *addr, uint32_t size, uint32_t is_write, uint32_t gap);
+
+/* Trace mode: adds n non-memory instructions to the current virtual core's gap. */
+int32_t weft_trace_compute(uint32_t n);
+
+/* Flushes and closes the trace (also done at exit); safe to call twice. */
+int32_t weft_trace_finish(void);
+
+/* Writes the statistics to WEFT_STATS now (also done at exit). */
+int32_t weft_stats_flush(void);
+
+/* Memory bank and LLC bank of addr under the machine's address mapping. */
+int32_t weft_bank_of(const void *addr, uint32_t *out_mem_bank, uint32_t *out_llc_bank);
+
+/* Number of memory banks and LLC banks of the machine. */
+int32_t weft_num_banks(uint32_t *out_mem_banks, uint32_t *out_llc_banks);
+
+/* Algorithm 4 on explicit bank-maps: slabs_per_core[c] slabs for core c, each
+ * ceil(banks/64) uint64_t words in bankmaps (bit b%64 of word b/64 = bank b),
+ * core-major. Writes out_order[t*cores + c] = slab index of core c at slot t
+ * (-1 = idle), out_coverage[t] = banks covered at slot t, *out_slots = slots.
+ * out_order / out_coverage must hold max(slabs_per_core) slots. */
+int32_t weft_schedule_slabs(uint32_t cores, uint32_t banks, const uint32_t *slabs_per_core, const uint64_t *bankmaps, int32_t *out_order, uint32_t *out_coverage, uint32_t *out_slots);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_RUNTIME_H */

@@ -1,0 +1,579 @@
+//! The C ABI of `libweft_runtime.a`: every exported symbol, its C prototype in
+//! [`ABI`] (the compiler passes declare their calls from this listing, and a test
+//! checks `include/weft_runtime.h` against it), and the implementations.
+//!
+//! Rules: every entry point catches panics (`catch_unwind`) so nothing unwinds
+//! into C; every function returns a status code (`WEFT_OK` = 0, see
+//! [`Status`]) except `weft_last_error`, which returns the message of the calling
+//! thread's last failure (or an empty string). Null or inconsistent arguments
+//! return `WEFT_ERR_NULL` / `WEFT_ERR_INVALID`. The runtime is configured from the
+//! environment on first use: `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`,
+//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER` (see [`crate::runtime::RuntimeConfig`]).
+//! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
+//! trace and writes the statistics.
+
+use crate::runtime::{Inspector, Runtime, RuntimeConfig};
+use crate::RuntimeError;
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
+
+/// Status codes returned by the C ABI.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Success.
+    Ok = 0,
+    /// A required pointer argument was null.
+    Null = 1,
+    /// An argument is out of range or inconsistent.
+    Invalid = 2,
+    /// The dependence graph is cyclic or a schedule breaks a dependence.
+    Dependence = 3,
+    /// I/O failure (trace or statistics file).
+    Io = 4,
+    /// A callback panicked or the runtime hit an internal error.
+    Internal = 5,
+    /// The machine configuration could not be loaded.
+    Machine = 6,
+    /// The request is not supported (e.g. the exact solver's budget was exceeded).
+    Unsupported = 7,
+}
+
+/// C type of a parameter or return value in [`ABI`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CType {
+    /// `void` (return only).
+    Void,
+    /// `int32_t`.
+    I32,
+    /// `uint32_t`.
+    U32,
+    /// `int64_t`.
+    I64,
+    /// `uint64_t`.
+    U64,
+    /// Any pointer (`void *`, `const void *`, function pointers, handles, `char *`).
+    Ptr,
+}
+
+/// One exported function.
+#[derive(Clone, Copy, Debug)]
+pub struct AbiFn {
+    /// Symbol name.
+    pub name: &'static str,
+    /// Return type.
+    pub ret: CType,
+    /// Parameter names and types.
+    pub params: &'static [(&'static str, CType)],
+    /// Exact prototype as written in `include/weft_runtime.h` (without `;`).
+    pub c_proto: &'static str,
+}
+
+use CType::*;
+
+/// Every exported symbol of the runtime, in header order.
+pub const ABI: &[AbiFn] = &[
+    AbiFn {
+        name: "weft_last_error",
+        ret: Ptr,
+        params: &[],
+        c_proto: "const char *weft_last_error(void)",
+    },
+    AbiFn {
+        name: "weft_num_cores",
+        ret: I32,
+        params: &[("out_cores", Ptr)],
+        c_proto: "int32_t weft_num_cores(uint32_t *out_cores)",
+    },
+    AbiFn {
+        name: "weft_parallel_for",
+        ret: I32,
+        params: &[("lo", I64), ("hi", I64), ("body", Ptr), ("ctx", Ptr)],
+        c_proto: "int32_t weft_parallel_for(int64_t lo, int64_t hi, weft_body_fn body, void *ctx)",
+    },
+    AbiFn {
+        name: "weft_run_irregular",
+        ret: I32,
+        params: &[
+            ("region_id", U32),
+            ("lo", I64),
+            ("hi", I64),
+            ("slab_iters", I64),
+            ("insp", Ptr),
+            ("body", Ptr),
+            ("ctx", Ptr),
+        ],
+        c_proto: "int32_t weft_run_irregular(uint32_t region_id, int64_t lo, int64_t hi, int64_t slab_iters, weft_inspect_fn insp, weft_body_fn body, void *ctx)",
+    },
+    AbiFn {
+        name: "weft_run_affine",
+        ret: I32,
+        params: &[
+            ("nest_id", U32),
+            ("lo", I64),
+            ("hi", I64),
+            ("ib_iters", I64),
+            ("scheme", U32),
+            ("insp", Ptr),
+            ("body", Ptr),
+            ("ctx", Ptr),
+        ],
+        c_proto: "int32_t weft_run_affine(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, weft_inspect_fn insp, weft_body_fn body, void *ctx)",
+    },
+    AbiFn {
+        name: "weft_region_invalidate",
+        ret: I32,
+        params: &[("region_id", U32)],
+        c_proto: "int32_t weft_region_invalidate(uint32_t region_id)",
+    },
+    AbiFn {
+        name: "weft_inspect_access",
+        ret: I32,
+        params: &[
+            ("h", Ptr),
+            ("iter", I64),
+            ("addr", Ptr),
+            ("size", U32),
+            ("is_write", U32),
+        ],
+        c_proto: "int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write)",
+    },
+    AbiFn {
+        name: "weft_trace_access",
+        ret: I32,
+        params: &[("addr", Ptr), ("size", U32), ("is_write", U32), ("gap", U32)],
+        c_proto: "int32_t weft_trace_access(const void *addr, uint32_t size, uint32_t is_write, uint32_t gap)",
+    },
+    AbiFn {
+        name: "weft_trace_compute",
+        ret: I32,
+        params: &[("n", U32)],
+        c_proto: "int32_t weft_trace_compute(uint32_t n)",
+    },
+    AbiFn {
+        name: "weft_trace_finish",
+        ret: I32,
+        params: &[],
+        c_proto: "int32_t weft_trace_finish(void)",
+    },
+    AbiFn {
+        name: "weft_stats_flush",
+        ret: I32,
+        params: &[],
+        c_proto: "int32_t weft_stats_flush(void)",
+    },
+    AbiFn {
+        name: "weft_bank_of",
+        ret: I32,
+        params: &[("addr", Ptr), ("out_mem_bank", Ptr), ("out_llc_bank", Ptr)],
+        c_proto: "int32_t weft_bank_of(const void *addr, uint32_t *out_mem_bank, uint32_t *out_llc_bank)",
+    },
+    AbiFn {
+        name: "weft_num_banks",
+        ret: I32,
+        params: &[("out_mem_banks", Ptr), ("out_llc_banks", Ptr)],
+        c_proto: "int32_t weft_num_banks(uint32_t *out_mem_banks, uint32_t *out_llc_banks)",
+    },
+    AbiFn {
+        name: "weft_schedule_slabs",
+        ret: I32,
+        params: &[
+            ("cores", U32),
+            ("banks", U32),
+            ("slabs_per_core", Ptr),
+            ("bankmaps", Ptr),
+            ("out_order", Ptr),
+            ("out_coverage", Ptr),
+            ("out_slots", Ptr),
+        ],
+        c_proto: "int32_t weft_schedule_slabs(uint32_t cores, uint32_t banks, const uint32_t *slabs_per_core, const uint64_t *bankmaps, int32_t *out_order, uint32_t *out_coverage, uint32_t *out_slots)",
+    },
+];
+
+/// `void body(void *ctx, int64_t lo, int64_t hi)`: runs iterations `[lo, hi)` in order.
+pub type WeftBodyFn = Option<unsafe extern "C" fn(ctx: *mut c_void, lo: i64, hi: i64)>;
+/// `void inspect(void *ctx, int64_t lo, int64_t hi, weft_inspector_t *h)`.
+pub type WeftInspectFn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, lo: i64, hi: i64, h: *mut Inspector)>;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_error(msg: &str) {
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+fn status_of(e: &RuntimeError) -> Status {
+    match e {
+        RuntimeError::InvalidArgument(_) | RuntimeError::Instance { .. } => Status::Invalid,
+        RuntimeError::CyclicDependences(_) => Status::Dependence,
+        RuntimeError::SearchBudget(_) => Status::Unsupported,
+        RuntimeError::Machine(_) => Status::Machine,
+        RuntimeError::Io(_) => Status::Io,
+        RuntimeError::Panicked(_) => Status::Internal,
+    }
+}
+
+/// Runs `f`, converting errors and panics into a status code and `weft_last_error`.
+fn guard(f: impl FnOnce() -> Result<(), (Status, String)>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => Status::Ok as i32,
+        Ok(Err((s, m))) => {
+            set_error(&m);
+            s as i32
+        }
+        Err(_) => {
+            set_error("internal error: the runtime panicked");
+            Status::Internal as i32
+        }
+    }
+}
+
+fn rt_err(e: RuntimeError) -> (Status, String) {
+    (status_of(&e), e.to_string())
+}
+
+fn null(what: &str) -> (Status, String) {
+    (Status::Null, format!("{what} is null"))
+}
+
+static GLOBAL: OnceLock<Result<Runtime, String>> = OnceLock::new();
+
+extern "C" {
+    fn atexit(cb: extern "C" fn()) -> std::ffi::c_int;
+}
+
+extern "C" fn at_exit() {
+    let _ = catch_unwind(|| {
+        if let Some(Ok(rt)) = GLOBAL.get() {
+            let _ = rt.trace_finish();
+            let _ = rt.write_stats();
+        }
+    });
+}
+
+/// The process-wide runtime used by the C ABI (configured from the environment).
+pub fn global() -> Result<&'static Runtime, (Status, String)> {
+    let r = GLOBAL.get_or_init(|| {
+        let rt = RuntimeConfig::from_env()
+            .and_then(Runtime::new)
+            .map_err(|e| e.to_string())?;
+        if rt.config().trace.is_some() || rt.config().stats.is_some() {
+            // SAFETY: registering a plain extern "C" function with the C library.
+            unsafe {
+                atexit(at_exit);
+            }
+        }
+        Ok(rt)
+    });
+    r.as_ref()
+        .map_err(|m| (Status::Invalid, format!("runtime configuration: {m}")))
+}
+
+#[derive(Clone, Copy)]
+struct SendPtr(*mut c_void);
+// SAFETY: the context pointer is only handed back to the caller's callbacks; the
+// compiler-generated bodies are written to be run concurrently on disjoint ranges.
+unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
+impl SendPtr {
+    fn get(self) -> *mut c_void {
+        self.0
+    }
+}
+
+/// Message of the calling thread's last failed call ("" if none). The pointer is
+/// valid until the next failing call on the same thread.
+#[no_mangle]
+pub extern "C" fn weft_last_error() -> *const c_char {
+    catch_unwind(|| LAST_ERROR.with(|e| e.borrow().as_ptr())).unwrap_or(c"internal error".as_ptr())
+}
+
+/// Writes the number of worker threads / virtual cores P.
+#[no_mangle]
+pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {
+    guard(|| {
+        if out_cores.is_null() {
+            return Err(null("out_cores"));
+        }
+        let rt = global()?;
+        // SAFETY: checked non-null; the caller provides a writable uint32_t.
+        unsafe { *out_cores = rt.config().cores as u32 };
+        Ok(())
+    })
+}
+
+/// Default schedule: static contiguous chunks of `[lo, hi)` over P workers.
+#[no_mangle]
+pub extern "C" fn weft_parallel_for(lo: i64, hi: i64, body: WeftBodyFn, ctx: *mut c_void) -> i32 {
+    guard(|| {
+        let body = body.ok_or_else(|| null("body"))?;
+        let rt = global()?;
+        let ctx = SendPtr(ctx);
+        // SAFETY: calling the compiler-generated body with its own context.
+        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
+        rt.parallel_for(lo, hi, &f).map_err(rt_err)
+    })
+}
+
+fn c_inspector(
+    insp: unsafe extern "C" fn(*mut c_void, i64, i64, *mut Inspector),
+    ctx: SendPtr,
+) -> impl Fn(i64, i64, &mut Inspector) {
+    // SAFETY: the inspector only reads the program's data and reports addresses.
+    move |a, b, h: &mut Inspector| unsafe { insp(ctx.get(), a, b, h as *mut Inspector) }
+}
+
+/// Irregular region: inspect (first call / after invalidation / new bounds),
+/// schedule slabs with Algorithm 4 (respecting the runtime dependence check),
+/// cache, and execute. `slab_iters == 0` = 1/50 of a core's iterations. `insp`
+/// may be NULL: the Default schedule runs (reflected in the coverage ratio).
+#[no_mangle]
+pub extern "C" fn weft_run_irregular(
+    region_id: u32,
+    lo: i64,
+    hi: i64,
+    slab_iters: i64,
+    insp: WeftInspectFn,
+    body: WeftBodyFn,
+    ctx: *mut c_void,
+) -> i32 {
+    guard(|| {
+        let body = body.ok_or_else(|| null("body"))?;
+        let rt = global()?;
+        let ctx = SendPtr(ctx);
+        // SAFETY: see weft_parallel_for.
+        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
+        let i = insp.map(|i| c_inspector(i, ctx));
+        rt.run_irregular(
+            region_id,
+            lo,
+            hi,
+            slab_iters,
+            i.as_ref().map(|x| x as &dyn Fn(i64, i64, &mut Inspector)),
+            &f,
+        )
+        .map_err(rt_err)
+    })
+}
+
+/// Affine nest: iteration blocks of `ib_iters`, Algorithm 5 with `scheme`
+/// (0 default, 1 mlp-first, 2 clp-first, 3 balanced), cached; `insp` may be NULL
+/// only for scheme 0.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn weft_run_affine(
+    nest_id: u32,
+    lo: i64,
+    hi: i64,
+    ib_iters: i64,
+    scheme: u32,
+    insp: WeftInspectFn,
+    body: WeftBodyFn,
+    ctx: *mut c_void,
+) -> i32 {
+    guard(|| {
+        let body = body.ok_or_else(|| null("body"))?;
+        let scheme = crate::mlp::Scheme::from_code(scheme)
+            .ok_or_else(|| (Status::Invalid, format!("unknown scheme {scheme} (0..=3)")))?;
+        let rt = global()?;
+        let ctx = SendPtr(ctx);
+        // SAFETY: see weft_parallel_for.
+        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
+        let i = insp.map(|i| c_inspector(i, ctx));
+        rt.run_affine(
+            nest_id,
+            lo,
+            hi,
+            ib_iters,
+            scheme,
+            i.as_ref().map(|x| x as &dyn Fn(i64, i64, &mut Inspector)),
+            &f,
+        )
+        .map_err(rt_err)
+    })
+}
+
+/// Drops the cached schedule of a region or nest (index arrays were reassigned).
+#[no_mangle]
+pub extern "C" fn weft_region_invalidate(region_id: u32) -> i32 {
+    guard(|| {
+        global()?.invalidate(region_id);
+        Ok(())
+    })
+}
+
+/// Reports one access of iteration `iter` from inside an inspector.
+#[no_mangle]
+pub extern "C" fn weft_inspect_access(
+    h: *mut Inspector,
+    iter: i64,
+    addr: *const c_void,
+    size: u32,
+    is_write: u32,
+) -> i32 {
+    guard(|| {
+        if h.is_null() {
+            return Err(null("inspector handle"));
+        }
+        // SAFETY: non-null handles only come from the runtime, which passes a live
+        // &mut Inspector for the duration of the inspector call.
+        let h = unsafe { &mut *h };
+        h.access(iter, addr as u64, size, is_write != 0)
+            .map_err(rt_err)
+    })
+}
+
+/// Trace mode: records an access for the current virtual core (no-op otherwise).
+/// `gap` = non-memory instructions since the caller's previous report.
+#[no_mangle]
+pub extern "C" fn weft_trace_access(
+    addr: *const c_void,
+    size: u32,
+    is_write: u32,
+    gap: u32,
+) -> i32 {
+    guard(|| {
+        global()?
+            .trace_access(addr as u64, size, is_write != 0, gap)
+            .map_err(rt_err)
+    })
+}
+
+/// Trace mode: adds `n` non-memory instructions to the current virtual core.
+#[no_mangle]
+pub extern "C" fn weft_trace_compute(n: u32) -> i32 {
+    guard(|| {
+        global()?.trace_compute(n);
+        Ok(())
+    })
+}
+
+/// Flushes and closes the trace (also done at exit); safe to call twice.
+#[no_mangle]
+pub extern "C" fn weft_trace_finish() -> i32 {
+    guard(|| global()?.trace_finish().map_err(rt_err))
+}
+
+/// Writes the statistics to `WEFT_STATS` now (also done at exit).
+#[no_mangle]
+pub extern "C" fn weft_stats_flush() -> i32 {
+    guard(|| global()?.write_stats().map_err(rt_err))
+}
+
+/// Memory and LLC bank of an address under the machine's mapping.
+#[no_mangle]
+pub extern "C" fn weft_bank_of(
+    addr: *const c_void,
+    out_mem_bank: *mut u32,
+    out_llc_bank: *mut u32,
+) -> i32 {
+    guard(|| {
+        if out_mem_bank.is_null() || out_llc_bank.is_null() {
+            return Err(null("output pointer"));
+        }
+        let m = global()?.machine().map_err(rt_err)?;
+        use crate::bankmap::AddressMap;
+        // SAFETY: checked non-null.
+        unsafe {
+            *out_mem_bank = m.mem_bank(addr as u64) as u32;
+            *out_llc_bank = m.llc_bank(addr as u64) as u32;
+        }
+        Ok(())
+    })
+}
+
+/// Number of memory banks and LLC banks of the machine.
+#[no_mangle]
+pub extern "C" fn weft_num_banks(out_mem_banks: *mut u32, out_llc_banks: *mut u32) -> i32 {
+    guard(|| {
+        if out_mem_banks.is_null() || out_llc_banks.is_null() {
+            return Err(null("output pointer"));
+        }
+        let m = global()?.machine().map_err(rt_err)?;
+        use crate::bankmap::AddressMap;
+        // SAFETY: checked non-null.
+        unsafe {
+            *out_mem_banks = m.num_mem_banks() as u32;
+            *out_llc_banks = m.num_llc_banks() as u32;
+        }
+        Ok(())
+    })
+}
+
+/// Algorithm 4 on explicit bank-maps. `slabs_per_core[c]` = M_c; `bankmaps` holds
+/// ⌈banks/64⌉ words per slab (bit b of word b/64 = bank b), slabs core-major.
+/// Writes `out_order[t * cores + c]` = slab of core c at slot t (-1 = idle) for
+/// t < *out_slots, and `out_coverage[t]` = banks covered at slot t; both arrays
+/// must hold max(M_c) slots.
+#[no_mangle]
+pub extern "C" fn weft_schedule_slabs(
+    cores: u32,
+    banks: u32,
+    slabs_per_core: *const u32,
+    bankmaps: *const u64,
+    out_order: *mut i32,
+    out_coverage: *mut u32,
+    out_slots: *mut u32,
+) -> i32 {
+    guard(|| {
+        if slabs_per_core.is_null()
+            || bankmaps.is_null()
+            || out_order.is_null()
+            || out_coverage.is_null()
+            || out_slots.is_null()
+        {
+            return Err(null("a pointer argument"));
+        }
+        if cores == 0 || banks == 0 || cores > 1 << 16 {
+            return Err((
+                Status::Invalid,
+                format!("cores {cores} / banks {banks} out of range"),
+            ));
+        }
+        // SAFETY: the caller passes `cores` counts.
+        let counts = unsafe { std::slice::from_raw_parts(slabs_per_core, cores as usize) };
+        let words = crate::bankset::words_for(banks as usize);
+        let total: usize = counts.iter().map(|&c| c as usize).sum();
+        // SAFETY: the caller passes `total * words` words.
+        let maps = unsafe { std::slice::from_raw_parts(bankmaps, total * words) };
+        let mut slabs = Vec::with_capacity(cores as usize);
+        let mut g = 0;
+        for &m in counts {
+            let mut list = Vec::with_capacity(m as usize);
+            for _ in 0..m {
+                let mut s = crate::bankset::BankSet::new(banks as usize);
+                for b in 0..banks as usize {
+                    if maps[g * words + b / 64] >> (b % 64) & 1 == 1 {
+                        s.insert(b);
+                    }
+                }
+                list.push(s);
+                g += 1;
+            }
+            slabs.push(list);
+        }
+        let inst = crate::blp::SlabInstance::new(banks as usize, slabs).map_err(rt_err)?;
+        let s = crate::blp::schedule_blp(&inst, &crate::blp::BlpOptions::default(), None)
+            .map_err(rt_err)?;
+        let t_max = counts.iter().copied().max().unwrap_or(0) as usize;
+        if s.slots.len() > t_max {
+            return Err((Status::Internal, "schedule longer than expected".into()));
+        }
+        for (t, row) in s.slots.iter().enumerate() {
+            for (c, k) in row.iter().enumerate() {
+                // SAFETY: out_order holds t_max * cores entries.
+                unsafe { *out_order.add(t * cores as usize + c) = k.map_or(-1, |k| k as i32) };
+            }
+            // SAFETY: out_coverage holds t_max entries.
+            unsafe { *out_coverage.add(t) = s.coverage[t] as u32 };
+        }
+        // SAFETY: checked non-null.
+        unsafe { *out_slots = s.slots.len() as u32 };
+        Ok(())
+    })
+}

@@ -1,0 +1,272 @@
+//! Executor (the "executor" half of the inspector/executor paradigm, §4.4.4, and
+//! the per-core IW sequences of §5.5.4): runs a [`Plan`] either natively on P
+//! worker threads or sequentially in trace mode.
+//!
+//! A plan lists the units (contiguous iteration ranges `[lo, hi)` of the original
+//! loop), for each step (scheduling slot or IW step) the units each core runs in
+//! order, the cross-core waits of every unit (dependence synchronisation), and a
+//! global sequence `seq` that is a topological order consistent with every core's
+//! order. Natively, worker `c` runs its units step by step, waiting before a unit
+//! until all its `waits` are done; with `barrier`, all workers also meet after
+//! every step. In trace mode the units run on the calling thread in `seq` order and
+//! the virtual core is set to the unit's core before each one, so recorded
+//! accesses are tagged with the core that would have run them.
+//!
+//! Invariants checked by [`Plan::validate`]: every unit appears exactly once, waits
+//! point to units on other cores that come earlier in `seq` (so waiting cannot
+//! deadlock), and `seq` lists each core's units in that core's order.
+
+use crate::error::invalid;
+use crate::{Result, RuntimeError};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Barrier;
+
+/// An executable schedule.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Iteration range `[lo, hi)` of each unit.
+    pub units: Vec<(i64, i64)>,
+    /// `steps[s][core]` = units of `core` in step `s`, in order.
+    pub steps: Vec<Vec<Vec<u32>>>,
+    /// Cross-core units each unit waits for.
+    pub waits: Vec<Vec<u32>>,
+    /// Global order (used by trace mode and to prove the waits deadlock-free).
+    pub seq: Vec<u32>,
+    /// Whether all cores synchronise after every step.
+    pub barrier: bool,
+}
+
+impl Plan {
+    /// Number of cores.
+    pub fn cores(&self) -> usize {
+        self.steps.first().map(|s| s.len()).unwrap_or(0)
+    }
+
+    /// `core_of()[u]` = the core running unit `u`.
+    pub fn core_of(&self) -> Vec<u32> {
+        let mut c = vec![u32::MAX; self.units.len()];
+        for step in &self.steps {
+            for (core, list) in step.iter().enumerate() {
+                for &u in list {
+                    if let Some(x) = c.get_mut(u as usize) {
+                        *x = core as u32;
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    /// Total iterations covered by the units.
+    pub fn iterations(&self) -> i64 {
+        self.units.iter().map(|(a, b)| b - a).sum()
+    }
+
+    /// Checks the invariants listed in the module documentation.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.units.len();
+        let p = self.cores();
+        if self.steps.iter().any(|s| s.len() != p) {
+            return Err(invalid("plan steps have different core counts"));
+        }
+        if self.waits.len() != n || self.seq.len() != n {
+            return Err(invalid("plan waits/seq do not cover every unit"));
+        }
+        for &(a, b) in &self.units {
+            if a > b {
+                return Err(invalid(format!("unit range [{a}, {b}) is reversed")));
+            }
+        }
+        let core = self.core_of();
+        let mut count = vec![0u32; n];
+        for step in &self.steps {
+            for list in step {
+                for &u in list {
+                    *count
+                        .get_mut(u as usize)
+                        .ok_or_else(|| invalid(format!("unit {u} out of range")))? += 1;
+                }
+            }
+        }
+        if count.iter().any(|&c| c != 1) {
+            return Err(invalid("a unit is scheduled zero or several times"));
+        }
+        let mut seq_pos = vec![u32::MAX; n];
+        for (i, &u) in self.seq.iter().enumerate() {
+            let s = seq_pos
+                .get_mut(u as usize)
+                .ok_or_else(|| invalid("seq names a unit out of range"))?;
+            if *s != u32::MAX {
+                return Err(invalid("seq repeats a unit"));
+            }
+            *s = i as u32;
+        }
+        let mut last = vec![None::<u32>; p];
+        for step in &self.steps {
+            for (c, list) in step.iter().enumerate() {
+                for &u in list {
+                    if let Some(prev) = last[c] {
+                        if seq_pos[prev as usize] > seq_pos[u as usize] {
+                            return Err(invalid("seq disagrees with a core's order"));
+                        }
+                    }
+                    last[c] = Some(u);
+                }
+            }
+        }
+        for (u, ws) in self.waits.iter().enumerate() {
+            for &v in ws {
+                if v as usize >= n
+                    || seq_pos[v as usize] >= seq_pos[u]
+                    || core[v as usize] == core[u]
+                {
+                    return Err(invalid(format!(
+                        "wait {v} -> {u} could deadlock or is redundant"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Static contiguous chunks: core `c` of `p` runs one unit covering its share
+    /// of `[lo, hi)` (the Default schedule).
+    pub fn static_chunks(lo: i64, hi: i64, p: usize) -> Plan {
+        let n = (hi - lo).max(0) as i128;
+        let p = p.max(1);
+        let units: Vec<(i64, i64)> = (0..p)
+            .map(|c| {
+                let a = lo as i128 + n * c as i128 / p as i128;
+                let b = lo as i128 + n * (c as i128 + 1) / p as i128;
+                (a as i64, b as i64)
+            })
+            .collect();
+        Plan {
+            steps: vec![(0..p as u32).map(|c| vec![c]).collect()],
+            waits: vec![Vec::new(); p],
+            seq: (0..p as u32).collect(),
+            units,
+            barrier: false,
+        }
+    }
+}
+
+/// What the executor runs for a unit: `body(lo, hi)`.
+pub type BodyRef<'a> = &'a (dyn Fn(i64, i64) + Sync);
+
+fn panic_msg(e: Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs `plan` on `plan.cores()` native threads.
+pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
+    let p = plan.cores();
+    if p <= 1 {
+        return execute_sequential(plan, body, &mut |_| {});
+    }
+    let done: Vec<AtomicBool> = (0..plan.units.len())
+        .map(|_| AtomicBool::new(false))
+        .collect();
+    let abort = AtomicBool::new(false);
+    let barrier = Barrier::new(p);
+    let err: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    std::thread::scope(|s| {
+        for c in 0..p {
+            let (done, abort, barrier, err) = (&done, &abort, &barrier, &err);
+            s.spawn(move || {
+                for step in &plan.steps {
+                    for &u in &step[c] {
+                        if abort.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        for &w in &plan.waits[u as usize] {
+                            let mut spins = 0u32;
+                            while !done[w as usize].load(Ordering::Acquire) {
+                                if abort.load(Ordering::Relaxed) {
+                                    break;
+                                }
+                                spins += 1;
+                                if spins < 64 {
+                                    std::hint::spin_loop();
+                                } else {
+                                    std::thread::yield_now();
+                                }
+                            }
+                        }
+                        if abort.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let (lo, hi) = plan.units[u as usize];
+                        if let Err(e) = catch_unwind(AssertUnwindSafe(|| body(lo, hi))) {
+                            abort.store(true, Ordering::Relaxed);
+                            let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
+                            g.get_or_insert(panic_msg(e));
+                            break;
+                        }
+                        done[u as usize].store(true, Ordering::Release);
+                    }
+                    if plan.barrier {
+                        barrier.wait();
+                    }
+                }
+            });
+        }
+    });
+    match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(m) => Err(RuntimeError::Panicked(m)),
+        None => Ok(()),
+    }
+}
+
+/// Runs `plan` on the calling thread in `seq` order, calling `set_core(c)` before
+/// each unit of core `c` (trace mode uses it to tag accesses).
+pub fn execute_sequential(
+    plan: &Plan,
+    body: BodyRef<'_>,
+    set_core: &mut dyn FnMut(u32),
+) -> Result<()> {
+    let core = plan.core_of();
+    for &u in &plan.seq {
+        set_core(core[u as usize]);
+        let (lo, hi) = plan.units[u as usize];
+        catch_unwind(AssertUnwindSafe(|| body(lo, hi)))
+            .map_err(|e| RuntimeError::Panicked(panic_msg(e)))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicI64;
+
+    #[test]
+    fn static_chunks_cover_range() {
+        let p = Plan::static_chunks(3, 13, 4);
+        p.validate().unwrap();
+        assert_eq!(p.units, vec![(3, 5), (5, 8), (8, 10), (10, 13)]);
+        let sum = AtomicI64::new(0);
+        execute_native(&p, &|a, b| {
+            for i in a..b {
+                sum.fetch_add(i, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+        assert_eq!(sum.load(Ordering::Relaxed), (3..13).sum::<i64>());
+    }
+
+    #[test]
+    fn panics_become_errors() {
+        let p = Plan::static_chunks(0, 8, 2);
+        let r = execute_native(&p, &|a, _| {
+            if a == 0 {
+                panic!("boom")
+            }
+        });
+        assert!(matches!(r, Err(RuntimeError::Panicked(m)) if m == "boom"));
+    }
+}

@@ -1,0 +1,547 @@
+//! Algorithm 5 (MLP, CLP aware iteration-block scheduling, dissertation §5.5.4)
+//! with the MLP-first, CLP-first and Balanced schemes (§5.5.6, eq. 5.2), the
+//! iteration-window size of eq. 5.1, and the Default round-robin baseline.
+//!
+//! Model (§5.5.1): the loop nest is strip-mined into iteration blocks (IBs), each
+//! with a memory-bank vector and an LLC-bank vector (per-bank access counts; the
+//! bit vectors b⃗, c⃗ are their supports). At every scheduling step each core in
+//! turn fills an iteration window (IW) of `W` IBs:
+//!
+//! 1. the first IB is the head of the pool (the lowest-id available IB — in the
+//!    printed algorithm the scan starts there and it always improves the empty
+//!    intra-core vector);
+//! 2. MLP phase: the IB adding the most banks to the inter-core vector g⃗ (OR over
+//!    all windows of the step) is taken; when none adds to g⃗, the one adding most
+//!    to the intra-core vector l⃗ (this window) — lines 15–29 read as a greedy
+//!    choice (ties: first group found, see below);
+//! 3. once ⊙g⃗ ≥ β·MAX_MLP (line 33) or the MLP cannot grow, the CLP phase picks
+//!    IBs that add LLC banks (inter-core first, then intra-core) — lines 37–41;
+//! 4. if the window still has room, it is filled with the lowest-id available
+//!    IBs, so that every window is full and the schedule always terminates (the
+//!    printed algorithm leaves this case open).
+//!
+//! CLP-first swaps the roles of the memory and LLC vectors. Balanced picks the
+//! second IB of each window by the standard-deviation rule of §5.5.6 (smallest
+//! SD_m((m⃗_c ⊎ m⃗_x)·η_m) + SD_c((c⃗_c ⊎ c⃗_x)·η_c)) and then sets that window's
+//! β = SD_m / (SD_m + SD_c) of the chosen pair (0.5 when both are 0): a window whose
+//! memory load is the more unbalanced keeps optimising MLP longer. MLP-first and
+//! CLP-first use β = 1.
+//!
+//! Dependences (§5.5.4): with an IB DAG only IBs whose predecessors have all been
+//! picked are candidates, so the pick order is a topological order; cross-core
+//! waits are then derived by [`crate::deps::sync_points`].
+//!
+//! Speed: IBs with identical (memory set, LLC set) pairs are grouped; a pick scans
+//! groups (ordered by set size, stopping early once a group's whole set is new)
+//! instead of IBs, so the cost is O(M·G) for G distinct groups rather than the
+//! O(N·M²) of the printed algorithm; affine loops have few distinct groups.
+
+use crate::bankset::{self, sd_of_sum};
+use crate::deps::UnitDag;
+use crate::error::{inst, invalid};
+use crate::Result;
+use std::collections::{BTreeSet, HashMap};
+
+/// Per-IB weighted bank vectors.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct BlockVectors {
+    /// Accesses per memory bank.
+    pub mem: Vec<u32>,
+    /// Accesses per LLC bank.
+    pub llc: Vec<u32>,
+}
+
+/// An iteration-block scheduling instance.
+#[derive(Clone, Debug)]
+pub struct IbInstance {
+    /// Number of cores N.
+    pub cores: usize,
+    /// Iteration-window size W (IBs per core per step).
+    pub window: usize,
+    /// Number of memory banks.
+    pub mem_banks: usize,
+    /// Number of LLC banks.
+    pub llc_banks: usize,
+    /// The IBs in original order.
+    pub blocks: Vec<BlockVectors>,
+}
+
+impl IbInstance {
+    /// Checks the vector lengths and sizes.
+    pub fn validate(&self) -> Result<()> {
+        if self.cores == 0 {
+            return Err(inst("cores", "must be at least 1"));
+        }
+        if self.window == 0 {
+            return Err(inst("window", "must be at least 1"));
+        }
+        if self.mem_banks == 0 {
+            return Err(inst("mem_banks", "must be at least 1"));
+        }
+        if self.llc_banks == 0 {
+            return Err(inst("llc_banks", "must be at least 1"));
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.mem.len() != self.mem_banks {
+                return Err(inst(
+                    format!("blocks[{i}].mem"),
+                    format!(
+                        "has {} entries, expected mem_banks = {}",
+                        b.mem.len(),
+                        self.mem_banks
+                    ),
+                ));
+            }
+            if b.llc.len() != self.llc_banks {
+                return Err(inst(
+                    format!("blocks[{i}].llc"),
+                    format!(
+                        "has {} entries, expected llc_banks = {}",
+                        b.llc.len(),
+                        self.llc_banks
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses `{"cores": N, "window": W, "mem_banks": B, "llc_banks": L, "blocks": [{"mem": [...], "llc": [...]}, ...]}`.
+    pub fn from_json(v: &serde_json::Value) -> Result<Self> {
+        let num = |f: &str| -> Result<usize> {
+            v.get(f)
+                .ok_or_else(|| inst(f, "missing"))?
+                .as_u64()
+                .map(|x| x as usize)
+                .ok_or_else(|| inst(f, "not a non-negative integer"))
+        };
+        let (cores, window, mem_banks, llc_banks) = (
+            num("cores")?,
+            num("window")?,
+            num("mem_banks")?,
+            num("llc_banks")?,
+        );
+        let arr = v
+            .get("blocks")
+            .and_then(|b| b.as_array())
+            .ok_or_else(|| inst("blocks", "missing or not an array"))?;
+        let mut blocks = Vec::with_capacity(arr.len());
+        for (i, b) in arr.iter().enumerate() {
+            let vecf = |f: &str| -> Result<Vec<u32>> {
+                let a = b
+                    .get(f)
+                    .and_then(|x| x.as_array())
+                    .ok_or_else(|| inst(format!("blocks[{i}].{f}"), "missing or not an array"))?;
+                a.iter()
+                    .enumerate()
+                    .map(|(j, x)| {
+                        x.as_u64()
+                            .filter(|&x| x <= u32::MAX as u64)
+                            .map(|x| x as u32)
+                            .ok_or_else(|| {
+                                inst(
+                                    format!("blocks[{i}].{f}[{j}]"),
+                                    "not a non-negative 32-bit integer",
+                                )
+                            })
+                    })
+                    .collect()
+            };
+            blocks.push(BlockVectors {
+                mem: vecf("mem")?,
+                llc: vecf("llc")?,
+            });
+        }
+        let s = IbInstance {
+            cores,
+            window,
+            mem_banks,
+            llc_banks,
+            blocks,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+/// Scheduling scheme (C ABI numbering in parentheses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// (0) Round-robin IBs over cores, W per window: the baseline.
+    Default,
+    /// (1) MLP first, CLP from the TempSet afterwards.
+    MlpFirst,
+    /// (2) CLP first, then MLP.
+    ClpFirst,
+    /// (3) Balanced: β per window from the SD rule.
+    Balanced,
+}
+
+impl Scheme {
+    /// From the C ABI code (0..=3).
+    pub fn from_code(c: u32) -> Option<Scheme> {
+        Some(match c {
+            0 => Scheme::Default,
+            1 => Scheme::MlpFirst,
+            2 => Scheme::ClpFirst,
+            3 => Scheme::Balanced,
+            _ => return None,
+        })
+    }
+    /// From the CLI name (`default`, `mlp-first`, `clp-first`, `balanced`).
+    pub fn from_name(s: &str) -> Option<Scheme> {
+        Some(match s {
+            "default" => Scheme::Default,
+            "mlp-first" => Scheme::MlpFirst,
+            "clp-first" => Scheme::ClpFirst,
+            "balanced" => Scheme::Balanced,
+            _ => return None,
+        })
+    }
+}
+
+/// Options of [`schedule_ibs`].
+#[derive(Clone, Debug)]
+pub struct MlpOptions {
+    /// Scheme (default MLP-first).
+    pub scheme: Scheme,
+    /// η_m: service latency of a memory bank, cycles (default 1.0; the ABI uses the
+    /// machine's tRCD + tCL).
+    pub eta_mem: f64,
+    /// η_c: service latency of an LLC bank, cycles (default 1.0; the ABI uses the
+    /// machine's LLC hit latency).
+    pub eta_llc: f64,
+}
+
+impl Default for MlpOptions {
+    fn default() -> Self {
+        MlpOptions {
+            scheme: Scheme::MlpFirst,
+            eta_mem: 1.0,
+            eta_llc: 1.0,
+        }
+    }
+}
+
+/// Result of iteration-block scheduling.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IbSchedule {
+    /// `windows[step][core]` = IB ids of that core's window, in execution order.
+    pub windows: Vec<Vec<Vec<usize>>>,
+    /// β of each window in (step, core) order (empty for Default).
+    pub beta: Vec<f64>,
+    /// Global pick order: a topological order of the DAG in which every core's
+    /// sequence is a subsequence (used for dependence waits and trace mode).
+    pub seq: Vec<u32>,
+}
+
+impl IbSchedule {
+    /// `per_core()[c]` = all IBs of core `c` in execution order.
+    pub fn per_core(&self, cores: usize) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); cores];
+        for step in &self.windows {
+            for (c, w) in step.iter().enumerate() {
+                out[c].extend(w.iter().map(|&b| b as u32));
+            }
+        }
+        out
+    }
+}
+
+/// Eq. 5.1: IW size = C / (D · n) with C the LLC capacity in cache lines, D the
+/// data-set size (cache lines per IB) and n the number of cores; at least 1.
+pub fn iw_size(llc_lines: u64, ds_lines: f64, cores: usize) -> usize {
+    if ds_lines <= 0.0 || cores == 0 {
+        return 1;
+    }
+    ((llc_lines as f64 / (ds_lines * cores as f64)).floor() as usize).max(1)
+}
+
+struct Group {
+    prim: Vec<u64>,
+    sec: Vec<u64>,
+    prim_count: usize,
+    avail: BTreeSet<u32>,
+}
+
+/// Runs the selected scheme over `inst` (Algorithm 5 or the Default baseline).
+pub fn schedule_ibs(
+    inst: &IbInstance,
+    opts: &MlpOptions,
+    dag: Option<&UnitDag>,
+) -> Result<IbSchedule> {
+    inst.validate()?;
+    let m = inst.blocks.len();
+    if let Some(d) = dag {
+        if d.len() != m {
+            return Err(invalid(format!(
+                "dependence graph has {} nodes but there are {m} iteration blocks",
+                d.len()
+            )));
+        }
+    }
+    let n = inst.cores;
+    let w = inst.window;
+    if opts.scheme == Scheme::Default {
+        let mut windows: Vec<Vec<Vec<usize>>> = Vec::new();
+        for i in 0..m {
+            let step = (i / n) / w;
+            if windows.len() <= step {
+                windows.push(vec![Vec::new(); n]);
+            }
+            windows[step][i % n].push(i);
+        }
+        return Ok(IbSchedule {
+            windows,
+            beta: Vec::new(),
+            seq: (0..m as u32).collect(),
+        });
+    }
+    // Primary / secondary roles.
+    let swap = opts.scheme == Scheme::ClpFirst;
+    let (pb, sb) = if swap {
+        (inst.llc_banks, inst.mem_banks)
+    } else {
+        (inst.mem_banks, inst.llc_banks)
+    };
+    let (pw, sw) = (bankset::words_for(pb), bankset::words_for(sb));
+    let to_words = |counts: &[u32], words: usize| {
+        let mut v = vec![0u64; words];
+        for (b, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                v[b / 64] |= 1 << (b % 64);
+            }
+        }
+        v
+    };
+    // Group IBs by their (primary set, secondary set).
+    let mut key_to_group: HashMap<(Vec<u64>, Vec<u64>), usize> = HashMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of = vec![0usize; m];
+    for (i, b) in inst.blocks.iter().enumerate() {
+        let (pc, sc) = if swap {
+            (&b.llc, &b.mem)
+        } else {
+            (&b.mem, &b.llc)
+        };
+        let key = (to_words(pc, pw), to_words(sc, sw));
+        let g = *key_to_group.entry(key.clone()).or_insert_with(|| {
+            groups.push(Group {
+                prim_count: bankset::count(&key.0),
+                prim: key.0,
+                sec: key.1,
+                avail: BTreeSet::new(),
+            });
+            groups.len() - 1
+        });
+        group_of[i] = g;
+    }
+    // Order groups by primary-set size (descending) for the early exit.
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| std::cmp::Reverse(groups[g].prim_count));
+    let mut sec_order: Vec<usize> = (0..groups.len()).collect();
+    sec_order.sort_by_key(|&g| std::cmp::Reverse(bankset::count(&groups[g].sec)));
+
+    // Availability (DAG).
+    let mut indeg = vec![0u32; m];
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); if dag.is_some() { m } else { 0 }];
+    if let Some(d) = dag {
+        for v in 0..m {
+            indeg[v] = d.preds(v).len() as u32;
+            for &u in d.preds(v) {
+                succs[u as usize].push(v as u32);
+            }
+        }
+    }
+    let mut avail: BTreeSet<u32> = BTreeSet::new();
+    for i in 0..m {
+        if indeg[i] == 0 {
+            avail.insert(i as u32);
+            groups[group_of[i]].avail.insert(i as u32);
+        }
+    }
+
+    let mut windows = Vec::new();
+    let mut betas = Vec::new();
+    let mut seq: Vec<u32> = Vec::with_capacity(m);
+    let mut left = m;
+    while left > 0 {
+        let mut g_prim = vec![0u64; pw]; // inter-core vectors of this step
+        let mut g_sec = vec![0u64; sw];
+        let mut step = Vec::with_capacity(n);
+        for _core in 0..n {
+            let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
+            let mut l_prim = vec![0u64; pw];
+            let mut l_sec = vec![0u64; sw];
+            let mut beta = 1.0f64;
+            let mut mlp_done = false;
+            let mut take = |i: u32,
+                            win: &mut Vec<usize>,
+                            avail: &mut BTreeSet<u32>,
+                            groups: &mut Vec<Group>,
+                            g_prim: &mut Vec<u64>,
+                            g_sec: &mut Vec<u64>,
+                            l_prim: &mut Vec<u64>,
+                            l_sec: &mut Vec<u64>| {
+                avail.remove(&i);
+                let gr = &mut groups[group_of[i as usize]];
+                gr.avail.remove(&i);
+                bankset::or_into(g_prim, &gr.prim);
+                bankset::or_into(l_prim, &gr.prim);
+                bankset::or_into(g_sec, &gr.sec);
+                bankset::or_into(l_sec, &gr.sec);
+                win.push(i as usize);
+                seq.push(i);
+                if let Some(d) = dag {
+                    let _ = d;
+                    for &s in &succs[i as usize] {
+                        indeg[s as usize] -= 1;
+                        if indeg[s as usize] == 0 {
+                            avail.insert(s);
+                            groups[group_of[s as usize]].avail.insert(s);
+                        }
+                    }
+                }
+            };
+            while win.len() < w {
+                let Some(&head) = avail.first() else { break };
+                let pick: u32 = if win.is_empty() {
+                    head
+                } else if win.len() == 1 && opts.scheme == Scheme::Balanced {
+                    // SD rule against the first IB of the window.
+                    let cur = &inst.blocks[win[0]];
+                    let mut best: Option<(f64, u32, f64, f64)> = None;
+                    for &x in avail.iter() {
+                        let b = &inst.blocks[x as usize];
+                        let sdm = sd_of_sum(&cur.mem, &b.mem, opts.eta_mem);
+                        let sdc = sd_of_sum(&cur.llc, &b.llc, opts.eta_llc);
+                        let s = sdm + sdc;
+                        if best.map_or(true, |(bs, ..)| s < bs - 1e-12) {
+                            best = Some((s, x, sdm, sdc));
+                        }
+                    }
+                    let (_, x, sdm, sdc) = best.expect("pool not empty");
+                    beta = if sdm + sdc > 0.0 {
+                        sdm / (sdm + sdc)
+                    } else {
+                        0.5
+                    };
+                    x
+                } else {
+                    let mut chosen = None;
+                    if !mlp_done {
+                        if (bankset::count(&g_prim) as f64) >= beta * pb as f64 - 1e-9 {
+                            mlp_done = true;
+                        } else {
+                            chosen =
+                                best_gain(&groups, &order, &g_prim, |g| &g.prim, |g| g.prim_count)
+                                    .or_else(|| {
+                                        best_gain(
+                                            &groups,
+                                            &order,
+                                            &l_prim,
+                                            |g| &g.prim,
+                                            |g| g.prim_count,
+                                        )
+                                    });
+                            if chosen.is_none() {
+                                mlp_done = true;
+                            }
+                        }
+                    }
+                    if chosen.is_none() {
+                        let sc = |g: &Group| bankset::count(&g.sec);
+                        chosen = best_gain(&groups, &sec_order, &g_sec, |g| &g.sec, sc)
+                            .or_else(|| best_gain(&groups, &sec_order, &l_sec, |g| &g.sec, sc));
+                    }
+                    chosen.unwrap_or(head)
+                };
+                take(
+                    pick,
+                    &mut win,
+                    &mut avail,
+                    &mut groups,
+                    &mut g_prim,
+                    &mut g_sec,
+                    &mut l_prim,
+                    &mut l_sec,
+                );
+                left -= 1;
+            }
+            betas.push(beta);
+            step.push(win);
+        }
+        windows.push(step);
+    }
+    Ok(IbSchedule {
+        windows,
+        beta: betas,
+        seq,
+    })
+}
+
+/// The available IB of the group adding most bits to `covered` (gain > 0), or None.
+fn best_gain(
+    groups: &[Group],
+    order: &[usize],
+    covered: &[u64],
+    set: impl Fn(&Group) -> &Vec<u64>,
+    size: impl Fn(&Group) -> usize,
+) -> Option<u32> {
+    let mut best: Option<(usize, u32)> = None;
+    for &gi in order {
+        let g = &groups[gi];
+        let sz = size(g);
+        if let Some((bg, _)) = best {
+            if sz <= bg {
+                break; // no later group can add more
+            }
+        }
+        let Some(&first) = g.avail.first() else {
+            continue;
+        };
+        let gain = bankset::count_new(set(g), covered);
+        if gain > 0 && best.map_or(true, |(bg, _)| gain > bg) {
+            best = Some((gain, first));
+            if gain == sz {
+                continue; // loop check above stops at the next smaller group
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eq_5_1() {
+        assert_eq!(iw_size(1024, 2.0, 4), 128);
+        assert_eq!(iw_size(10, 20.0, 4), 1);
+    }
+
+    #[test]
+    fn default_round_robin() {
+        let b = BlockVectors {
+            mem: vec![1],
+            llc: vec![1],
+        };
+        let i = IbInstance {
+            cores: 2,
+            window: 2,
+            mem_banks: 1,
+            llc_banks: 1,
+            blocks: vec![b; 6],
+        };
+        let o = MlpOptions {
+            scheme: Scheme::Default,
+            ..Default::default()
+        };
+        let s = schedule_ibs(&i, &o, None).unwrap();
+        assert_eq!(
+            s.windows,
+            vec![vec![vec![0, 2], vec![1, 3]], vec![vec![4], vec![5]]]
+        );
+    }
+}

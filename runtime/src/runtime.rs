@@ -1,0 +1,762 @@
+//! The runtime object behind the C ABI: configuration (cores, trace, stats,
+//! machine), the per-region schedule cache, the inspector handle, the executor
+//! entry points and the statistics (§4.4 inspector/executor, §4.5.1 coverage
+//! ratio, §5.5 iteration blocks).
+//!
+//! Caching: a region's plan is built on its first execution (or after
+//! [`Runtime::invalidate`], or when its bounds, unit size, scheme or core count
+//! change) and reused by every later execution — the inspector runs once, the
+//! executor many times, as in the timing loops of the dissertation's benchmarks.
+
+use crate::bankmap::{unit_maps, AddressMap};
+use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
+use crate::deps::{sync_points, Access, UnitDag};
+use crate::error::invalid;
+use crate::executor::{execute_native, execute_sequential, BodyRef, Plan};
+use crate::machine::{Machine, DEFAULT_MACHINE};
+use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
+use crate::trace::Tracer;
+use crate::{Result, RuntimeError};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Instant;
+
+/// Runtime configuration (from the environment for the C ABI).
+#[derive(Clone, Debug)]
+pub struct RuntimeConfig {
+    /// Worker threads / virtual cores P (`WEFT_CORES`, default: available parallelism).
+    pub cores: usize,
+    /// Trace mode output (`WEFT_TRACE`); when set the executor runs sequentially.
+    pub trace: Option<PathBuf>,
+    /// Statistics output written at exit (`WEFT_STATS`).
+    pub stats: Option<PathBuf>,
+    /// Machine preset or TOML path (`WEFT_MACHINE`, default `table5.2`).
+    pub machine: String,
+    /// Barrier after every scheduling slot of Algorithm 4 (`WEFT_SLOT_BARRIER=1`; default off).
+    pub slot_barrier: bool,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            trace: None,
+            stats: None,
+            machine: DEFAULT_MACHINE.to_string(),
+            slot_barrier: false,
+        }
+    }
+}
+
+impl RuntimeConfig {
+    /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`.
+    pub fn from_env() -> Result<Self> {
+        let mut c = RuntimeConfig::default();
+        if let Ok(v) = std::env::var("WEFT_CORES") {
+            c.cores = v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| (1..=65536).contains(&n))
+                .ok_or_else(|| {
+                    invalid(format!("WEFT_CORES={v:?} is not a core count in 1..=65536"))
+                })?;
+        }
+        c.trace = std::env::var_os("WEFT_TRACE")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+        c.stats = std::env::var_os("WEFT_STATS")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+        if let Ok(m) = std::env::var("WEFT_MACHINE") {
+            if !m.is_empty() {
+                c.machine = m;
+            }
+        }
+        c.slot_barrier = std::env::var("WEFT_SLOT_BARRIER").is_ok_and(|v| v == "1");
+        Ok(c)
+    }
+}
+
+/// Collects the accesses an inspector reports (the `weft_inspector_t` of the C ABI).
+pub struct Inspector {
+    lo: i64,
+    hi: i64,
+    layout: Layout,
+    accesses: Vec<Access>,
+    error: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+enum Layout {
+    /// Slabs: per-core chunk starts (len P+1) and slab offsets (len P+1).
+    Slabs {
+        chunk: Vec<i64>,
+        offset: Vec<u32>,
+        slab_iters: i64,
+    },
+    /// Iteration blocks of `ib` iterations from `lo`.
+    Blocks { ib: i64 },
+}
+
+impl Inspector {
+    fn unit_of(&self, iter: i64) -> u32 {
+        match &self.layout {
+            Layout::Slabs {
+                chunk,
+                offset,
+                slab_iters,
+            } => {
+                let c = chunk.partition_point(|&s| s <= iter) - 1;
+                offset[c] + ((iter - chunk[c]) / slab_iters) as u32
+            }
+            Layout::Blocks { ib } => ((iter - self.lo) / ib) as u32,
+        }
+    }
+
+    /// Records one access of iteration `iter` (must lie in the inspected range).
+    pub fn access(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
+        if iter < self.lo || iter >= self.hi {
+            let m = format!(
+                "inspector reported iteration {iter} outside [{}, {})",
+                self.lo, self.hi
+            );
+            self.error.get_or_insert(m.clone());
+            return Err(invalid(m));
+        }
+        let unit = self.unit_of(iter);
+        self.accesses.push(Access {
+            unit,
+            addr,
+            size: size.max(1),
+            write,
+        });
+        Ok(())
+    }
+}
+
+/// Statistics of one region (or loop nest), written to `WEFT_STATS`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RegionStats {
+    /// `irregular` (Algorithm 4) or `affine` (Algorithm 5).
+    pub kind: String,
+    /// Region or nest id given by the compiler.
+    pub id: u32,
+    /// Times the inspector ran (first call and after invalidation or bound changes).
+    pub inspections: u64,
+    /// Total inspector time (inspection, bank maps, dependence check, scheduling), ns.
+    pub inspector_ns: u64,
+    /// Executions of the region.
+    pub executions: u64,
+    /// Total executor time, ns.
+    pub executor_ns: u64,
+    /// Units (slabs or iteration blocks) of the current schedule.
+    pub units: u64,
+    /// Iterations per unit of the current schedule.
+    pub unit_iters: i64,
+    /// Edges of the dependence DAG (0 when the units do not conflict).
+    pub dag_edges: u64,
+    /// Cross-core waits left after pruning.
+    pub sync_waits: u64,
+    /// Iterations executed under the optimized schedule.
+    pub scheduled_iterations: u64,
+    /// All iterations executed by this region's executor.
+    pub total_iterations: u64,
+    /// Coverage ratio (§4.5.1): `scheduled_iterations / total_iterations`.
+    pub coverage_ratio: f64,
+    /// Algorithm 4: mean memory banks covered per slot by the schedule.
+    pub banks_per_slot: Option<f64>,
+    /// Algorithm 4: the same for the original order.
+    pub original_banks_per_slot: Option<f64>,
+    /// Algorithm 5: scheme name.
+    pub scheme: Option<String>,
+    /// Algorithm 5: IW size (eq. 5.1).
+    pub iw_size: Option<usize>,
+    /// Algorithm 5: mean data-set size D (cache lines per IB).
+    pub ds_lines: Option<f64>,
+    /// Algorithm 5: β of each window (first 4096), in (step, core) order.
+    pub beta: Vec<f64>,
+    /// Algorithm 5: mean β over all windows.
+    pub beta_mean: Option<f64>,
+}
+
+struct Cached {
+    key: (i64, i64, i64, u32, usize),
+    plan: Arc<Plan>,
+    scheduled: bool,
+}
+
+/// The runtime: configuration, machine, schedule cache, trace and statistics.
+pub struct Runtime {
+    cfg: RuntimeConfig,
+    machine: OnceLock<std::result::Result<Arc<Machine>, String>>,
+    regions: Mutex<HashMap<(u8, u32), Cached>>,
+    stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
+    pfor: Mutex<(u64, u64, u64)>,
+    tracer: Option<Mutex<Tracer>>,
+    cur_core: AtomicU32,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+const IRREGULAR: u8 = 0;
+const AFFINE: u8 = 1;
+
+impl Runtime {
+    /// Creates a runtime; opens the trace file when `cfg.trace` is set.
+    pub fn new(cfg: RuntimeConfig) -> Result<Runtime> {
+        if cfg.cores == 0 {
+            return Err(invalid("cores must be at least 1"));
+        }
+        let tracer = match &cfg.trace {
+            Some(p) => Some(Mutex::new(Tracer::create(p, cfg.cores as u32)?)),
+            None => None,
+        };
+        Ok(Runtime {
+            cfg,
+            machine: OnceLock::new(),
+            regions: Mutex::new(HashMap::new()),
+            stats: Mutex::new(BTreeMap::new()),
+            pfor: Mutex::new((0, 0, 0)),
+            tracer,
+            cur_core: AtomicU32::new(0),
+        })
+    }
+
+    /// Creates a runtime with an already loaded machine.
+    pub fn with_machine(cfg: RuntimeConfig, machine: Machine) -> Result<Runtime> {
+        let rt = Self::new(cfg)?;
+        let _ = rt.machine.set(Ok(Arc::new(machine)));
+        Ok(rt)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RuntimeConfig {
+        &self.cfg
+    }
+
+    /// The machine (loaded on first use).
+    pub fn machine(&self) -> Result<Arc<Machine>> {
+        self.machine
+            .get_or_init(|| {
+                Machine::load(&self.cfg.machine)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(RuntimeError::Machine)
+    }
+
+    /// Whether trace mode is on.
+    pub fn tracing(&self) -> bool {
+        self.tracer.is_some()
+    }
+
+    fn run_plan(&self, plan: &Plan, body: BodyRef<'_>) -> Result<()> {
+        match &self.tracer {
+            Some(_) => {
+                let r = execute_sequential(plan, body, &mut |c| {
+                    self.cur_core.store(c, Ordering::Relaxed)
+                });
+                self.cur_core.store(0, Ordering::Relaxed);
+                r
+            }
+            None => execute_native(plan, body),
+        }
+    }
+
+    /// Default schedule: static contiguous chunks over P workers.
+    pub fn parallel_for(&self, lo: i64, hi: i64, body: BodyRef<'_>) -> Result<()> {
+        if lo > hi {
+            return Err(invalid(format!("lo {lo} > hi {hi}")));
+        }
+        let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
+        let t = Instant::now();
+        self.run_plan(&plan, body)?;
+        let mut g = lock(&self.pfor);
+        g.0 += 1;
+        g.1 += (hi - lo) as u64;
+        g.2 += t.elapsed().as_nanos() as u64;
+        Ok(())
+    }
+
+    /// Drops the cached schedules of region/nest `id` (index arrays changed).
+    pub fn invalidate(&self, id: u32) {
+        let mut r = lock(&self.regions);
+        r.remove(&(IRREGULAR, id));
+        r.remove(&(AFFINE, id));
+    }
+
+    fn chunks(&self, lo: i64, hi: i64) -> Vec<i64> {
+        let p = self.cfg.cores;
+        let n = (hi - lo) as i128;
+        (0..=p)
+            .map(|c| (lo as i128 + n * c as i128 / p as i128) as i64)
+            .collect()
+    }
+
+    /// Irregular region (Algorithm 4): inspect, map banks, check dependences,
+    /// schedule slabs (cached), then execute. `slab_iters == 0` picks 1/50 of a
+    /// core's iterations. Without an inspector the Default schedule runs and the
+    /// region's coverage ratio records it.
+    pub fn run_irregular(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        slab_iters: i64,
+        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        if lo > hi {
+            return Err(invalid(format!("lo {lo} > hi {hi}")));
+        }
+        if slab_iters < 0 {
+            return Err(invalid(format!("slab_iters {slab_iters} is negative")));
+        }
+        let p = self.cfg.cores;
+        let chunk = self.chunks(lo, hi);
+        let max_chunk = (0..p).map(|c| chunk[c + 1] - chunk[c]).max().unwrap_or(0);
+        let si = if slab_iters == 0 {
+            ((max_chunk + 49) / 50).max(1)
+        } else {
+            slab_iters
+        };
+        let key = (lo, hi, si, 0u32, p);
+        let (plan, scheduled) = match inspect {
+            None => (Arc::new(Plan::static_chunks(lo, hi, p)), false),
+            Some(insp) => {
+                let cached = lock(&self.regions)
+                    .get(&(IRREGULAR, id))
+                    .filter(|c| c.key == key)
+                    .map(|c| (c.plan.clone(), c.scheduled));
+                match cached {
+                    Some(c) => c,
+                    None => {
+                        let t = Instant::now();
+                        let (plan, mut st) = self.build_irregular(lo, hi, si, &chunk, insp)?;
+                        let plan = Arc::new(plan);
+                        st.inspector_ns = t.elapsed().as_nanos() as u64;
+                        {
+                            let mut s = lock(&self.stats);
+                            let e = s.entry((IRREGULAR, id)).or_default();
+                            e.kind = "irregular".into();
+                            e.id = id;
+                            e.inspections += 1;
+                            e.inspector_ns += st.inspector_ns;
+                            e.units = st.units;
+                            e.unit_iters = si;
+                            e.dag_edges = st.dag_edges;
+                            e.sync_waits = st.sync_waits;
+                            e.banks_per_slot = st.banks_per_slot;
+                            e.original_banks_per_slot = st.original_banks_per_slot;
+                        }
+                        lock(&self.regions).insert(
+                            (IRREGULAR, id),
+                            Cached {
+                                key,
+                                plan: plan.clone(),
+                                scheduled: true,
+                            },
+                        );
+                        (plan, true)
+                    }
+                }
+            }
+        };
+        self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+    }
+
+    fn execute_region(
+        &self,
+        kind: u8,
+        id: u32,
+        name: &str,
+        plan: &Plan,
+        scheduled: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        self.run_plan(plan, body)?;
+        let ns = t.elapsed().as_nanos() as u64;
+        let iters = plan.iterations() as u64;
+        let mut s = lock(&self.stats);
+        let e = s.entry((kind, id)).or_default();
+        e.kind = name.into();
+        e.id = id;
+        e.executions += 1;
+        e.executor_ns += ns;
+        e.total_iterations += iters;
+        if scheduled {
+            e.scheduled_iterations += iters;
+        }
+        e.coverage_ratio = if e.total_iterations > 0 {
+            e.scheduled_iterations as f64 / e.total_iterations as f64
+        } else {
+            0.0
+        };
+        Ok(())
+    }
+
+    fn inspect(
+        &self,
+        lo: i64,
+        hi: i64,
+        layout: Layout,
+        insp: &dyn Fn(i64, i64, &mut Inspector),
+    ) -> Result<Vec<Access>> {
+        let mut h = Inspector {
+            lo,
+            hi,
+            layout,
+            accesses: Vec::new(),
+            error: None,
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| insp(lo, hi, &mut h)))
+            .map_err(|_| RuntimeError::Panicked("inspector panicked".into()))?;
+        if let Some(e) = h.error {
+            return Err(invalid(e));
+        }
+        Ok(h.accesses)
+    }
+
+    fn build_irregular(
+        &self,
+        lo: i64,
+        hi: i64,
+        si: i64,
+        chunk: &[i64],
+        insp: &dyn Fn(i64, i64, &mut Inspector),
+    ) -> Result<(Plan, RegionStats)> {
+        let p = self.cfg.cores;
+        let machine = self.machine()?;
+        let mut offset = vec![0u32; p + 1];
+        let mut units = Vec::new();
+        for c in 0..p {
+            let (a, b) = (chunk[c], chunk[c + 1]);
+            let mut s = a;
+            while s < b {
+                units.push((s, (s + si).min(b)));
+                s += si;
+            }
+            offset[c + 1] = units.len() as u32;
+        }
+        let accesses = self.inspect(
+            lo,
+            hi,
+            Layout::Slabs {
+                chunk: chunk.to_vec(),
+                offset: offset.clone(),
+                slab_iters: si,
+            },
+            insp,
+        )?;
+        let n = units.len();
+        let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &accesses)?;
+        let dag = UnitDag::from_accesses(n, &accesses)?;
+        drop(accesses);
+        let slabs: Vec<Vec<_>> = (0..p)
+            .map(|c| maps.mem[offset[c] as usize..offset[c + 1] as usize].to_vec())
+            .collect();
+        let inst = SlabInstance::new(machine.num_mem_banks(), slabs)?;
+        let dag_ref = (!dag.has_no_edges()).then_some(&dag);
+        let sched = schedule_blp(&inst, &BlpOptions::default(), dag_ref)?;
+        let orig = original_order(&inst);
+        let mut steps = Vec::with_capacity(sched.slots.len());
+        let mut seq = Vec::with_capacity(n);
+        for row in &sched.slots {
+            let step: Vec<Vec<u32>> = row
+                .iter()
+                .enumerate()
+                .map(|(c, k)| k.map(|k| vec![offset[c] + k as u32]).unwrap_or_default())
+                .collect();
+            seq.extend(step.iter().flatten().copied());
+            steps.push(step);
+        }
+        let waits = match dag_ref {
+            Some(d) => {
+                let per_core: Vec<Vec<u32>> = (0..p)
+                    .map(|c| steps.iter().flat_map(|s| s[c].iter().copied()).collect())
+                    .collect();
+                sync_points(d, &per_core, &seq)?
+            }
+            None => vec![Vec::new(); n],
+        };
+        let plan = Plan {
+            units,
+            steps,
+            waits,
+            seq,
+            barrier: self.cfg.slot_barrier,
+        };
+        plan.validate()?;
+        let st = RegionStats {
+            units: n as u64,
+            dag_edges: dag.num_edges() as u64,
+            sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
+            banks_per_slot: Some(sched.mean_coverage()),
+            original_banks_per_slot: Some(orig.mean_coverage()),
+            ..Default::default()
+        };
+        Ok((plan, st))
+    }
+
+    /// Affine nest (Algorithm 5): iteration blocks of `ib_iters` iterations over
+    /// `[lo, hi)`, bank vectors from the address-only inspector, IW size from eq. 5.1,
+    /// scheme `scheme`, IB dependence DAG with pruned synchronisation; cached.
+    /// The inspector may be omitted only for [`Scheme::Default`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_affine(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        ib_iters: i64,
+        scheme: Scheme,
+        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        if lo > hi {
+            return Err(invalid(format!("lo {lo} > hi {hi}")));
+        }
+        if ib_iters <= 0 {
+            return Err(invalid(format!(
+                "ib_iters must be positive, got {ib_iters}"
+            )));
+        }
+        if inspect.is_none() && scheme != Scheme::Default {
+            return Err(invalid("MLP/CLP schemes need an inspector"));
+        }
+        let p = self.cfg.cores;
+        let key = (lo, hi, ib_iters, scheme as u32, p);
+        let cached = lock(&self.regions)
+            .get(&(AFFINE, id))
+            .filter(|c| c.key == key)
+            .map(|c| c.plan.clone());
+        let plan = match cached {
+            Some(pl) => pl,
+            None => {
+                let t = Instant::now();
+                let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
+                let plan = Arc::new(plan);
+                let ns = t.elapsed().as_nanos() as u64;
+                {
+                    let mut s = lock(&self.stats);
+                    let e = s.entry((AFFINE, id)).or_default();
+                    e.kind = "affine".into();
+                    e.id = id;
+                    e.inspections += 1;
+                    e.inspector_ns += ns;
+                    e.units = st.units;
+                    e.unit_iters = ib_iters;
+                    e.dag_edges = st.dag_edges;
+                    e.sync_waits = st.sync_waits;
+                    e.scheme = st.scheme;
+                    e.iw_size = st.iw_size;
+                    e.ds_lines = st.ds_lines;
+                    e.beta = st.beta;
+                    e.beta_mean = st.beta_mean;
+                }
+                lock(&self.regions).insert(
+                    (AFFINE, id),
+                    Cached {
+                        key,
+                        plan: plan.clone(),
+                        scheduled: true,
+                    },
+                );
+                plan
+            }
+        };
+        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
+    }
+
+    fn build_affine(
+        &self,
+        lo: i64,
+        hi: i64,
+        ib: i64,
+        scheme: Scheme,
+        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+    ) -> Result<(Plan, RegionStats)> {
+        let p = self.cfg.cores;
+        let n = ((hi - lo) + ib - 1) / ib;
+        let n = n.max(0) as usize;
+        let units: Vec<(i64, i64)> = (0..n as i64)
+            .map(|i| (lo + i * ib, (lo + (i + 1) * ib).min(hi)))
+            .collect();
+        let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
+            Some(insp) => {
+                let machine = self.machine()?;
+                let acc = self.inspect(lo, hi, Layout::Blocks { ib }, insp)?;
+                let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
+                let dag = UnitDag::from_accesses(n, &acc)?;
+                let ds = maps.mean_ds_lines();
+                let w = iw_size(machine.llc_lines(), ds, p);
+                let blocks: Vec<BlockVectors> = maps
+                    .mem_weighted
+                    .into_iter()
+                    .zip(maps.llc_weighted)
+                    .map(|(m, l)| BlockVectors {
+                        mem: m.counts,
+                        llc: l.counts,
+                    })
+                    .collect();
+                let opts = MlpOptions {
+                    scheme,
+                    eta_mem: machine.eta_mem(),
+                    eta_llc: machine.eta_llc(),
+                };
+                (
+                    blocks,
+                    Some(dag),
+                    w,
+                    ds,
+                    machine.num_mem_banks(),
+                    machine.num_llc_banks(),
+                    opts,
+                )
+            }
+            None => {
+                let blocks = vec![
+                    BlockVectors {
+                        mem: vec![0],
+                        llc: vec![0]
+                    };
+                    n
+                ];
+                let w = n.div_ceil(p).max(1);
+                let opts = MlpOptions {
+                    scheme,
+                    ..Default::default()
+                };
+                (blocks, None, w, 0.0, 1, 1, opts)
+            }
+        };
+        let inst = IbInstance {
+            cores: p,
+            window,
+            mem_banks: mb,
+            llc_banks: lb,
+            blocks,
+        };
+        let dag_ref = dag.as_ref().filter(|d| !d.has_no_edges());
+        let sched = schedule_ibs(&inst, &opts, dag_ref)?;
+        let steps: Vec<Vec<Vec<u32>>> = sched
+            .windows
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|w| w.iter().map(|&b| b as u32).collect())
+                    .collect()
+            })
+            .collect();
+        let waits = match dag_ref {
+            Some(d) => sync_points(d, &sched.per_core(p), &sched.seq)?,
+            None => vec![Vec::new(); n],
+        };
+        let plan = Plan {
+            units,
+            steps,
+            waits,
+            seq: sched.seq.clone(),
+            barrier: false,
+        };
+        plan.validate()?;
+        let beta_mean = (!sched.beta.is_empty())
+            .then(|| sched.beta.iter().sum::<f64>() / sched.beta.len() as f64);
+        let st = RegionStats {
+            units: n as u64,
+            dag_edges: dag.as_ref().map_or(0, |d| d.num_edges() as u64),
+            sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
+            scheme: Some(
+                match scheme {
+                    Scheme::Default => "default",
+                    Scheme::MlpFirst => "mlp-first",
+                    Scheme::ClpFirst => "clp-first",
+                    Scheme::Balanced => "balanced",
+                }
+                .into(),
+            ),
+            iw_size: Some(window),
+            ds_lines: Some(ds),
+            beta: sched.beta.iter().take(4096).copied().collect(),
+            beta_mean,
+            ..Default::default()
+        };
+        Ok((plan, st))
+    }
+
+    /// The plan cached for irregular region `id`, if any (for tests and tools).
+    pub fn cached_irregular_plan(&self, id: u32) -> Option<Arc<Plan>> {
+        lock(&self.regions)
+            .get(&(IRREGULAR, id))
+            .map(|c| c.plan.clone())
+    }
+
+    /// The plan cached for affine nest `id`, if any.
+    pub fn cached_affine_plan(&self, id: u32) -> Option<Arc<Plan>> {
+        lock(&self.regions)
+            .get(&(AFFINE, id))
+            .map(|c| c.plan.clone())
+    }
+
+    /// Trace mode: records an access of the current virtual core (no-op otherwise).
+    pub fn trace_access(&self, addr: u64, size: u32, write: bool, gap: u32) -> Result<()> {
+        match &self.tracer {
+            Some(t) => lock(t).access(
+                self.cur_core.load(Ordering::Relaxed),
+                addr,
+                size,
+                write,
+                gap,
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// Trace mode: adds `n` non-memory instructions to the current virtual core.
+    pub fn trace_compute(&self, n: u32) {
+        if let Some(t) = &self.tracer {
+            lock(t).compute(self.cur_core.load(Ordering::Relaxed), n as u64);
+        }
+    }
+
+    /// Flushes and closes the trace (idempotent).
+    pub fn trace_finish(&self) -> Result<()> {
+        match &self.tracer {
+            Some(t) => lock(t).finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// Statistics as JSON.
+    pub fn stats_json(&self) -> serde_json::Value {
+        let regions: Vec<RegionStats> = lock(&self.stats).values().cloned().collect();
+        let pf = *lock(&self.pfor);
+        serde_json::json!({
+            "machine": self.cfg.machine,
+            "cores": self.cfg.cores,
+            "trace_mode": self.tracing(),
+            "regions": regions,
+            "parallel_for": {"calls": pf.0, "iterations": pf.1, "executor_ns": pf.2},
+        })
+    }
+
+    /// Writes the statistics to the configured path (no-op without one).
+    pub fn write_stats(&self) -> Result<()> {
+        if let Some(p) = &self.cfg.stats {
+            let text = serde_json::to_string_pretty(&self.stats_json())
+                .map_err(|e| RuntimeError::Io(std::io::Error::other(e)))?;
+            std::fs::write(p, text)?;
+        }
+        Ok(())
+    }
+}
