@@ -1,5 +1,3 @@
-
-mod eval_harness;
 //! Integration tests of weft-testsuite (one binary, see conventions.md).
 //!
 //! The benchmark tests compile the C programs with clang-19 once per optimisation
@@ -8,6 +6,7 @@ mod eval_harness;
 //! (`$WEFT_DATA_DIR`, default `/work/shared/data`).
 
 mod benchmarks;
+mod eval_harness;
 mod common;
 mod loaders;
 mod spark98;
