@@ -182,7 +182,7 @@ fn address_slice<'ctx>(
 }
 
 /// Why the inspector of `plan` could read stale data, if it could.
-fn inspector_hazard<'ctx>(
+pub(crate) fn inspector_hazard<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
     plan: &LoopPlan<'ctx>,
@@ -257,7 +257,7 @@ fn decide<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
 
 /// Turns a cloned loop into the inspector: report accesses, drop stores,
 /// delete everything not needed for addresses and control flow.
-fn make_inspector<'ctx>(
+pub(crate) fn make_inspector<'ctx>(
     module: &Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
@@ -353,15 +353,27 @@ fn emit_fingerprint<'ctx>(
     plan: &LoopPlan<'ctx>,
     region: u32,
 ) -> Result<()> {
+    emit_fingerprint_named(module, site, plan, region, "weft.region")
+}
+
+/// [`emit_fingerprint`] with the prefix of its globals (`<prefix>.<id>.last`);
+/// also used by `ib-schedule` for affine nests whose IBs depend on each other.
+pub(crate) fn emit_fingerprint_named<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    region: u32,
+    prefix: &str,
+) -> Result<()> {
     let cx = module.get_context();
     let b = &site.builder;
     let sty = outline::context_type(module, plan);
     let n = plan.live_ins.len() as u32;
-    let gname = format!("weft.region.{region}.last");
+    let gname = format!("{prefix}.{region}.last");
     let last = module.add_global(sty, None, &gname);
     last.set_linkage(Linkage::Internal);
     last.set_initializer(&sty.const_zero());
-    let valid = module.add_global(cx.bool_type(), None, &format!("weft.region.{region}.valid"));
+    let valid = module.add_global(cx.bool_type(), None, &format!("{prefix}.{region}.valid"));
     valid.set_linkage(Linkage::Internal);
     valid.set_initializer(&cx.bool_type().const_zero());
     let lastp = last.as_pointer_value();

@@ -3,11 +3,15 @@
 //! A pass is added by one entry here; `--passes` strings, `weft opt --help`
 //! and error messages listing valid names all read this table.
 
+use crate::cluster_misses::{self, ClusterMisses};
 use crate::error::Result;
+use crate::ib_schedule::{self, IbSchedule};
 use crate::inspector::{self, InsertInspector};
+use crate::loop_permute::{self, LoopPermute};
 use crate::manager::Pass;
 use crate::parallel::{self, ParallelFor};
 use crate::pipeline::PassOptions;
+use crate::strip_mine::{self, StripMine};
 use crate::trace::{self, InstrumentTrace};
 
 /// One registered pass.
@@ -34,6 +38,30 @@ static REGISTRY: &[PassInfo] = &[
         summary: "executor form for statically parallel loops, contiguous chunks per core",
         options: parallel::OPTIONS,
         create: |o| Ok(Box::new(ParallelFor::from_options(o)?)),
+    },
+    PassInfo {
+        name: "strip-mine",
+        summary: "IB and IW sizes of affine nests: cache-line boundary rule (§5.5.3), eq. 5.1",
+        options: strip_mine::OPTIONS,
+        create: |o| Ok(Box::new(StripMine::from_options(o)?)),
+    },
+    PassInfo {
+        name: "ib-schedule",
+        summary: "affine nests in executor form scheduled by Algorithm 5 (default|mlp-first|clp-first|balanced, §5.5.4)",
+        options: ib_schedule::OPTIONS,
+        create: |o| Ok(Box::new(IbSchedule::from_options(o)?)),
+    },
+    PassInfo {
+        name: "loop-permute",
+        summary: "interleave the IBs of each window iteration by iteration (Fig. 5.4(e), §5.5.5)",
+        options: loop_permute::OPTIONS,
+        create: |o| Ok(Box::new(LoopPermute::from_options(o)?)),
+    },
+    PassInfo {
+        name: "cluster-misses",
+        summary: "Pai-Adve miss clustering baseline: line strips, round-robin, permuted (Fig. 5.2(b)(c))",
+        options: cluster_misses::OPTIONS,
+        create: |o| Ok(Box::new(ClusterMisses::from_options(o)?)),
     },
     PassInfo {
         name: "instrument-trace",

@@ -24,6 +24,8 @@ pub enum RtFn {
     ParallelFor,
     /// `weft_run_irregular(region, lo, hi, slab_iters, inspect, body, ctx)`.
     RunIrregular,
+    /// `weft_run_affine(nest, lo, hi, ib_iters, scheme, insp, body, ctx)`.
+    RunAffine,
     /// `weft_region_invalidate(region)`.
     RegionInvalidate,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
@@ -37,6 +39,7 @@ impl RtFn {
             RtFn::TraceAccess => "weft_trace_access",
             RtFn::ParallelFor => "weft_parallel_for",
             RtFn::RunIrregular => "weft_run_irregular",
+            RtFn::RunAffine => "weft_run_affine",
             RtFn::RegionInvalidate => "weft_region_invalidate",
             RtFn::InspectAccess => "weft_inspect_access",
         }
