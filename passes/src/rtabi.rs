@@ -28,6 +28,8 @@ pub enum RtFn {
     RegionInvalidate,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
+    /// `weft_num_cores(&out)`.
+    NumCores,
 }
 
 impl RtFn {
@@ -39,6 +41,7 @@ impl RtFn {
             RtFn::RunIrregular => "weft_run_irregular",
             RtFn::RegionInvalidate => "weft_region_invalidate",
             RtFn::InspectAccess => "weft_inspect_access",
+            RtFn::NumCores => "weft_num_cores",
         }
     }
 }
