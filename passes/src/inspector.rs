@@ -19,6 +19,14 @@
 //! writes (`y[dst[e]] += ...`) are executed over the slab dependence DAG
 //! instead of being rejected. Iterations inside a slab keep their order.
 //!
+//! With `schedule=original` the same loops run the Original baseline of
+//! §4.5: static contiguous chunks per core. Loops without possible slab
+//! conflicts get no inspector (`insp = NULL`, the runtime's Default
+//! schedule); loops that need the dependence check keep the inspector and
+//! use one slab per core (`slab = ceil(tc / P)`, P from `weft_num_cores`), so
+//! the schedule is the static one and conflicting chunks are ordered by the
+//! slab DAG.
+//!
 //! Soundness of the inspector: a value it loads to compute an address or a
 //! branch must not be written by the loop (it would read stale data); the
 //! pass proves that with the frontend's alias relation and refuses otherwise.
@@ -69,6 +77,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "invalidate",
         "insert invalidation after possible index-array writes (default true)",
     ),
+    (
+        "schedule",
+        "blp (Algorithm 4, default) or original (static chunks, the ch. 4 Original baseline)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -80,6 +92,8 @@ pub struct InsertInspector {
     pub only: Vec<String>,
     /// Insert invalidation calls after possible index-array writes.
     pub invalidate: bool,
+    /// Run the Original schedule (static chunks) instead of Algorithm 4.
+    pub original: bool,
 }
 
 impl Default for InsertInspector {
@@ -88,6 +102,7 @@ impl Default for InsertInspector {
             slab: 0,
             only: Vec::new(),
             invalidate: true,
+            original: false,
         }
     }
 }
@@ -99,6 +114,7 @@ impl InsertInspector {
             slab: o.u64_or("slab", 0)?,
             only: o.list("only"),
             invalidate: o.bool_or("invalidate", true)?,
+            original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
         })
     }
 }
@@ -432,29 +448,60 @@ fn apply<'ctx>(
     module: &Module<'ctx>,
     plan: LoopPlan<'ctx>,
     slab: u64,
+    original: bool,
+    needs_check: bool,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
     let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
-    let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
-    let nrep = make_inspector(module, insp.function, insp.k)?;
+    // The Original schedule needs no inspector unless slabs may conflict.
+    let with_inspector = !original || needs_check;
+    let (insp_fn, nrep) = if with_inspector {
+        let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
+        let n = make_inspector(module, insp.function, insp.k)?;
+        (Some(insp.function), n)
+    } else {
+        (None, 0)
+    };
     let region = next_region_id(module).max(regions.iter().max().map(|m| m + 1).unwrap_or(0));
     regions.push(region);
     let run = rtabi::declare(module, RtFn::RunIrregular)?;
     outline::replace_loop(module, &plan, |site| {
-        emit_fingerprint(module, site, &plan, region)?;
+        if with_inspector {
+            emit_fingerprint(module, site, &plan, region)?;
+        }
         let cx = module.get_context();
         let i64t = cx.i64_type();
+        let b = &site.builder;
+        let slab_v = if original && needs_check {
+            // One slab per core: Algorithm 4 then has a single choice per
+            // core, the static contiguous chunk, and the runtime's slab DAG
+            // orders chunks that conflict.
+            let nc = rtabi::declare(module, RtFn::NumCores)?;
+            let slot = b.build_alloca(cx.i32_type(), "weft.cores")?;
+            b.build_store(slot, cx.i32_type().const_int(1, false))?;
+            b.build_call(nc, &[slot.into()], "")?;
+            let p = b.build_load(cx.i32_type(), slot, "")?.into_int_value();
+            let p = b.build_int_z_extend(p, i64t, "")?;
+            let one = i64t.const_int(1, false);
+            let p = b.build_select(b.build_int_compare(IntPredicate::UGT, p, one, "")?, p, one, "")?.into_int_value();
+            let num = b.build_int_add(site.trip_count, b.build_int_sub(p, one, "")?, "")?;
+            let q = b.build_int_signed_div(num, p, "")?;
+            b.build_select(b.build_int_compare(IntPredicate::SGT, q, one, "")?, q, one, "weft.slab")?
+                .into_int_value()
+        } else {
+            i64t.const_int(slab, false)
+        };
+        let null = cx.ptr_type(inkwell::AddressSpace::default()).const_null();
         let args: [BasicMetadataValueEnum<'ctx>; 7] = [
             cx.i32_type().const_int(region as u64, false).into(),
             i64t.const_zero().into(),
             site.trip_count.into(),
-            i64t.const_int(slab, false).into(),
-            outline::fn_ptr(insp.function).into(),
+            slab_v.into(),
+            insp_fn.map(outline::fn_ptr).unwrap_or(null).into(),
             outline::fn_ptr(body.function).into(),
             site.ctx.into(),
         ];
-        let st = site
-            .builder
+        let st = b
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
             .basic()
@@ -462,12 +509,20 @@ fn apply<'ctx>(
             .into_int_value();
         parallel::emit_sequential_fallback(module, site, body.function, st)
     })?;
-    Ok(format!(
-        "inspector/executor: region {region}, body @{}, inspector @{} ({nrep} access report(s)), slab {}",
-        body.function.get_name().to_string_lossy(),
-        insp.function.get_name().to_string_lossy(),
-        if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") }
-    ))
+    let bname = body.function.get_name().to_string_lossy().into_owned();
+    Ok(match (original, insp_fn) {
+        (false, Some(i)) => format!(
+            "inspector/executor: region {region}, body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}",
+            i.get_name().to_string_lossy(),
+            if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") },
+            if needs_check { ", runtime dependence check" } else { "" }
+        ),
+        (true, Some(i)) => format!(
+            "executor form, original schedule (one slab per core): region {region}, body @{bname}, inspector @{} for the runtime dependence check",
+            i.get_name().to_string_lossy()
+        ),
+        _ => format!("executor form, original schedule (static chunks): region {region}, body @{bname}"),
+    })
 }
 
 /// External functions known not to write user memory that could hold index arrays.
@@ -748,13 +803,30 @@ impl Pass for InsertInspector {
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let mut regions = Vec::new();
         let slab = self.slab;
-        let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| decide(fa, l);
+        let original = self.original;
+        let checks: std::cell::RefCell<HashMap<usize, bool>> = Default::default();
+        let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
+            let d = decide(fa, l);
+            if let Decision::Transform(p) = &d {
+                let needs = fa
+                    .regions
+                    .irregular
+                    .iter()
+                    .flat_map(|r| r.loops.iter())
+                    .any(|il| il.loop_id == l && il.needs_runtime_check);
+                checks.borrow_mut().insert(util::bkey(p.header), needs);
+            }
+            d
+        };
         let changed = parallel::drive(
             module,
             cx,
             &self.only,
             &mut decide_fn,
-            &mut |m, plan, _cx| apply(m, plan, slab, &mut regions),
+            &mut |m, plan, _cx| {
+                let needs = checks.borrow().get(&util::bkey(plan.header)).copied().unwrap_or(true);
+                apply(m, plan, slab, original, needs, &mut regions)
+            },
         )?;
         // Drop the empty remarks of loops that were never candidates.
         cx.remarks.retain(|r| !r.message.is_empty());

@@ -64,12 +64,58 @@ static REGISTRY: &[PassInfo] = &[
         create: |o| Ok(Box::new(ClusterMisses::from_options(o)?)),
     },
     PassInfo {
+        name: "executor-form",
+        summary: "the ch. 4 Original baseline: irregular regions and parallel loops in executor form, static chunks",
+        options: &[("only", "`|`-separated globs of functions to transform (default: all defined)")],
+        create: |o| Ok(Box::new(ExecutorForm::from_options(o)?)),
+    },
+    PassInfo {
         name: "instrument-trace",
         summary: "report every load and store to the runtime's trace recorder",
         options: trace::OPTIONS,
         create: |o| Ok(Box::new(InstrumentTrace::from_options(o)?)),
     },
 ];
+
+/// `executor-form`: `insert-inspector<schedule=original>` then `parallel-for`.
+pub struct ExecutorForm {
+    irregular: InsertInspector,
+    parallel: ParallelFor,
+}
+
+impl ExecutorForm {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<ExecutorForm> {
+        let only = o.list("only");
+        Ok(ExecutorForm {
+            irregular: InsertInspector {
+                only: only.clone(),
+                original: true,
+                ..Default::default()
+            },
+            parallel: ParallelFor { only },
+        })
+    }
+}
+
+impl Pass for ExecutorForm {
+    fn name(&self) -> &'static str {
+        "executor-form"
+    }
+
+    fn run<'ctx>(
+        &self,
+        module: &inkwell::module::Module<'ctx>,
+        cx: &mut crate::manager::PassContext<'ctx>,
+    ) -> Result<crate::manager::Changed> {
+        let a = self.irregular.run(module, cx)?;
+        cx.invalidate();
+        let b = self.parallel.run(module, cx)?;
+        Ok(crate::manager::Changed::from_bool(
+            a == crate::manager::Changed::Yes || b == crate::manager::Changed::Yes,
+        ))
+    }
+}
 
 /// All registered passes.
 pub fn all() -> &'static [PassInfo] {

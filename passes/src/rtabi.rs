@@ -30,6 +30,8 @@ pub enum RtFn {
     RegionInvalidate,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
+    /// `weft_num_cores(&out)`.
+    NumCores,
 }
 
 impl RtFn {
@@ -42,6 +44,7 @@ impl RtFn {
             RtFn::RunAffine => "weft_run_affine",
             RtFn::RegionInvalidate => "weft_region_invalidate",
             RtFn::InspectAccess => "weft_inspect_access",
+            RtFn::NumCores => "weft_num_cores",
         }
     }
 }

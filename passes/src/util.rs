@@ -16,9 +16,40 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionValue};
 
 pub use weft_frontend::ir::{
-    as_instruction, basic_value, callee_name, cond_branch, is_pure_intrinsic, successors, users,
-    value_operand, value_operands, ValueKey,
+    as_instruction, callee_name, cond_branch, is_pure_intrinsic, successors, users, value_operand,
+    value_operands, ValueKey,
 };
+
+/// A raw value as `BasicValueEnum` when it is first-class (never aborts on
+/// labels, tokens or metadata).
+pub fn basic_value<'ctx>(
+    v: inkwell::llvm_sys::prelude::LLVMValueRef,
+) -> Option<BasicValueEnum<'ctx>> {
+    use inkwell::llvm_sys::core::{LLVMGetTypeKind, LLVMTypeOf};
+    use inkwell::llvm_sys::LLVMTypeKind as K;
+    if v.is_null() {
+        return None;
+    }
+    // SAFETY: `v` is a live value.
+    let kind = unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) };
+    let ok = matches!(
+        kind,
+        K::LLVMFloatTypeKind
+            | K::LLVMFP128TypeKind
+            | K::LLVMDoubleTypeKind
+            | K::LLVMHalfTypeKind
+            | K::LLVMBFloatTypeKind
+            | K::LLVMX86_FP80TypeKind
+            | K::LLVMPPC_FP128TypeKind
+            | K::LLVMIntegerTypeKind
+            | K::LLVMStructTypeKind
+            | K::LLVMPointerTypeKind
+            | K::LLVMArrayTypeKind
+            | K::LLVMVectorTypeKind
+    );
+    // SAFETY: checked non-null and first-class.
+    ok.then(|| unsafe { BasicValueEnum::new(v) })
+}
 
 /// Identity key of any value or block.
 pub fn key<V: AsValueRef>(v: &V) -> ValueKey {

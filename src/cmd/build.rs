@@ -12,11 +12,14 @@ use weft_passes::{PassManager, PipelineConfig};
   weft build spmv.c -o spmv                      # default pipeline: every legal loop transformed
   weft build spmv.c -o spmv.orig --passes=none   # unchanged program, same compiler flags
   weft build spmv.c -o spmv.tr --passes='insert-inspector,instrument-trace<only=kernel_*>'
+  weft build hpcg.c weft_bench.c --cflag=-Icommon -o hpcg
 The runtime library is looked up next to the weft binary (target/<profile>/libweft_runtime.a,
 or its deps/ directory); override with --runtime or WEFT_RUNTIME_LIB.")]
 pub struct Args {
-    /// Input program: `.c`, `.ll` or `.bc`.
-    pub input: PathBuf,
+    /// Input files: `.c`, `.ll` or `.bc` (several are linked into one module
+    /// before optimizing, so region ids stay unique).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
     /// Output executable.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
@@ -41,14 +44,31 @@ pub struct Args {
     /// The C compiler used to link.
     #[arg(long, default_value = "clang-19")]
     pub cc: String,
+    /// Extra flag for compiling C inputs to IR (repeatable), e.g. `--cflag=-Iinclude`.
+    #[arg(long = "cflag", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
+    /// Extra object file or library given to the final link unchanged (repeatable).
+    #[arg(long = "link")]
+    pub link: Vec<PathBuf>,
 }
 
-/// Optimizes `input` with `pipeline` and links it into `output`.
+/// Loads and links the inputs, optimizes them and links the executable.
 pub fn build(args: &Args) -> Result<()> {
     let runtime = weft_passes::link::find_runtime(args.runtime.as_deref())?;
     let ctx = Context::create();
-    let module = weft_frontend::load_module(&ctx, &args.input, &Default::default())
-        .with_context(|| format!("loading {}", args.input.display()))?;
+    let mut copts = weft_frontend::ClangOptions::default();
+    copts.flags.extend(args.cflags.iter().cloned());
+    let mut inputs = args.inputs.iter();
+    let first = inputs.next().context("no input file")?;
+    let module = weft_frontend::load_module(&ctx, first, &copts)
+        .with_context(|| format!("loading {}", first.display()))?;
+    for other in inputs {
+        let m = weft_frontend::load_module(&ctx, other, &copts)
+            .with_context(|| format!("loading {}", other.display()))?;
+        module.link_in_module(m).map_err(|e| {
+            anyhow::anyhow!("linking {} into {}: {e}", other.display(), first.display())
+        })?;
+    }
     let mut cfg = PipelineConfig::new();
     cfg.machine = args.machine.clone();
     let pipeline = args
@@ -77,7 +97,9 @@ pub fn build(args: &Args) -> Result<()> {
             .print_to_file(&ll)
             .map_err(|e| anyhow::anyhow!("writing {}: {e}", ll.display()))?;
     }
-    weft_passes::link::link(&args.cc, &args.opt_level, &[&bc], &runtime, &args.output)?;
+    let mut objs: Vec<&std::path::Path> = vec![&bc];
+    objs.extend(args.link.iter().map(|p| p.as_path()));
+    weft_passes::link::link(&args.cc, &args.opt_level, &objs, &runtime, &args.output)?;
     Ok(())
 }
 

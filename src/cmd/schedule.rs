@@ -2,7 +2,9 @@
 
 use anyhow::{bail, Context};
 use std::io::Read;
-use weft_runtime::blp::{original_order, schedule_blp, BlpOptions, CoreOrder, SlabInstance, TieBreak};
+use weft_runtime::blp::{
+    original_order, schedule_blp, BlpOptions, CoreOrder, SlabInstance, TieBreak,
+};
 use weft_runtime::mlp::{schedule_ibs, IbInstance, MlpOptions, Scheme};
 use weft_runtime::optimal::{optimal_schedule, DEFAULT_BUDGET};
 
@@ -61,7 +63,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let text = if args.input == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("reading standard input")?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading standard input")?;
         s
     } else {
         std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input))?
@@ -78,7 +82,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let s = schedule_ibs(&inst, &opts, None)?;
         if args.json {
-            println!("{}", serde_json::json!({"windows": s.windows, "beta": s.beta}));
+            println!(
+                "{}",
+                serde_json::json!({"windows": s.windows, "beta": s.beta})
+            );
         } else {
             println!(
                 "{algo}: {} blocks, {} cores, window {} -> {} steps",
@@ -89,7 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
             for (t, step) in s.windows.iter().enumerate() {
                 for (c, w) in step.iter().enumerate() {
-                    let beta = s.beta.get(t * inst.cores + c).map(|b| format!(" beta={b:.3}")).unwrap_or_default();
+                    let beta = s
+                        .beta
+                        .get(t * inst.cores + c)
+                        .map(|b| format!(" beta={b:.3}"))
+                        .unwrap_or_default();
                     println!("step {t} core {c}: {w:?}{beta}");
                 }
             }
@@ -99,9 +110,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let inst = SlabInstance::from_json(&v).context("slab instance")?;
     let blp_opts = |q: usize| BlpOptions {
         lookahead: q,
-        core_order: if args.flexibility { CoreOrder::Flexibility } else { CoreOrder::Fixed },
+        core_order: if args.flexibility {
+            CoreOrder::Flexibility
+        } else {
+            CoreOrder::Fixed
+        },
         window: args.window,
-        tie_break: if args.lowest { TieBreak::Lowest } else { TieBreak::Seeded(args.seed) },
+        tie_break: if args.lowest {
+            TieBreak::Lowest
+        } else {
+            TieBreak::Seeded(args.seed)
+        },
     };
     let s = match algo {
         "blp" => schedule_blp(&inst, &blp_opts(1), None)?,
@@ -121,7 +140,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let per_core = s.per_core();
     if args.json {
-        println!("{}", serde_json::json!({"schedule": per_core, "coverage": s.coverage}));
+        println!(
+            "{}",
+            serde_json::json!({"schedule": per_core, "coverage": s.coverage})
+        );
     } else {
         println!(
             "{algo}: {} cores, {} banks, {} slots, mean banks covered per slot {:.3} (original order {:.3})",

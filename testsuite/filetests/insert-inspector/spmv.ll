@@ -1,10 +1,10 @@
 ; PASSES: insert-inspector
 ; CHECK: void @kernel(
-; CHECK: call void @weft_region_invalidate(i32 0)
+; CHECK: call i32 @weft_region_invalidate(i32 0)
 ; CHECK: call i32 @weft_run_irregular(i32 0, i64 0, i64
 ; CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 ; CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
-; CHECK: call void @weft_inspect_access(ptr %insp, i64 %weft.k
+; CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k
 ; CHECK-NOT: store double
 ; CHECK: ret void
 ; REMARK: applied: inspector/executor: region 0

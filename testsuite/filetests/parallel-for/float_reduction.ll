@@ -1,4 +1,4 @@
-; PASSES: parallel-for
+; PASSES: parallel-for<only=kernel>
 ; CHECK-NOT: weft_parallel_for
 ; REMARK: floating-point reduction
 ; run: @test(100)

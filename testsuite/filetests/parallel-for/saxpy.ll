@@ -1,7 +1,7 @@
 ; PASSES: parallel-for
 ; CHECK: void @kernel(
-; CHECK: call i32 @weft_parallel_for(i64 0, i64
 ; CHECK-NOT: for.body:
+; CHECK: call i32 @weft_parallel_for(i64 0, i64
 ; CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 ; REMARK: applied: executor form: body @kernel.weft.body.0
 ; run: @test(1000)

@@ -20,6 +20,7 @@ pub mod backend;
 pub mod cache;
 pub mod engine;
 pub mod honesty;
+pub mod machine;
 pub mod paper;
 pub mod plots;
 pub mod reorder;

@@ -1,9 +1,9 @@
 // PASSES: instrument-trace<only=kernel>
 // CHECK: void @kernel(
-// CHECK: call void @weft_trace_access(ptr %arrayidx, i32 8, i32 0, i32
-// CHECK: call void @weft_trace_access(ptr %arrayidx{{.*}}, i32 8, i32 1, i32
+// CHECK: call i32 @weft_trace_access(ptr %arrayidx, i32 8, i32 0, i32
+// CHECK: call i32 @weft_trace_access(ptr %arrayidx{{.*}}, i32 8, i32 1, i32
 // CHECK: i64 @test(
-// CHECK-NOT: weft_trace_access
+// CHECK-NOT: call i32 @weft_trace_access
 // REMARK: kernel: applied: 3 memory access(es) instrumented
 // run: @test(100)
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// PASSES: parallel-for
+// PASSES: parallel-for<only=kernel>
 // CHECK-NOT: weft_parallel_for
 // REMARK: missed: not parallel
 // run: @test(100)
