@@ -292,7 +292,9 @@ pub fn record(module: &Module<'_>, function: &str, header: &str, sp: &StripPlan)
 pub fn recorded(module: &Module<'_>, function: &str, header: &str) -> Option<(u64, u64, u64)> {
     let mut found = None;
     for n in module.get_global_metadata(MD_NAME) {
-        let ops = n.get_node_values();
+        let Some(ops) = n.get_node_values() else {
+            continue;
+        };
         if ops.len() < 5 {
             continue;
         }
@@ -300,7 +302,7 @@ pub fn recorded(module: &Module<'_>, function: &str, header: &str) -> Option<(u6
             ops[i]
                 .into_metadata_value()
                 .get_string_value()
-                .map(|c| c.to_string_lossy().into_owned())
+                .map(|c| String::from_utf8_lossy(c).into_owned())
         };
         let u = |i: usize| match ops[i] {
             inkwell::values::BasicMetadataValueEnum::IntValue(v) => v.get_zero_extended_constant(),

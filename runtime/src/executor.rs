@@ -63,7 +63,6 @@ impl Plan {
         self.units.iter().map(|(a, b)| b - a).sum()
     }
 
-    /// Checks the invariants listed in the module documentation.
     /// Loop permutation inside iteration windows (dissertation §5.5.5,
     /// Fig. 5.4(e)): every core's list of IBs in a step is replaced by single
     /// iterations taken round-robin over those IBs (iteration `t` of each IB,
@@ -131,6 +130,7 @@ impl Plan {
         })
     }
 
+    /// Checks the invariants listed in the module documentation.
     pub fn validate(&self) -> Result<()> {
         let n = self.units.len();
         let p = self.cores();

@@ -624,7 +624,9 @@ impl Runtime {
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();
-                let w = iw_size(machine.llc_lines(), ds, p);
+                // Eq. 5.1, capped at a core's fair share of the IBs: with fewer IBs
+                // than n·W, an uncapped window lets the first core take them all.
+                let w = iw_size(machine.llc_lines(), ds, p).min(n.div_ceil(p).max(1));
                 let blocks: Vec<BlockVectors> = maps
                     .mem_weighted
                     .into_iter()
