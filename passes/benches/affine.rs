@@ -25,8 +25,14 @@ const FULL: &str = "strip-mine,ib-schedule<scheme=balanced>,loop-permute";
 const VERSIONS: &[(&str, &str)] = &[
     ("default", "ib-schedule<scheme=default>"),
     ("clustering", "cluster-misses"),
-    ("mlp-first", "strip-mine,ib-schedule<scheme=mlp-first>,loop-permute"),
-    ("clp-first", "strip-mine,ib-schedule<scheme=clp-first>,loop-permute"),
+    (
+        "mlp-first",
+        "strip-mine,ib-schedule<scheme=mlp-first>,loop-permute",
+    ),
+    (
+        "clp-first",
+        "strip-mine,ib-schedule<scheme=clp-first>,loop-permute",
+    ),
     ("balanced", FULL),
 ];
 
@@ -57,7 +63,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(5)
         .max(1);
-    let quick = std::env::var("WEFT_BENCH_SIZE").map(|v| v == "quick").unwrap_or(false);
+    let quick = std::env::var("WEFT_BENCH_SIZE")
+        .map(|v| v == "quick")
+        .unwrap_or(false);
     let only: Vec<String> = std::env::var("WEFT_BENCH_ONLY")
         .map(|v| v.split(',').map(|s| s.to_string()).collect())
         .unwrap_or_default();
@@ -78,7 +86,10 @@ fn main() {
         .collect();
     srcs.sort();
     println!("# compile time (median of {reps}): clang-19 -O1 -c vs the affine pipeline `{FULL}`");
-    println!("{:<10} {:>10} {:>12} {:>9}", "bench", "clang_ms", "pipeline_ms", "overhead");
+    println!(
+        "{:<10} {:>10} {:>12} {:>9}",
+        "bench", "clang_ms", "pipeline_ms", "overhead"
+    );
     let (mut tc, mut tp) = (0.0, 0.0);
     let mut irs = Vec::new();
     for src in &srcs {
@@ -113,10 +124,22 @@ fn main() {
         let (c, p) = (median(c_times), median(p_times));
         tc += c;
         tp += p;
-        println!("{:<10} {:>10.1} {:>12.1} {:>8.1}%", name, c * 1e3, p * 1e3, 100.0 * p / c);
+        println!(
+            "{:<10} {:>10.1} {:>12.1} {:>8.1}%",
+            name,
+            c * 1e3,
+            p * 1e3,
+            100.0 * p / c
+        );
         irs.push((name, ir));
     }
-    println!("{:<10} {:>10.1} {:>12.1} {:>8.1}%", "total", tc * 1e3, tp * 1e3, 100.0 * tp / tc);
+    println!(
+        "{:<10} {:>10.1} {:>12.1} {:>8.1}%",
+        "total",
+        tc * 1e3,
+        tp * 1e3,
+        100.0 * tp / tc
+    );
 
     println!(
         "\n# native kernel time on 2 threads (WEFT_CORES=2), median of {reps}, {} size; ratio = version / original",
@@ -136,7 +159,10 @@ fn main() {
         for (v, p) in VERSIONS {
             let cx = Context::create();
             let m = weft_frontend::parse_ir(&cx, ir, name).unwrap();
-            PassManager::parse(p, PipelineConfig::new()).unwrap().run(&m).unwrap();
+            PassManager::parse(p, PipelineConfig::new())
+                .unwrap()
+                .run(&m)
+                .unwrap();
             let vll = tmp.path().join(format!("{name}.{v}.ll"));
             std::fs::write(&vll, m.print_to_string().to_string()).unwrap();
             let exe = tmp.path().join(format!("{name}.{v}"));

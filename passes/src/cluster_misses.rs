@@ -28,10 +28,7 @@ use crate::util;
 
 /// Options of `cluster-misses`.
 pub const OPTIONS: &[(&str, &str)] = &[
-    (
-        "max-ibs",
-        "bound on strips per execution (default 512)",
-    ),
+    ("max-ibs", "bound on strips per execution (default 512)"),
     (
         "only",
         "`|`-separated globs of functions to transform (default: all defined)",
@@ -52,7 +49,9 @@ impl ClusterMisses {
     pub fn from_options(o: &PassOptions) -> Result<ClusterMisses> {
         let max_ibs = o.u64_or("max-ibs", strip_mine::DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm("cluster-misses: max-ibs must be positive".into()));
+            return Err(PassError::Llvm(
+                "cluster-misses: max-ibs must be positive".into(),
+            ));
         }
         Ok(ClusterMisses {
             max_ibs,

@@ -88,7 +88,9 @@ impl IbSchedule {
         let s = o.choice_or("scheme", SCHEMES, "mlp-first")?;
         let max_ibs = o.u64_or("max-ibs", strip_mine::DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm("ib-schedule: max-ibs must be positive".into()));
+            return Err(PassError::Llvm(
+                "ib-schedule: max-ibs must be positive".into(),
+            ));
         }
         Ok(IbSchedule {
             scheme: SCHEMES.iter().position(|x| *x == s).unwrap_or(1) as u32,
@@ -105,7 +107,9 @@ pub fn beta_note(scheme: u32) -> &'static str {
         0 => "no beta (round-robin IBs)",
         1 => "beta = 1 (MLP-first: CLP only from the TempSet)",
         2 => "beta = 0 (CLP-first)",
-        _ => "beta chosen per window at run time by the SD rule (runtime stats `beta`, `beta_mean`)",
+        _ => {
+            "beta chosen per window at run time by the SD rule (runtime stats `beta`, `beta_mean`)"
+        }
     }
 }
 
@@ -177,9 +181,7 @@ pub fn outline_nest<'ctx>(
         let head: IntValue<'ctx> = if how.strip.head > 0 {
             let h = i64t.const_int(how.strip.head, false);
             let lt = b.build_int_compare(IntPredicate::SLT, tc, h, "")?;
-            let head = b
-                .build_select(lt, tc, h, "weft.head")?
-                .into_int_value();
+            let head = b.build_select(lt, tc, h, "weft.head")?.into_int_value();
             let pos = b.build_int_compare(IntPredicate::SGT, head, i64t.const_zero(), "")?;
             outline::emit_if(module, b, pos, "weft.headblk", |b| {
                 b.build_call(
@@ -235,7 +237,12 @@ pub fn outline_nest<'ctx>(
             .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
             .into_int_value();
         // The runtime validates before running anything: on failure run the rest sequentially.
-        let bad = b.build_int_compare(IntPredicate::NE, st, st.get_type().const_zero(), "weft.failed")?;
+        let bad = b.build_int_compare(
+            IntPredicate::NE,
+            st,
+            st.get_type().const_zero(),
+            "weft.failed",
+        )?;
         outline::emit_if(module, b, bad, "weft.fallback", |b| {
             b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
             Ok(())
@@ -263,7 +270,10 @@ pub fn decide_affine<'ctx>(
         return (Decision::Skip("not in an affine nest".into()), false);
     };
     let Some((p, par)) = strip_mine::scheduled_loop(fa, nest.root) else {
-        return (Decision::Skip("affine nest without a scheduled loop".into()), false);
+        return (
+            Decision::Skip("affine nest without a scheduled loop".into()),
+            false,
+        );
     };
     if p != l {
         return (
@@ -278,7 +288,10 @@ pub fn decide_affine<'ctx>(
     if !par {
         let why = nest.reason.clone().unwrap_or_default();
         if !why.contains("no loop of the nest is parallel") {
-            return (Decision::Skip(format!("not an affine candidate: {why}")), false);
+            return (
+                Decision::Skip(format!("not an affine candidate: {why}")),
+                false,
+            );
         }
         if !allow_deps {
             return (
@@ -296,7 +309,12 @@ pub fn decide_affine<'ctx>(
     }
     let plan = match outline::plan_loop(fa, l) {
         Ok(p) => p,
-        Err(e) => return (Decision::Skip(format!("affine nest not outlined: {e}")), false),
+        Err(e) => {
+            return (
+                Decision::Skip(format!("affine nest not outlined: {e}")),
+                false,
+            )
+        }
     };
     if let Some(h) = inspector::inspector_hazard(fa, l, &plan) {
         return (Decision::Skip(format!("no address inspector: {h}")), false);

@@ -83,7 +83,10 @@ pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, 
         if scheme & PERMUTE_FLAG != 0 {
             continue;
         }
-        if module.get_global(&format!("weft.nest.{nest}.last")).is_some() {
+        if module
+            .get_global(&format!("weft.nest.{nest}.last"))
+            .is_some()
+        {
             out.push((
                 fname,
                 nest,

@@ -140,7 +140,10 @@ pub fn plan(
 ) -> StripPlan {
     let ivs = fa.loop_ivs(p);
     let step = ivs.primary_iv().map(|v| v.step).unwrap_or(1).max(1);
-    let start = ivs.primary_iv().and_then(|v| v.start.as_ref()).and_then(|s| s.as_const());
+    let start = ivs
+        .primary_iv()
+        .and_then(|v| v.start.as_ref())
+        .and_then(|s| s.as_const());
     // (stride bytes per iteration, constant byte offset if fully constant apart from P's IV)
     let mut refs: Vec<(Option<i64>, Option<i64>)> = Vec::new();
     let mut symbolic = 0;
@@ -206,7 +209,9 @@ pub fn plan(
         _ => (
             1,
             0,
-            format!("{symbolic} reference(s) with a symbolic stride (rows): one iteration per IB unit"),
+            format!(
+                "{symbolic} reference(s) with a symbolic stride (rows): one iteration per IB unit"
+            ),
         ),
     };
     // D for one E-iteration IB: constant strides only, inner loops constant trip counts.
@@ -253,7 +258,9 @@ impl StripMine {
     pub fn from_options(o: &PassOptions) -> Result<StripMine> {
         let max_ibs = o.u64_or("max-ibs", DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm("strip-mine: max-ibs must be positive".into()));
+            return Err(PassError::Llvm(
+                "strip-mine: max-ibs must be positive".into(),
+            ));
         }
         let line = match o.get("line") {
             None => None,

@@ -20,9 +20,18 @@ use weft_passes::{PassManager, PipelineConfig, RemarkKind};
 pub const PIPELINES: &[(&str, &str)] = &[
     ("default", "ib-schedule<scheme=default>"),
     ("clustering", "cluster-misses"),
-    ("mlp-first", "strip-mine,ib-schedule<scheme=mlp-first>,loop-permute"),
-    ("clp-first", "strip-mine,ib-schedule<scheme=clp-first>,loop-permute"),
-    ("balanced", "strip-mine,ib-schedule<scheme=balanced>,loop-permute"),
+    (
+        "mlp-first",
+        "strip-mine,ib-schedule<scheme=mlp-first>,loop-permute",
+    ),
+    (
+        "clp-first",
+        "strip-mine,ib-schedule<scheme=clp-first>,loop-permute",
+    ),
+    (
+        "balanced",
+        "strip-mine,ib-schedule<scheme=balanced>,loop-permute",
+    ),
 ];
 
 const CORES: &[u32] = &[1, 2, 3];
@@ -76,7 +85,11 @@ fn affine_benchmarks_bit_identical() {
     let mut runs = 0;
     let mut transformed = vec![Vec::<String>::new(); PIPELINES.len()];
     let srcs = sources();
-    assert!(srcs.len() >= 10, "expected the affine benchmarks, found {}", srcs.len());
+    assert!(
+        srcs.len() >= 10,
+        "expected the affine benchmarks, found {}",
+        srcs.len()
+    );
     for src in &srcs {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let ir = weft_frontend::compile_c(src, &clang).expect("compile benchmark");
@@ -123,7 +136,11 @@ fn affine_benchmarks_bit_identical() {
         let mut t = transformed[k].clone();
         t.sort();
         t.dedup();
-        eprintln!("affine diff: {version}: {} kernel(s) transformed: {}", t.len(), t.join(" "));
+        eprintln!(
+            "affine diff: {version}: {} kernel(s) transformed: {}",
+            t.len(),
+            t.join(" ")
+        );
         assert!(!t.is_empty(), "{version} transformed no kernel");
     }
     eprintln!(
@@ -132,4 +149,57 @@ fn affine_benchmarks_bit_identical() {
         PIPELINES.len(),
         CORES.len()
     );
+}
+
+/// The executor call really runs the Algorithm 5 schedule (not the sequential
+/// fallback): the runtime's stats name the scheme, cover every iteration, and
+/// record the IB size, the eq. 5.1 window and the β values of the windows.
+#[test]
+fn schedule_runs_and_reports_ib_iw_beta() {
+    let runtime = weft_passes::link::find_runtime(None).expect("libweft_runtime.a");
+    let tmp = tempfile::tempdir().unwrap();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../testsuite/filetests/ib-schedule/vec_balanced.ll");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let cx = Context::create();
+    let m = weft_frontend::parse_ir(&cx, &text, "vec").unwrap();
+    PassManager::parse(
+        "strip-mine,ib-schedule<scheme=balanced>,loop-permute",
+        PipelineConfig::new(),
+    )
+    .unwrap()
+    .run(&m)
+    .unwrap();
+    let ll = tmp.path().join("vec.ll");
+    std::fs::write(&ll, m.print_to_string().to_string()).unwrap();
+    let drv = tmp.path().join("main.c");
+    std::fs::write(
+        &drv,
+        "#include <stdio.h>\nlong test(long);\nint main(void){printf(\"%ld\\n\", test(5000));return 0;}\n",
+    )
+    .unwrap();
+    let exe = tmp.path().join("vec");
+    weft_passes::link::link("clang-19", "-O1", &[&drv, &ll], &runtime, &exe).unwrap();
+    let stats = tmp.path().join("stats.json");
+    let out = Command::new(&exe)
+        .env("WEFT_CORES", "2")
+        .env("WEFT_STATS", &stats)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let kernel = v["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == 0x10000)
+        .expect("the kernel's nest in the stats");
+    assert_eq!(kernel["scheme"], "balanced");
+    assert_eq!(kernel["coverage_ratio"], 1.0);
+    // n = 5000, i from 2 to n-2: 4997 iterations, 15 of them in the leading block.
+    assert_eq!(kernel["total_iterations"], 4997 - 15);
+    assert_eq!(kernel["unit_iters"], 16);
+    assert!(kernel["iw_size"].as_u64().unwrap() >= 1);
+    assert!(!kernel["beta"].as_array().unwrap().is_empty());
 }
