@@ -1,0 +1,3 @@
+//! Integration tests of the `weft` package (one binary, see COMMON.md).
+
+mod differential;
