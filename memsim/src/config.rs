@@ -132,6 +132,9 @@ pub struct CoreConfig {
     /// Reorder-buffer entries: how far a core runs ahead of its oldest
     /// outstanding load. Default 64 (not in Table 5.2; assumed for a 2-issue core).
     pub rob_entries: u32,
+    /// Write-buffer entries: stores that missed and wait for their line; a full
+    /// write buffer stalls dispatch. Default 16 (assumed; manycore model only).
+    pub write_buffer_entries: u32,
 }
 
 /// Cache replacement policy.
@@ -180,6 +183,13 @@ pub struct LlcConfig {
     pub mshrs: u32,
     /// Replacement policy. Default `lru`.
     pub replacement: Replacement,
+    /// Cycles between two accesses starting at one bank's single port (initiation
+    /// interval; concurrent accesses to a bank queue behind each other). Default 2
+    /// (assumed; manycore model only).
+    pub port_cycles: u32,
+    /// Directory-based invalidation coherence at the home bank (Table 5.2 lists
+    /// MOESI; see `memsim::system` for what is modelled). Default true.
+    pub directory: bool,
 }
 
 /// Prefetcher kind.
@@ -414,6 +424,7 @@ impl Default for CoreConfig {
             freq_mhz: 1000,
             issue_width: 2,
             rob_entries: 64,
+            write_buffer_entries: 16,
         }
     }
 }
@@ -441,6 +452,8 @@ impl Default for LlcConfig {
             hit_latency: 10,
             mshrs: 128,
             replacement: Replacement::Lru,
+            port_cycles: 2,
+            directory: true,
         }
     }
 }
@@ -699,6 +712,7 @@ impl CoreConfig {
             ("core.freq_mhz", self.freq_mhz),
             ("core.issue_width", self.issue_width),
             ("core.rob_entries", self.rob_entries),
+            ("core.write_buffer_entries", self.write_buffer_entries),
         ] {
             if v == 0 {
                 return Err(invalid(n, "must be positive"));
@@ -757,6 +771,7 @@ impl LlcConfig {
             ("llc.banks", self.banks),
             ("llc.ways", self.ways),
             ("llc.mshrs", self.mshrs),
+            ("llc.port_cycles", self.port_cycles),
         ] {
             if v == 0 {
                 return Err(invalid(n, "must be positive"));

@@ -50,9 +50,19 @@ fn stencil_blocks(m: &Machine, ibs: usize) -> (Vec<BlockVectors>, f64) {
         for k in u * ib..(u + 1) * ib {
             let (j, i) = (k / cols, k % cols);
             for d in [i.saturating_sub(1), i, (i + 1).min(cols - 1)] {
-                acc.push(Access { unit: u as u32, addr: a_base + (j * cols + d) * 8, size: 8, write: false });
+                acc.push(Access {
+                    unit: u as u32,
+                    addr: a_base + (j * cols + d) * 8,
+                    size: 8,
+                    write: false,
+                });
             }
-            acc.push(Access { unit: u as u32, addr: b_base + k * 8, size: 8, write: true });
+            acc.push(Access {
+                unit: u as u32,
+                addr: b_base + k * 8,
+                size: 8,
+                write: true,
+            });
         }
     }
     let maps = unit_maps(m as &dyn AddressMap, ibs, &acc).unwrap();
@@ -61,7 +71,10 @@ fn stencil_blocks(m: &Machine, ibs: usize) -> (Vec<BlockVectors>, f64) {
         .mem_weighted
         .into_iter()
         .zip(maps.llc_weighted)
-        .map(|(a, b)| BlockVectors { mem: a.counts, llc: b.counts })
+        .map(|(a, b)| BlockVectors {
+            mem: a.counts,
+            llc: b.counts,
+        })
         .collect();
     (blocks, ds)
 }
@@ -70,9 +83,13 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("algorithm4");
     for p in [36usize, 64] {
         let inst = slab_instance(p, 50, 64);
-        g.bench_with_input(BenchmarkId::new("cores_x50slabs_64banks", p), &inst, |b, inst| {
-            b.iter(|| schedule_blp(black_box(inst), &BlpOptions::default(), None).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("cores_x50slabs_64banks", p),
+            &inst,
+            |b, inst| {
+                b.iter(|| schedule_blp(black_box(inst), &BlpOptions::default(), None).unwrap())
+            },
+        );
     }
     g.finish();
 
@@ -90,7 +107,11 @@ fn bench(c: &mut Criterion) {
             blocks: blocks.clone(),
         };
         for scheme in [Scheme::MlpFirst, Scheme::Balanced] {
-            let opts = MlpOptions { scheme, eta_mem: machine.eta_mem(), eta_llc: machine.eta_llc() };
+            let opts = MlpOptions {
+                scheme,
+                eta_mem: machine.eta_mem(),
+                eta_llc: machine.eta_llc(),
+            };
             g.bench_function(format!("32000ibs_36cores_{name}_{scheme:?}"), |b| {
                 b.iter(|| schedule_ibs(black_box(&inst), &opts, None).unwrap())
             });

@@ -1,3 +1,4 @@
 //! Integration tests of weft-memsim (one binary, see conventions.md).
 
 mod addrmap_props;
+mod micro;
