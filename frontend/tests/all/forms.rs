@@ -354,3 +354,30 @@ fn analysis_handles_lead_back_to_ir() {
         assert_eq!(index_array.name, "col");
     }
 }
+
+#[test]
+fn live_ins_and_outs_of_a_loop() {
+    let ctx = inkwell::context::Context::create();
+    let m = weft_frontend::load_module(&ctx, &fixture("spmv_csr.c"), &Default::default()).unwrap();
+    let a = weft_frontend::ModuleAnalysis::new(&m);
+    let f = a.function("spmv_csr").unwrap();
+    let outer = weft_frontend::LoopId(0);
+    let names: Vec<String> = f
+        .live_ins(outer)
+        .iter()
+        .map(|v| v.get_name().to_string_lossy().into_owned())
+        .collect();
+    // The pointers and the bound come from outside; nothing else.
+    for want in ["rowptr", "col", "val", "x", "y", "wide.trip.count37"] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+    }
+    assert_eq!(names.len(), 6, "{names:?}");
+    // The inner loop's result (the reduction) is used after it.
+    let inner = weft_frontend::LoopId(1);
+    let outs = f.live_outs(inner);
+    assert_eq!(outs.len(), 1);
+    assert!(f.live_outs(outer).is_empty());
+}
