@@ -151,6 +151,28 @@ fn next_nest_id(module: &Module<'_>) -> u32 {
     next
 }
 
+/// Next context-cache base for a dependent nest: bases from 0x8000, so their
+/// runtime ids (`base * CONTEXT_SLOTS ..`) start at 0x20000, above the constant
+/// ids of parallel nests (0x10000..) and the irregular regions.
+fn next_dep_base(module: &Module<'_>) -> u32 {
+    let mut next = 0x8000u32;
+    let mut g = module.get_first_global();
+    while let Some(gv) = g {
+        let name = gv.get_name().to_string_lossy().into_owned();
+        if let Some(n) = name
+            .strip_prefix("weft.region.")
+            .and_then(|r| r.strip_suffix(".last"))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            if n >= 0x8000 {
+                next = next.max(n + 1);
+            }
+        }
+        g = gv.get_next_global();
+    }
+    next
+}
+
 /// Outlines loop `plan` and replaces it by the executor call (module docs).
 pub fn outline_nest<'ctx>(
     module: &Module<'ctx>,
@@ -172,9 +194,13 @@ pub fn outline_nest<'ctx>(
     let i32t = cx.i32_type();
     let bf = body.function;
     outline::replace_loop(module, plan, |site| {
-        if how.fingerprint {
-            inspector::emit_fingerprint_named(module, site, plan, nest, "weft.nest")?;
-        }
+        // Dependent nests: one cached schedule per live-in context (the
+        // inspector's context cache); a new context gets a fresh inspection.
+        let nest_id: IntValue<'ctx> = if how.fingerprint {
+            inspector::emit_context_cache(module, site, plan, next_dep_base(module))?
+        } else {
+            i32t.const_int(nest as u64, false)
+        };
         let b = &site.builder;
         let tc = site.trip_count;
         // Leading block up to the first line boundary (§5.5.3).
@@ -221,7 +247,7 @@ pub fn outline_nest<'ctx>(
             None => cx.ptr_type(AddressSpace::default()).const_null(),
         };
         let args: [BasicMetadataValueEnum<'ctx>; 8] = [
-            i32t.const_int(nest as u64, false).into(),
+            nest_id.into(),
             head.into(),
             tc.into(),
             ib.into(),
@@ -390,7 +416,7 @@ impl Pass for IbSchedule {
                 if par {
                     String::new()
                 } else {
-                    "; IBs depend on each other: run-time dependence DAG with synchronisation (transitive-reduction pruned), re-inspected when a live-in changes".into()
+                    "; IBs depend on each other: run-time dependence DAG with synchronisation (transitive-reduction pruned), one cached schedule per live-in context, re-inspected for a new context".into()
                 }
             ))
         };

@@ -77,24 +77,23 @@ pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, 
             Some(BasicValueEnum::IntValue(c)) => c.get_zero_extended_constant(),
             _ => None,
         };
-        let (Some(nest), Some(scheme)) = (nest, scheme) else {
+        let Some(scheme) = scheme else {
             continue;
         };
         if scheme & PERMUTE_FLAG != 0 {
             continue;
         }
-        if module
-            .get_global(&format!("weft.nest.{nest}.last"))
-            .is_some()
-        {
+        // `ib-schedule` passes a constant id only for nests proven parallel;
+        // dependent nests get their id from the per-context schedule cache.
+        let Some(nest) = nest else {
             out.push((
                 fname,
-                nest,
+                0,
                 false,
                 "not permuted: the nest's IBs depend on each other (run-time synchronisation); reordering iterations across IBs is not proven legal".into(),
             ));
             continue;
-        }
+        };
         let nv = cx.i32_type().const_int(scheme | PERMUTE_FLAG, false);
         // SAFETY: operand 4 of a `weft_run_affine` call is its `uint32_t scheme`;
         // `nv` is an i32 constant.
