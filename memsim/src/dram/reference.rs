@@ -199,7 +199,11 @@ pub fn dramsim3_ini(cfg: &DramConfig, epoch_period: u64) -> Result<String, Confi
     );
     let _ = writeln!(s, "tRFC2 = {}\ntRFC4 = {}", t.tRFC, t.tRFC);
     // DRAMsim3 reads these as C `int`s
-    let refi = if cfg.refresh { t.tREFI as u64 } else { 1_000_000_000 };
+    let refi = if cfg.refresh {
+        t.tREFI as u64
+    } else {
+        1_000_000_000
+    };
     let epoch_period = epoch_period.clamp(1, i32::MAX as u64);
     let _ = writeln!(s, "tREFI = {refi}\ntRPRE = 1\ntWPRE = 1");
     let _ = writeln!(
