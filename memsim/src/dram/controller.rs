@@ -54,7 +54,11 @@ impl Hasher for AddrHasher {
         }
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // splitmix64 finaliser: every input bit reaches the low (bucket) bits
+        let mut x = v ^ self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.0 = x ^ (x >> 31);
     }
 }
 
