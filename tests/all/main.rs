@@ -1,0 +1,3 @@
+//! Integration tests of the `weft` command-line tool (one binary, see conventions.md).
+
+mod schedule;
