@@ -25,6 +25,10 @@ enum Command {
     Run(cmd::run::Args),
     /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
     Eval(cmd::eval::Args),
+    /// Speed figures (`weft bench dram`: DRAM model vs DRAMsim3).
+    Bench(cmd::bench::Args),
+    /// Simulate a memory trace (`--dram-only`: DRAM controllers and devices only).
+    Sim(cmd::sim::Args),
     /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
     Demo(cmd::demo::Args),
     /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
@@ -40,6 +44,8 @@ fn main() -> std::process::ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
         Command::Schedule(a) => cmd::schedule::run(a),
     };
     match result {

@@ -132,6 +132,9 @@ pub struct CoreConfig {
     /// Reorder-buffer entries: how far a core runs ahead of its oldest
     /// outstanding load. Default 64 (not in Table 5.2; assumed for a 2-issue core).
     pub rob_entries: u32,
+    /// Write-buffer entries: stores that missed and wait for their line; a full
+    /// write buffer stalls dispatch. Default 16 (assumed; manycore model only).
+    pub write_buffer_entries: u32,
 }
 
 /// Cache replacement policy.
@@ -180,6 +183,13 @@ pub struct LlcConfig {
     pub mshrs: u32,
     /// Replacement policy. Default `lru`.
     pub replacement: Replacement,
+    /// Cycles between two accesses starting at one bank's single port (initiation
+    /// interval; concurrent accesses to a bank queue behind each other). Default 2
+    /// (assumed; manycore model only).
+    pub port_cycles: u32,
+    /// Directory-based invalidation coherence at the home bank (Table 5.2 lists
+    /// MOESI; see `memsim::system` for what is modelled). Default true.
+    pub directory: bool,
 }
 
 /// Prefetcher kind.
@@ -281,6 +291,18 @@ pub enum SchedulerKind {
     FrFcfs,
 }
 
+/// How FR-FCFS chooses between banks that each have a ready command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum BankArbitration {
+    /// Row hits of any bank first, then the oldest request (Rixner's FR-FCFS).
+    #[default]
+    Oldest,
+    /// Banks in round-robin order starting after the bank of the last command;
+    /// inside a bank, first ready (hits before conflicts). DRAMsim3's policy.
+    RoundRobin,
+}
+
 /// DDR command timing, in DRAM clock cycles (tCK). Field names follow JEDEC.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -380,6 +402,12 @@ pub struct DramConfig {
     /// Also drain when more than this many writes wait and no read is pending
     /// (DRAMsim3 uses 8). Default 8.
     pub write_idle_drain: u32,
+    /// FR-FCFS: how banks with ready commands are ordered. Default `oldest`.
+    pub bank_arbitration: BankArbitration,
+    /// FR-FCFS: after this many row hits since the row was opened, an older
+    /// conflicting request may close the row even though hits are pending
+    /// (DRAMsim3 uses 4; 0 = hits always first). Default 0.
+    pub row_hit_cap: u32,
     /// Issue periodic all-bank refresh (REF every tREFI per rank, staggered
     /// across ranks). Default true.
     pub refresh: bool,
@@ -414,6 +442,7 @@ impl Default for CoreConfig {
             freq_mhz: 1000,
             issue_width: 2,
             rob_entries: 64,
+            write_buffer_entries: 16,
         }
     }
 }
@@ -441,6 +470,8 @@ impl Default for LlcConfig {
             hit_latency: 10,
             mshrs: 128,
             replacement: Replacement::Lru,
+            port_cycles: 2,
+            directory: true,
         }
     }
 }
@@ -524,6 +555,8 @@ impl Default for DramConfig {
             write_high_watermark: 104,
             write_low_watermark: 61,
             write_idle_drain: 8,
+            bank_arbitration: BankArbitration::Oldest,
+            row_hit_cap: 0,
             refresh: true,
             epoch_cycles: 2500,
         }
@@ -699,6 +732,7 @@ impl CoreConfig {
             ("core.freq_mhz", self.freq_mhz),
             ("core.issue_width", self.issue_width),
             ("core.rob_entries", self.rob_entries),
+            ("core.write_buffer_entries", self.write_buffer_entries),
         ] {
             if v == 0 {
                 return Err(invalid(n, "must be positive"));
@@ -757,6 +791,7 @@ impl LlcConfig {
             ("llc.banks", self.banks),
             ("llc.ways", self.ways),
             ("llc.mshrs", self.mshrs),
+            ("llc.port_cycles", self.port_cycles),
         ] {
             if v == 0 {
                 return Err(invalid(n, "must be positive"));

@@ -14,8 +14,22 @@
 #![warn(missing_docs)]
 
 pub mod addrmap;
+pub mod cache;
 pub mod config;
+pub mod core;
+pub mod dram;
+pub mod machine;
+pub mod manycore;
+pub mod metrics;
+pub mod noc;
+pub mod oracle;
+pub mod prefetch;
+pub mod simple_dram;
+pub mod stats;
+pub mod synth;
+pub mod system;
 pub mod trace;
+pub mod trace_source;
 
 /// Any error of this crate.
 #[derive(Debug, thiserror::Error)]

@@ -1,3 +1,4 @@
-//! Integration tests of the `weft` command-line tool (one binary, see conventions.md).
+//! Integration tests of the `weft` command line (one binary, see COMMON.md).
 
+mod analyze;
 mod schedule;

@@ -1,3 +1,7 @@
 //! Integration tests of weft-memsim (one binary, see conventions.md).
 
 mod addrmap_props;
+mod differential;
+mod dram_micro;
+mod golden;
+mod micro;

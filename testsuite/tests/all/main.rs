@@ -1,3 +1,12 @@
 //! Integration tests of weft-testsuite (one binary, submodules per area).
+//!
+//! The benchmark tests compile the C programs with clang-19 once per optimisation
+//! level (shared between tests through `common::built_o1`/`built_o0`) and run them at
+//! their quick sizes; the data tests read the files in the shared data directory
+//! (`$WEFT_DATA_DIR`, default `/work/shared/data`).
 
+mod benchmarks;
+mod common;
 mod eval_harness;
+mod loaders;
+mod spark98;

@@ -1,0 +1,286 @@
+//! The full manycore simulation: trace-driven cores attached to the memory side.
+//!
+//! [`Manycore`] owns one [`Core`] per trace core and a [`MemorySystem`], and runs them
+//! in one event-driven loop: at each step it picks the earliest cycle at which a core
+//! can progress or the memory side has an event, advances the memory side to it,
+//! hands the completions to their cores, and steps the cores due at that cycle (in
+//! core order, so runs are deterministic). Idle cycles are skipped. The run ends when
+//! every core has retired its last record and the memory side has drained (late
+//! write-backs are simulated but do not extend the run time, which is the last
+//! core's finish cycle, DESIGN.md "Metrics").
+//!
+//! Invariant: if no core can progress and the memory side has nothing in flight while
+//! some core is unfinished, the model is deadlocked and the run fails with
+//! [`SimError::Deadlock`] rather than looping.
+
+use crate::core::{Core, CoreParams, CoreStats, Op, RecordSource};
+use crate::metrics::WindowSummary;
+use crate::noc::NocStats;
+use crate::system::{Completion, DramBackend, MemorySystem, SystemParams, SystemStats};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Errors of a manycore run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The record source failed (I/O, malformed trace).
+    #[error("trace: {0}")]
+    Trace(String),
+    /// The trace names a core the machine does not have.
+    #[error("trace has records for core {core} but the machine has {cores} cores")]
+    TooManyCores {
+        /// Core id found in the trace.
+        core: u32,
+        /// Cores of the machine.
+        cores: u32,
+    },
+    /// The machine description cannot be simulated.
+    #[error("unsupported machine: {0}")]
+    Unsupported(String),
+    /// No unit can progress but work remains (a model bug).
+    #[error("deadlock at cycle {cycle}: {unfinished} cores unfinished, nothing in flight")]
+    Deadlock {
+        /// Cycle of detection.
+        cycle: u64,
+        /// Cores that had not finished.
+        unfinished: usize,
+    },
+}
+
+/// Result alias of this module.
+pub type Result<T> = std::result::Result<T, SimError>;
+
+/// Records held in memory, per core (tests, small traces, generated workloads).
+#[derive(Clone, Debug, Default)]
+pub struct VecSource {
+    ops: Vec<VecDeque<Op>>,
+}
+
+impl VecSource {
+    /// From one record list per core.
+    pub fn new(per_core: Vec<Vec<Op>>) -> Self {
+        VecSource {
+            ops: per_core.into_iter().map(VecDeque::from).collect(),
+        }
+    }
+
+    /// Number of cores with a stream.
+    pub fn cores(&self) -> usize {
+        self.ops.len()
+    }
+}
+
+impl RecordSource for VecSource {
+    fn next_op(&mut self, core: u32) -> Result<Option<Op>> {
+        Ok(self.ops.get_mut(core as usize).and_then(|q| q.pop_front()))
+    }
+}
+
+/// Statistics of a manycore run (serialized with stable key names).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunStats {
+    /// Cycles until the last core retired its last record.
+    pub cycles: u64,
+    /// Records retired (all cores).
+    pub records: u64,
+    /// Instructions retired (records plus gaps).
+    pub instructions: u64,
+    /// DRAM bank-level parallelism (= `mlp`, DESIGN.md).
+    pub blp: f64,
+    /// Memory-level parallelism: memory banks serving LLC misses.
+    pub mlp: f64,
+    /// Cache-level parallelism: LLC banks serving L1 misses.
+    pub clp: f64,
+    /// LLC hit rate of demand (L1-miss) requests.
+    pub llc_hit_rate: f64,
+    /// Row-buffer hits / DRAM requests.
+    pub row_hit_rate: f64,
+    /// Row-buffer misses (bank closed) / DRAM requests.
+    pub row_miss_rate: f64,
+    /// Row-buffer conflicts / DRAM requests.
+    pub row_conflict_rate: f64,
+    /// Mean L1-miss latency (issue to data), core cycles.
+    pub avg_mem_latency: f64,
+    /// Network part of `avg_mem_latency`.
+    pub avg_network_latency: f64,
+    /// LLC part of `avg_mem_latency`.
+    pub avg_llc_latency: f64,
+    /// DRAM part of `avg_mem_latency`.
+    pub avg_dram_latency: f64,
+    /// LLC misses per thousand instructions.
+    pub llc_mpki: f64,
+    /// L1 misses per thousand instructions.
+    pub l1_mpki: f64,
+    /// Intra-core MLP per window (§5.4).
+    pub intra_core_mlp: f64,
+    /// Inter-core MLP per window (§5.4).
+    pub inter_core_mlp: f64,
+    /// Intra-core CLP per window (§5.4).
+    pub intra_core_clp: f64,
+    /// Inter-core CLP per window (§5.4).
+    pub inter_core_clp: f64,
+    /// Epoch / window length, core cycles.
+    pub epoch_cycles: u64,
+    /// Per-epoch MLP.
+    pub mlp_per_epoch: Vec<f64>,
+    /// Per-epoch CLP.
+    pub clp_per_epoch: Vec<f64>,
+    /// Per-window inter-core MLP and CLP details.
+    pub windows: Windows,
+    /// Memory-side details.
+    pub memory: SystemStats,
+    /// NoC summary (also inside `memory`).
+    pub noc: NocStats,
+    /// DRAM model statistics.
+    pub dram: serde_json::Value,
+    /// Per-core counters.
+    pub per_core: Vec<CoreStats>,
+}
+
+/// Window summaries.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Windows {
+    /// MLP windows.
+    pub mlp: WindowSummary,
+    /// CLP windows.
+    pub clp: WindowSummary,
+}
+
+/// Cores plus memory side.
+pub struct Manycore<D: DramBackend> {
+    cores: Vec<Core>,
+    mem: MemorySystem<D>,
+    wake: Vec<u64>,
+}
+
+const SLEEP: u64 = u64::MAX;
+
+impl<D: DramBackend> Manycore<D> {
+    /// `cores` cores with parameters `cp` on the memory side `sp` over `dram`.
+    pub fn new(cores: u32, cp: CoreParams, sp: SystemParams, dram: D) -> Result<Self> {
+        if cores == 0 {
+            return Err(SimError::Unsupported("no cores".into()));
+        }
+        if sp.coherence && sp.requesters > 64 {
+            return Err(SimError::Unsupported(format!(
+                "directory coherence tracks at most 64 requesters, machine has {}",
+                sp.requesters
+            )));
+        }
+        if sp.requester_nodes.len() < cores as usize {
+            return Err(SimError::Unsupported(
+                "fewer requester nodes than cores".into(),
+            ));
+        }
+        let llc_line = sp.llc_bank.line_bytes;
+        let nodes = sp.requester_nodes.clone();
+        let cores: Vec<Core> = (0..cores)
+            .map(|i| Core::new(i, nodes[i as usize], cp, llc_line))
+            .collect();
+        let n = cores.len();
+        Ok(Manycore {
+            cores,
+            mem: MemorySystem::new(sp, dram),
+            wake: vec![0; n],
+        })
+    }
+
+    /// The memory side.
+    pub fn memory(&self) -> &MemorySystem<D> {
+        &self.mem
+    }
+
+    /// Runs to completion; `progress(records_retired)` is called now and then.
+    pub fn run(
+        &mut self,
+        src: &mut dyn RecordSource,
+        mut progress: impl FnMut(u64),
+    ) -> Result<RunStats> {
+        let mut comps: Vec<Completion> = Vec::new();
+        let mut steps = 0u64;
+        loop {
+            let mut t = SLEEP;
+            for &w in &self.wake {
+                t = t.min(w);
+            }
+            if let Some(m) = self.mem.next_event_time() {
+                t = t.min(m);
+            }
+            if t == SLEEP {
+                break;
+            }
+            self.mem.advance_to(t);
+            self.mem.drain_completions(&mut comps);
+            for c in comps.drain(..) {
+                let i = c.requester as usize;
+                let at = self.cores[i].complete(&c, &mut self.mem);
+                if !self.cores[i].is_done() {
+                    self.wake[i] = self.wake[i].min(at);
+                }
+            }
+            for i in 0..self.cores.len() {
+                if self.wake[i] <= t {
+                    self.wake[i] = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+                }
+            }
+            steps += 1;
+            if steps & 0xffff == 0 {
+                progress(self.cores.iter().map(|c| c.stats().records).sum());
+            }
+        }
+        let unfinished = self.cores.iter().filter(|c| !c.is_done()).count();
+        if unfinished > 0 {
+            return Err(SimError::Deadlock {
+                cycle: self.mem.now(),
+                unfinished,
+            });
+        }
+        progress(self.cores.iter().map(|c| c.stats().records).sum());
+        Ok(self.stats())
+    }
+
+    fn stats(&mut self) -> RunStats {
+        let per_core: Vec<CoreStats> = self.cores.iter().map(|c| c.stats().clone()).collect();
+        let cycles = per_core.iter().map(|c| c.cycles).max().unwrap_or(0);
+        let records = per_core.iter().map(|c| c.records).sum();
+        let instructions: u64 = per_core.iter().map(|c| c.instructions).sum();
+        let l1_misses: u64 = per_core.iter().map(|c| c.l1_misses).sum();
+        let mem = self.mem.finish(cycles);
+        let (h, m, c) = self.mem.dram().row_counts();
+        let tot = (h + m + c).max(1) as f64;
+        let kinst = (instructions as f64 / 1000.0).max(1e-9);
+        RunStats {
+            cycles,
+            records,
+            instructions,
+            blp: mem.mlp.mean,
+            mlp: mem.mlp.mean,
+            clp: mem.clp.mean,
+            llc_hit_rate: mem.llc_hit_rate,
+            row_hit_rate: h as f64 / tot,
+            row_miss_rate: m as f64 / tot,
+            row_conflict_rate: c as f64 / tot,
+            avg_mem_latency: mem.avg_latency,
+            avg_network_latency: mem.avg_network_latency,
+            avg_llc_latency: mem.avg_llc_latency,
+            avg_dram_latency: mem.avg_dram_latency,
+            llc_mpki: mem.llc_misses as f64 / kinst,
+            l1_mpki: l1_misses as f64 / kinst,
+            intra_core_mlp: mem.mlp_windows.intra_core,
+            inter_core_mlp: mem.mlp_windows.inter_core,
+            intra_core_clp: mem.clp_windows.intra_core,
+            inter_core_clp: mem.clp_windows.inter_core,
+            epoch_cycles: self.mem.params().epoch,
+            mlp_per_epoch: mem.mlp.per_epoch.clone(),
+            clp_per_epoch: mem.clp.per_epoch.clone(),
+            windows: Windows {
+                mlp: mem.mlp_windows.clone(),
+                clp: mem.clp_windows.clone(),
+            },
+            noc: mem.noc.clone(),
+            dram: self.mem.dram().stats_json(),
+            memory: mem,
+            per_core,
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! A fixed-latency DRAM model: every request occupies its bank for exactly `latency`
+//! DRAM cycles, banks serve one request at a time in arrival order, no row buffers,
+//! no bus contention.
+//!
+//! It is the "simple memory" of trace-driven simulators: it makes memory-side timing
+//! easy to compute by hand, which the micro-tests of the manycore model rely on
+//! (one miss costs L1 + NoC + LLC + `latency`). Bank `b` of a request is
+//! `(addr / interleave) % banks`; its channel is `b / banks_per_channel`. Real runs use
+//! the DDR4 model of [`crate::dram`].
+//! Invariant: a bank's requests complete in arrival order, `latency` cycles apart at least.
+
+use crate::system::{DramBackend, DramDone, DramRequest};
+use std::collections::VecDeque;
+
+/// Fixed-latency banks.
+#[derive(Clone, Debug)]
+pub struct SimpleDram {
+    latency: u64,
+    interleave: u64,
+    channels: u32,
+    banks_per_channel: u32,
+    queue_cap: usize,
+    queues: Vec<VecDeque<(DramRequest, u64)>>,
+    busy_until: Vec<u64>,
+    in_service: Vec<Option<(DramRequest, u64)>>,
+    per_channel: Vec<usize>,
+    served: u64,
+}
+
+impl SimpleDram {
+    /// `channels` x `banks_per_channel` banks interleaved every `interleave` bytes,
+    /// `latency` DRAM cycles per request, `queue_cap` requests per channel.
+    pub fn new(
+        channels: u32,
+        banks_per_channel: u32,
+        interleave: u64,
+        latency: u64,
+        queue_cap: usize,
+    ) -> Self {
+        let nb = (channels * banks_per_channel).max(1) as usize;
+        SimpleDram {
+            latency: latency.max(1),
+            interleave: interleave.max(1),
+            channels: channels.max(1),
+            banks_per_channel: banks_per_channel.max(1),
+            queue_cap: queue_cap.max(1),
+            queues: vec![VecDeque::new(); nb],
+            busy_until: vec![0; nb],
+            in_service: vec![None; nb],
+            per_channel: vec![0; channels.max(1) as usize],
+            served: 0,
+        }
+    }
+
+    fn bank(&self, addr: u64) -> usize {
+        ((addr / self.interleave) % (self.channels * self.banks_per_channel) as u64) as usize
+    }
+
+    fn start_next(&mut self, b: usize, t: u64) {
+        if self.in_service[b].is_none() {
+            if let Some((r, arr)) = self.queues[b].pop_front() {
+                let s = t.max(arr).max(self.busy_until[b]);
+                self.busy_until[b] = s + self.latency;
+                self.in_service[b] = Some((r, s));
+            }
+        }
+    }
+}
+
+impl DramBackend for SimpleDram {
+    fn channels(&self) -> usize {
+        self.channels as usize
+    }
+    fn channel_of(&self, addr: u64) -> usize {
+        self.bank(addr) / self.banks_per_channel as usize
+    }
+    fn bank_of(&self, addr: u64) -> u32 {
+        self.bank(addr) as u32
+    }
+    fn num_banks(&self) -> u32 {
+        self.channels * self.banks_per_channel
+    }
+    fn burst_bytes(&self) -> u64 {
+        u64::MAX / 2
+    }
+    fn try_enqueue(&mut self, ch: usize, req: DramRequest, now: u64) -> bool {
+        if self.per_channel[ch] >= self.queue_cap {
+            return false;
+        }
+        self.per_channel[ch] += 1;
+        let b = self.bank(req.addr);
+        self.queues[b].push_back((req, now));
+        self.start_next(b, now);
+        true
+    }
+    fn next_event(&self) -> Option<u64> {
+        self.in_service
+            .iter()
+            .zip(&self.busy_until)
+            .filter_map(|(s, &u)| s.map(|_| u))
+            .min()
+    }
+    fn advance_to(&mut self, t: u64, out: &mut Vec<DramDone>) {
+        loop {
+            let mut progressed = false;
+            for b in 0..self.in_service.len() {
+                if let Some((r, s)) = self.in_service[b] {
+                    let done = s + self.latency;
+                    if done <= t {
+                        out.push(DramDone {
+                            id: r.id,
+                            bank: b as u32,
+                            serve_start: s,
+                            done,
+                        });
+                        self.in_service[b] = None;
+                        self.per_channel[b / self.banks_per_channel as usize] -= 1;
+                        self.served += 1;
+                        self.start_next(b, done);
+                        progressed = true;
+                    }
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+    }
+    fn stats_json(&self) -> serde_json::Value {
+        serde_json::json!({ "model": "fixed-latency", "latency": self.latency, "served": self.served })
+    }
+    fn row_counts(&self) -> (u64, u64, u64) {
+        (0, self.served, 0)
+    }
+    fn retarget(&self, addr: u64, bank: u32) -> u64 {
+        let nb = (self.channels * self.banks_per_channel) as u64;
+        let unit = addr / self.interleave;
+        let off = addr % self.interleave;
+        ((unit / nb) * nb + bank as u64) * self.interleave + off
+    }
+}
