@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
     let cfg = MachineConfig::preset("dramsim3-ddr4-2400").unwrap().dram;
     let dir = tempfile::tempdir().unwrap();
     let ini = dir.path().join("weft.ini");
-    std::fs::write(&ini, dramsim3_ini(&cfg, 1 << 40).unwrap()).unwrap();
+    std::fs::write(&ini, dramsim3_ini(&cfg, i32::MAX as u64).unwrap()).unwrap();
     let traces: Vec<(&str, Vec<TimedRequest>)> = vec![
         ("streaming", synthetic::streaming(N).collect()),
         (

@@ -84,8 +84,8 @@ fn dram(a: DramArgs) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let ini = dir.path().join("weft.ini");
     if !a.no_reference {
-        let text =
-            dramsim3_ini(&cfg, 1 << 40).context("this machine cannot be expressed in DRAMsim3")?;
+        let text = dramsim3_ini(&cfg, i32::MAX as u64)
+            .context("this machine cannot be expressed in DRAMsim3")?;
         std::fs::write(&ini, text)?;
     }
     let traces: Vec<(&str, Vec<TimedRequest>)> = vec![

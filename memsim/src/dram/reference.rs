@@ -104,7 +104,8 @@ pub fn replay_cycle_sim<S: CycleSim, I: IntoIterator<Item = TimedRequest>>(
 
 /// The DRAMsim3 `.ini` text describing `cfg` (one controller per channel).
 /// `epoch_period` sets how often DRAMsim3 appends per-epoch counters to
-/// `dramsim3epoch.json` in its output directory. Fails for what DRAMsim3
+/// `dramsim3epoch.json` in its output directory (at most 2^31 − 1, DRAMsim3
+/// reads it as a C `int`). Fails for what DRAMsim3
 /// cannot express: FCFS scheduling, no command queues, split address fields.
 pub fn dramsim3_ini(cfg: &DramConfig, epoch_period: u64) -> Result<String, ConfigError> {
     cfg.validate()?;
@@ -197,7 +198,13 @@ pub fn dramsim3_ini(cfg: &DramConfig, epoch_period: u64) -> Result<String, Confi
         t.tRCD, t.tRP, t.tRAS, t.tRFC
     );
     let _ = writeln!(s, "tRFC2 = {}\ntRFC4 = {}", t.tRFC, t.tRFC);
-    let refi = if cfg.refresh { t.tREFI as u64 } else { 1 << 40 };
+    // DRAMsim3 reads these as C `int`s
+    let refi = if cfg.refresh {
+        t.tREFI as u64
+    } else {
+        1_000_000_000
+    };
+    let epoch_period = epoch_period.clamp(1, i32::MAX as u64);
     let _ = writeln!(s, "tREFI = {refi}\ntRPRE = 1\ntWPRE = 1");
     let _ = writeln!(
         s,

@@ -1,11 +1,39 @@
 //! Differential test against DRAMsim3 (the `dramsim3` crate, which builds
 //! DRAMsim3's C++ sources): both simulators get the `dramsim3-ddr4-2400`
-//! configuration (DDR4_8Gb_x8_2400, 1 channel, 1 rank, rochrababgco, open page,
-//! FR-FCFS, 32-entry transaction queues, 8-entry per-bank command queues) and the
-//! same traces, replayed with the same rule (in order, one per cycle, a refused
-//! request retried every cycle). Targets (issue 2): cycles and bandwidth within
-//! 3 % on saturated traces, average read latency within 5 % on unsaturated
-//! traces, row-buffer hit rate within 1 percentage point.
+//! configuration (DDR4_8Gb_x8_2400: 17-17-17, tRAS 39, tRFC 420, tREFI 9360;
+//! 1 channel, 1 rank, rochrababgco, open page, FR-FCFS with DRAMsim3's
+//! round-robin bank arbitration and 4-hit cap, 32-entry transaction queues,
+//! 8-entry per-bank command queues, rank-staggered refresh) and the same traces,
+//! replayed with the same rule (in order, one per cycle, a refused request
+//! retried every cycle). Clock cycles are DRAM cycles (1.2 GHz) on both sides.
+//!
+//! Targets (issue 2): cycles and bandwidth within 3 % on saturated traces,
+//! average read latency within 5 % on unsaturated traces, row-buffer hit rate
+//! within 1 percentage point (DRAMsim3 counts a hit per column command after the
+//! first in an open row, we count requests whose first command is RD/WR: the
+//! same number when every request is one column command).
+//!
+//! Measured (this file, `cargo test -p weft-memsim --test all differential -- --nocapture`):
+//! on read-only traces (streaming, random, same-bank, saturated and at light
+//! load) total cycles, average read latency and row-hit rate are identical to
+//! DRAMsim3's, so those tests also assert exact cycle equality. Remaining
+//! differences, all from write handling or request merging:
+//!
+//! * writes: DRAMsim3 calls the write callback one cycle after accepting a write
+//!   (posted write), we complete a write when its burst has been written, so a
+//!   trace ending in writes ends later for us (mixed light load: +31 of 500k
+//!   cycles; mixed saturated: +0.36 % cycles, −1.0 % read latency);
+//! * write drains: DRAMsim3 drains exactly the writes counted when the drain
+//!   starts and stops a drain when a write has an older read to the same
+//!   address; we drain down to the low watermark (0 here), including writes
+//!   arriving meanwhile, and only hold the dependent write back;
+//! * bandwidth: a read merged with a queued read of the same burst moves no
+//!   data for us, DRAMsim3's bandwidth counts requests × 64 B (same-bank trace:
+//!   1.314 vs 1.315 GB/s with identical cycles);
+//! * not exercised by this configuration: with the closed-row policy we start
+//!   the auto-precharge at max(RD + tRTP, ACT + tRAS) (JEDEC) where DRAMsim3
+//!   adds the burst (RD + tBL + tRTP); WR→WR across ranks pays tRTRS for us, not
+//!   in DRAMsim3.
 
 use weft_memsim::config::MachineConfig;
 use weft_memsim::dram::reference::{
@@ -176,6 +204,11 @@ fn report(name: &str, b: &Both) {
 fn check_saturated(name: &str, trace: &[TimedRequest]) {
     let b = run_both(trace);
     report(name, &b);
+    // read-only traces: cycle-exact (see the module docs)
+    assert_eq!(
+        b.ours.cycles, b.ref_cycles,
+        "{name}: read-only trace no longer cycle-exact"
+    );
     assert!(
         rel(b.ours.cycles as f64, b.ref_cycles as f64) <= 0.03,
         "{name}: cycles off by more than 3 %: {b:?}"
