@@ -1,3 +1,4 @@
+//! Integration tests of weft-testsuite (one binary, see conventions.md).
 //! Integration tests of weft-testsuite (one binary, submodules per area).
 //!
 //! The benchmark tests compile the C programs with clang-19 once per optimisation
