@@ -8,6 +8,7 @@
 
 mod benchmarks;
 mod common;
+mod eval_e2e;
 mod eval_harness;
 mod loaders;
 mod spark98;
