@@ -63,6 +63,73 @@ impl Plan {
         self.units.iter().map(|(a, b)| b - a).sum()
     }
 
+    /// Loop permutation inside iteration windows (dissertation §5.5.5,
+    /// Fig. 5.4(e)): every core's list of IBs in a step is replaced by single
+    /// iterations taken round-robin over those IBs (iteration `t` of each IB,
+    /// then `t+1`, ...), so the first accesses of all IBs of a window (the
+    /// misses) are issued back to back. Order inside each IB is kept. Only
+    /// legal when IBs of a window are independent, so a plan with any wait is
+    /// returned unchanged (`None`), as is one with more than `max_units`
+    /// iterations (the permuted plan has one unit per iteration).
+    pub fn permuted_windows(&self, max_units: usize) -> Option<Plan> {
+        if self.waits.iter().any(|w| !w.is_empty()) {
+            return None;
+        }
+        let total: i64 = self.units.iter().map(|(a, b)| b - a).sum();
+        if total < 0 || total as usize > max_units {
+            return None;
+        }
+        let mut units: Vec<(i64, i64)> = Vec::with_capacity(total as usize);
+        let mut steps = Vec::with_capacity(self.steps.len());
+        // New ids of each old unit's group, to rebuild `seq` in the old order.
+        let mut group_of = vec![usize::MAX; self.units.len()];
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        for step in &self.steps {
+            let mut nstep = Vec::with_capacity(step.len());
+            for list in step {
+                let g = groups.len();
+                let mut ids = Vec::new();
+                let longest = list
+                    .iter()
+                    .map(|&u| self.units[u as usize].1 - self.units[u as usize].0)
+                    .max()
+                    .unwrap_or(0);
+                for t in 0..longest {
+                    for &u in list {
+                        let (a, b) = self.units[u as usize];
+                        if a + t < b {
+                            ids.push(units.len() as u32);
+                            units.push((a + t, a + t + 1));
+                        }
+                    }
+                }
+                for &u in list {
+                    group_of[u as usize] = g;
+                }
+                nstep.push(ids.clone());
+                groups.push(ids);
+            }
+            steps.push(nstep);
+        }
+        let mut seq = Vec::with_capacity(units.len());
+        let mut emitted = vec![false; groups.len()];
+        for &u in &self.seq {
+            let g = group_of[u as usize];
+            if g != usize::MAX && !emitted[g] {
+                emitted[g] = true;
+                seq.extend_from_slice(&groups[g]);
+            }
+        }
+        let n = units.len();
+        Some(Plan {
+            units,
+            steps,
+            waits: vec![Vec::new(); n],
+            seq,
+            barrier: self.barrier,
+        })
+    }
+
     /// Checks the invariants listed in the module documentation.
     pub fn validate(&self) -> Result<()> {
         let n = self.units.len();
@@ -257,6 +324,28 @@ mod tests {
         })
         .unwrap();
         assert_eq!(sum.load(Ordering::Relaxed), (3..13).sum::<i64>());
+    }
+
+    #[test]
+    fn permuted_windows_interleave_ibs() {
+        // Two cores, one step: core 0 runs IBs [0,3) and [6,8), core 1 runs [3,6).
+        let p = Plan {
+            units: vec![(0, 3), (3, 6), (6, 8)],
+            steps: vec![vec![vec![0, 2], vec![1]]],
+            waits: vec![vec![], vec![], vec![]],
+            seq: vec![0, 1, 2],
+            barrier: false,
+        };
+        let q = p.permuted_windows(100).unwrap();
+        q.validate().unwrap();
+        let core0: Vec<(i64, i64)> = q.steps[0][0].iter().map(|&u| q.units[u as usize]).collect();
+        assert_eq!(core0, vec![(0, 1), (6, 7), (1, 2), (7, 8), (2, 3)]);
+        let core1: Vec<(i64, i64)> = q.steps[0][1].iter().map(|&u| q.units[u as usize]).collect();
+        assert_eq!(core1, vec![(3, 4), (4, 5), (5, 6)]);
+        assert!(p.permuted_windows(7).is_none());
+        let mut w = p.clone();
+        w.waits[2] = vec![1];
+        assert!(w.permuted_windows(100).is_none());
     }
 
     #[test]

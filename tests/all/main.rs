@@ -1,3 +1,5 @@
 //! Integration tests of the `weft` command line (one binary, see COMMON.md).
 
 mod analyze;
+mod cli_passes;
+mod differential;
