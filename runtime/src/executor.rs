@@ -358,4 +358,43 @@ mod tests {
         });
         assert!(matches!(r, Err(RuntimeError::Panicked(m)) if m == "boom"));
     }
+
+    #[test]
+    fn barrier_orders_steps_and_waits_are_honoured() {
+        use std::sync::Mutex;
+        // 3 cores, 3 steps, core 2 idles in step 1; unit 4 (core 1) waits for unit 2 (core 2)
+        let plan = Plan {
+            units: (0..7).map(|i| (i, i + 1)).collect(),
+            steps: vec![
+                vec![vec![0], vec![1], vec![2]],
+                vec![vec![3], vec![4], vec![]],
+                vec![vec![5], vec![], vec![6]],
+            ],
+            waits: vec![vec![], vec![], vec![], vec![], vec![2], vec![], vec![]],
+            seq: vec![0, 1, 2, 3, 4, 5, 6],
+            barrier: true,
+        };
+        plan.validate().unwrap();
+        for _ in 0..20 {
+            let log = Mutex::new(Vec::new());
+            execute_native(&plan, &|a, _| log.lock().unwrap().push(a)).unwrap();
+            let log = log.into_inner().unwrap();
+            let pos = |u: i64| log.iter().position(|&x| x == u).unwrap();
+            assert_eq!(log.len(), 7);
+            // every unit of step s finishes before any unit of step s+1 starts
+            for a in [0, 1, 2] {
+                for b in [3, 4, 5, 6] {
+                    assert!(pos(a) < pos(b));
+                }
+            }
+            for a in [3, 4] {
+                for b in [5, 6] {
+                    assert!(pos(a) < pos(b));
+                }
+            }
+        }
+        let mut bad = plan.clone();
+        bad.waits[2] = vec![4]; // waits for a later unit: could deadlock
+        assert!(bad.validate().is_err());
+    }
 }

@@ -3,3 +3,4 @@
 mod analyze;
 mod cli_passes;
 mod differential;
+mod schedule;
