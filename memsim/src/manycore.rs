@@ -246,7 +246,7 @@ impl<D: DramBackend> Manycore<D> {
         let instructions: u64 = per_core.iter().map(|c| c.instructions).sum();
         let l1_misses: u64 = per_core.iter().map(|c| c.l1_misses).sum();
         let mem = self.mem.finish(cycles);
-        let (h, m, c) = self.mem.dram().row_counts();
+        let (h, m, c) = self.mem.dram_mut().row_counts();
         let tot = (h + m + c).max(1) as f64;
         let kinst = (instructions as f64 / 1000.0).max(1e-9);
         RunStats {
@@ -278,7 +278,7 @@ impl<D: DramBackend> Manycore<D> {
                 clp: mem.clp_windows.clone(),
             },
             noc: mem.noc.clone(),
-            dram: self.mem.dram().stats_json(),
+            dram: self.mem.dram_mut().stats_json(),
             memory: mem,
             per_core,
         }

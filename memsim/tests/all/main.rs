@@ -1,4 +1,5 @@
 //! Integration tests of weft-memsim (one binary, see conventions.md).
 
 mod addrmap_props;
+mod behaviour;
 mod micro;
