@@ -390,6 +390,10 @@ pub struct DramConfig {
     /// Also drain when more than this many writes wait and no read is pending
     /// (DRAMsim3 uses 8). Default 8.
     pub write_idle_drain: u32,
+    /// FR-FCFS: after this many row hits since the row was opened, an older
+    /// conflicting request may close the row even though hits are pending
+    /// (DRAMsim3 uses 4; 0 = hits always first). Default 0.
+    pub row_hit_cap: u32,
     /// Issue periodic all-bank refresh (REF every tREFI per rank, staggered
     /// across ranks). Default true.
     pub refresh: bool,
@@ -537,6 +541,7 @@ impl Default for DramConfig {
             write_high_watermark: 104,
             write_low_watermark: 61,
             write_idle_drain: 8,
+            row_hit_cap: 0,
             refresh: true,
             epoch_cycles: 2500,
         }

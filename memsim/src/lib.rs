@@ -26,6 +26,11 @@ pub mod prefetch;
 pub mod simple_dram;
 pub mod synth;
 pub mod system;
+pub mod dram;
+pub mod dram_backend;
+pub mod run;
+pub mod sched;
+pub mod stats;
 pub mod trace;
 pub mod trace_source;
 

@@ -2,4 +2,5 @@
 
 mod addrmap_props;
 mod behaviour;
+mod dram_micro;
 mod micro;

@@ -1,0 +1,706 @@
+//! One memory controller: bounded read and write queues with back-pressure,
+//! write draining between watermarks, optional per-bank command queues, the
+//! request scheduler, refresh, and the channel it drives.
+//!
+//! Per DRAM cycle the controller does what DRAMsim3's `Controller::ClockTick`
+//! does, in the same order: (1) raise a refresh when one is due (every
+//! tREFI / ranks cycles, ranks in turn) and, while one is pending, precharge that
+//! rank's open banks and issue REF as soon as timing allows, keeping other
+//! commands off that rank; (2) otherwise issue the command of the scheduler's
+//! choice among requests whose next command is ready — at most one command per
+//! cycle; (3) with per-bank command queues (`bank_queue_entries > 0`) move one
+//! request from the active transaction queue (reads, or writes while draining)
+//! into its bank's queue, where it becomes eligible the next cycle.
+//! Without command queues the scheduler sees the whole queues, and only reads
+//! (or, while draining, only writes) are eligible.
+//!
+//! It is event-driven: after each step it computes the next cycle at which
+//! anything can happen (a command becoming ready, a refresh falling due) and
+//! the caller skips straight there, so idle and waiting cycles cost nothing.
+//!
+//! Writes are drained when the write queue reaches the high watermark, or when
+//! more than `write_idle_drain` writes wait and no read does, or when the input
+//! has ended; draining stops at the low watermark. A read of a burst that a
+//! queued write will write is served from the write queue one cycle later
+//! (forwarded); a read of a burst another queued read already asked for is
+//! merged with it; a write to a burst already queued for writing is merged.
+//! A write is not issued before an older queued read of the same burst.
+//!
+//! Row-buffer outcome of a request = its first command: RD/WR → hit, ACT → miss
+//! (bank was precharged), PRE → conflict (another row was open).
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::addrmap::AddressMapping;
+use crate::config::{DramConfig, RowPolicy};
+use crate::stats::{CommandCounts, Histogram, ParallelismTracker};
+
+use super::channel::{Channel, CommandKind};
+use super::scheduler::{self, Candidate, MemScheduler, QueuedRequest};
+use super::{Completion, MemRequest, QueueFull, Timing};
+
+/// Multiplicative hasher for burst addresses (no external dependency).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type AddrMap<V> = HashMap<u64, V, BuildHasherDefault<AddrHasher>>;
+
+/// Per-controller counters (merged into [`crate::stats::DramStats`]).
+#[derive(Debug, Clone)]
+pub struct ControllerStats {
+    /// Reads accepted.
+    pub reads: u64,
+    /// Writes accepted.
+    pub writes: u64,
+    /// Row hits.
+    pub row_hits: u64,
+    /// Row misses.
+    pub row_misses: u64,
+    /// Row conflicts.
+    pub row_conflicts: u64,
+    /// Reads forwarded from the write queue.
+    pub forwarded_reads: u64,
+    /// Reads merged with a queued read.
+    pub merged_reads: u64,
+    /// Writes merged with a queued write.
+    pub merged_writes: u64,
+    /// Commands issued.
+    pub commands: CommandCounts,
+    /// Read latency histogram.
+    pub read_latency: Histogram,
+    /// Write latency histogram.
+    pub write_latency: Histogram,
+    /// Bytes moved by bursts.
+    pub bytes: u64,
+    /// Latest completion cycle.
+    pub last_done: u64,
+}
+
+impl ControllerStats {
+    fn new() -> Self {
+        ControllerStats {
+            reads: 0,
+            writes: 0,
+            row_hits: 0,
+            row_misses: 0,
+            row_conflicts: 0,
+            forwarded_reads: 0,
+            merged_reads: 0,
+            merged_writes: 0,
+            commands: CommandCounts::default(),
+            read_latency: Histogram::new(8, 512),
+            write_latency: Histogram::new(8, 512),
+            bytes: 0,
+            last_done: 0,
+        }
+    }
+}
+
+/// A queued request plus controller bookkeeping.
+#[derive(Debug, Clone)]
+struct Entry {
+    req: QueuedRequest,
+    /// First cycle at which the scheduler may serve it.
+    eligible_from: u64,
+    /// Waiting for an older read of the same burst (write only).
+    after_read: bool,
+}
+
+/// One memory controller and its channel.
+pub struct Controller {
+    id: u32,
+    ch: Channel,
+    mapping: AddressMapping,
+    burst_mask: u64,
+    burst_bytes: u64,
+    read_cap: usize,
+    write_cap: usize,
+    bank_cap: u32,
+    high: usize,
+    low: usize,
+    idle_drain: usize,
+    closed_row: bool,
+    refresh: bool,
+    refresh_interval: u64,
+    next_refresh: u64,
+    next_refresh_rank: usize,
+    pending_refresh: VecDeque<usize>,
+    sched: Box<dyn MemScheduler>,
+    /// Transaction queues (only with per-bank command queues).
+    read_q: VecDeque<Entry>,
+    write_q: VecDeque<Entry>,
+    /// Requests visible to the scheduler, oldest first.
+    window: Vec<Entry>,
+    window_reads: usize,
+    window_writes: usize,
+    bank_count: Vec<u32>,
+    /// Queued reads per burst address.
+    pending_reads: AddrMap<u32>,
+    /// Extra reads merged into a queued read: (tag, source, arrival).
+    merged: AddrMap<Vec<(u64, u32, u64)>>,
+    /// Queued writes per burst address.
+    pending_writes: AddrMap<u32>,
+    war_writes: usize,
+    draining: bool,
+    input_done: bool,
+    /// First cycle not yet processed.
+    now: u64,
+    next_event: u64,
+    seq: u64,
+    completions: Vec<Completion>,
+    // scratch, per bank
+    has_hits: Vec<bool>,
+    seen: Vec<bool>,
+    /// Statistics.
+    pub stats: ControllerStats,
+    global_bank_base: usize,
+}
+
+impl Controller {
+    /// Controller `id` of a validated DRAM config.
+    pub fn new(id: u32, cfg: &DramConfig, mapping: AddressMapping) -> Self {
+        let tm = Timing::from_config(cfg);
+        let ch = Channel::new(tm, cfg.ranks, cfg.bankgroups, cfg.banks_per_group);
+        let nb = ch.banks.len();
+        let refresh_interval = (tm.refi / cfg.ranks as u64).max(1);
+        Controller {
+            id,
+            ch,
+            burst_mask: !(cfg.burst_bytes() as u64 - 1),
+            burst_bytes: cfg.burst_bytes() as u64,
+            mapping,
+            read_cap: cfg.read_queue_entries as usize,
+            write_cap: cfg.write_queue_entries as usize,
+            bank_cap: cfg.bank_queue_entries,
+            high: cfg.write_high_watermark as usize,
+            low: cfg.write_low_watermark as usize,
+            idle_drain: cfg.write_idle_drain as usize,
+            closed_row: cfg.row_policy == RowPolicy::Closed,
+            refresh: cfg.refresh,
+            refresh_interval,
+            next_refresh: refresh_interval,
+            next_refresh_rank: 0,
+            pending_refresh: VecDeque::new(),
+            sched: scheduler::build(cfg.scheduler, cfg.row_hit_cap),
+            read_q: VecDeque::new(),
+            write_q: VecDeque::new(),
+            window: Vec::new(),
+            window_reads: 0,
+            window_writes: 0,
+            bank_count: vec![0; nb],
+            pending_reads: AddrMap::default(),
+            merged: AddrMap::default(),
+            pending_writes: AddrMap::default(),
+            war_writes: 0,
+            draining: false,
+            input_done: false,
+            now: 0,
+            next_event: if cfg.refresh {
+                refresh_interval
+            } else {
+                u64::MAX
+            },
+            seq: 0,
+            completions: Vec::new(),
+            has_hits: vec![false; nb],
+            seen: vec![false; nb],
+            stats: ControllerStats::new(),
+            global_bank_base: id as usize * nb,
+        }
+    }
+
+    /// Replace the scheduler (e.g. one not named in [`crate::config::SchedulerKind`]).
+    pub fn set_scheduler(&mut self, s: Box<dyn MemScheduler>) {
+        self.sched = s;
+    }
+
+    /// Channel index.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The channel's timing state (read-only).
+    pub fn channel(&self) -> &Channel {
+        &self.ch
+    }
+
+    /// Cycle of the next event (`u64::MAX` if none).
+    pub fn next_event(&self) -> u64 {
+        self.next_event
+    }
+
+    /// Requests queued and not yet served.
+    pub fn queued(&self) -> usize {
+        self.read_q.len() + self.write_q.len() + self.window.len()
+    }
+
+    /// Completions not yet drained.
+    pub fn pending_completions(&self) -> usize {
+        self.completions.len()
+    }
+
+    fn staged(&self) -> bool {
+        self.bank_cap > 0
+    }
+
+    /// Whether a request of this kind would be accepted now.
+    pub fn can_accept(&self, is_write: bool) -> bool {
+        if self.staged() {
+            if is_write {
+                self.write_q.len() < self.write_cap
+            } else {
+                self.read_q.len() < self.read_cap
+            }
+        } else if is_write {
+            self.window_writes < self.write_cap
+        } else {
+            self.window_reads < self.read_cap
+        }
+    }
+
+    /// The input has ended: drain every remaining write.
+    pub fn finish_input(&mut self) {
+        self.input_done = true;
+        self.wake(self.now);
+    }
+
+    fn wake(&mut self, t: u64) {
+        self.next_event = self.next_event.min(t.max(self.now));
+    }
+
+    fn complete(&mut self, c: Completion) {
+        self.stats.last_done = self.stats.last_done.max(c.done);
+        self.completions.push(c);
+    }
+
+    /// Offer a request at cycle `now` (all events before `now` must have been
+    /// processed). `Err(QueueFull)` if its queue is full.
+    pub fn enqueue(&mut self, now: u64, r: MemRequest) -> Result<(), QueueFull> {
+        if !self.can_accept(r.is_write) {
+            return Err(QueueFull);
+        }
+        let now = now.max(self.now);
+        let addr = r.addr & self.burst_mask;
+        if !r.is_write {
+            self.stats.reads += 1;
+            if self.pending_writes.contains_key(&addr) {
+                self.stats.forwarded_reads += 1;
+                self.stats.read_latency.add(1);
+                self.complete(Completion {
+                    tag: r.tag,
+                    source: r.source,
+                    addr: r.addr,
+                    is_write: false,
+                    arrival: now,
+                    done: now + 1,
+                });
+                return Ok(());
+            }
+            if let Some(n) = self.pending_reads.get_mut(&addr) {
+                *n += 1;
+                self.stats.merged_reads += 1;
+                self.merged
+                    .entry(addr)
+                    .or_default()
+                    .push((r.tag, r.source, now));
+                return Ok(());
+            }
+            self.pending_reads.insert(addr, 1);
+        } else {
+            self.stats.writes += 1;
+            if self.pending_writes.contains_key(&addr) {
+                self.stats.merged_writes += 1;
+                self.complete(Completion {
+                    tag: r.tag,
+                    source: r.source,
+                    addr: r.addr,
+                    is_write: true,
+                    arrival: now,
+                    done: now + 1,
+                });
+                return Ok(());
+            }
+            self.pending_writes.insert(addr, 1);
+        }
+        let d = self.mapping.decode(addr);
+        let bank = self.mapping.bank_in_channel(&d);
+        let after_read = r.is_write && self.pending_reads.contains_key(&addr);
+        if after_read {
+            self.war_writes += 1;
+        }
+        let mut req = QueuedRequest {
+            seq: self.seq,
+            arrival: now,
+            source: r.source,
+            is_write: r.is_write,
+            addr,
+            bank,
+            row: d.row,
+            column: d.column,
+            tag: r.tag,
+            sched_state: 0,
+            first_cmd: None,
+            in_service: false,
+        };
+        self.seq += 1;
+        self.sched.on_arrival(now, &mut req);
+        let e = Entry {
+            req,
+            eligible_from: now,
+            after_read,
+        };
+        if self.staged() {
+            if r.is_write {
+                self.write_q.push_back(e);
+            } else {
+                self.read_q.push_back(e);
+            }
+        } else {
+            self.push_window(e);
+        }
+        self.wake(now);
+        Ok(())
+    }
+
+    fn push_window(&mut self, e: Entry) {
+        self.bank_count[e.req.bank as usize] += 1;
+        if e.req.is_write {
+            self.window_writes += 1;
+        } else {
+            self.window_reads += 1;
+        }
+        self.window.push(e);
+    }
+
+    /// Move completions with `done <= upto` to `out`.
+    pub fn drain_completions(&mut self, upto: u64, out: &mut Vec<Completion>) {
+        if self.completions.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        while i < self.completions.len() {
+            if self.completions[i].done <= upto {
+                out.push(self.completions.swap_remove(i));
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn update_drain(&mut self) {
+        let (writes, reads_waiting, idle) = if self.staged() {
+            (
+                self.write_q.len(),
+                !self.read_q.is_empty() || self.window_reads > 0,
+                self.window.is_empty() && self.read_q.is_empty(),
+            )
+        } else {
+            (
+                self.window_writes,
+                self.window_reads > 0,
+                self.window_reads == 0,
+            )
+        };
+        if !self.draining {
+            if writes > 0
+                && (writes >= self.high
+                    || (writes > self.idle_drain && idle)
+                    || (self.input_done && !reads_waiting))
+            {
+                self.draining = true;
+            }
+        } else if writes <= self.low && !(self.input_done && !reads_waiting && writes > 0) {
+            self.draining = false;
+        }
+    }
+
+    /// Process cycle `t` (= `next_event()`), reporting bank activity to `blp`.
+    pub fn step(&mut self, t: u64, blp: &mut ParallelismTracker) {
+        debug_assert!(
+            t >= self.now,
+            "step({t}) after cycle {} was processed",
+            self.now
+        );
+        while self.refresh && t >= self.next_refresh {
+            let r = self.next_refresh_rank;
+            if !self.ch.ranks[r].refresh_pending {
+                self.ch.ranks[r].refresh_pending = true;
+                self.pending_refresh.push_back(r);
+            }
+            self.next_refresh_rank = (r + 1) % self.ch.ranks.len();
+            self.next_refresh += self.refresh_interval;
+        }
+        self.update_drain();
+        let mut issued = false;
+        let mut future = u64::MAX;
+        if let Some(&r) = self.pending_refresh.front() {
+            let (done, f) = self.try_refresh(r, t);
+            issued = done;
+            future = f;
+        }
+        if !issued {
+            let (done, f) = self.schedule(t, blp);
+            issued = done;
+            future = future.min(f);
+        }
+        let staged = self.staged() && self.stage_one(t);
+        self.now = t + 1;
+        self.next_event = if issued || staged {
+            t + 1
+        } else {
+            let mut n = future;
+            if self.refresh {
+                n = n.min(self.next_refresh);
+            }
+            n.max(t + 1)
+        };
+    }
+
+    /// Precharge or refresh rank `r`; returns (issued, earliest future ready time).
+    fn try_refresh(&mut self, r: usize, t: u64) -> (bool, u64) {
+        let bpr = self.ch.banks_per_rank();
+        let lo = r * bpr;
+        let mut future = u64::MAX;
+        let mut any_open = false;
+        for b in lo..lo + bpr {
+            if self.ch.banks[b].open_row.is_some() {
+                any_open = true;
+                let rt = self.ch.banks[b].next_pre;
+                if rt <= t {
+                    self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                    self.stats.commands.pre += 1;
+                    return (true, t + 1);
+                }
+                future = future.min(rt);
+            }
+        }
+        if !any_open {
+            let rt = self.ch.refresh_ready(r).unwrap_or(u64::MAX);
+            if rt <= t {
+                self.ch.issue(CommandKind::Ref, lo, 0, t, false);
+                self.stats.commands.refresh += 1;
+                self.pending_refresh.pop_front();
+                return (true, t + 1);
+            }
+            future = future.min(rt);
+        }
+        (false, future)
+    }
+
+    #[inline]
+    fn eligible(&self, e: &Entry, t: u64) -> bool {
+        if e.eligible_from > t || e.after_read {
+            return false;
+        }
+        if !self.staged() && e.req.is_write != self.draining {
+            return false;
+        }
+        !self.ch.ranks[self.ch.rank_of(e.req.bank as usize)].refresh_pending
+    }
+
+    /// Pick and issue one command; returns (issued, earliest future ready time).
+    fn schedule(&mut self, t: u64, blp: &mut ParallelismTracker) -> (bool, u64) {
+        if self.window.is_empty() {
+            return (false, u64::MAX);
+        }
+        if self.sched.wants_prepare() {
+            let mut reqs: Vec<QueuedRequest> = self.window.iter().map(|e| e.req.clone()).collect();
+            self.sched.prepare(t, &mut reqs);
+            for (e, r) in self.window.iter_mut().zip(reqs) {
+                e.req.sched_state = r.sched_state;
+            }
+        }
+        for b in 0..self.has_hits.len() {
+            self.has_hits[b] = false;
+            self.seen[b] = false;
+        }
+        let mut future = u64::MAX;
+        for e in &self.window {
+            if self.eligible(e, t) {
+                let b = e.req.bank as usize;
+                if self.ch.banks[b].open_row == Some(e.req.row) {
+                    self.has_hits[b] = true;
+                }
+            } else if e.eligible_from > t {
+                future = future.min(e.eligible_from);
+            }
+        }
+        let mut best: Option<(u64, usize, CommandKind)> = None;
+        for i in 0..self.window.len() {
+            let e = &self.window[i];
+            if !self.eligible(e, t) {
+                continue;
+            }
+            let b = e.req.bank as usize;
+            let oldest = !self.seen[b];
+            self.seen[b] = true;
+            let bank = &self.ch.banks[b];
+            let (cmd, hit) = match bank.open_row {
+                Some(r) if r == e.req.row => (
+                    if e.req.is_write {
+                        CommandKind::Wr
+                    } else {
+                        CommandKind::Rd
+                    },
+                    true,
+                ),
+                Some(_) => (CommandKind::Pre, false),
+                None => (CommandKind::Act, false),
+            };
+            let rt = self.ch.ready(cmd, b);
+            if rt > t {
+                future = future.min(rt);
+                continue;
+            }
+            let c = Candidate {
+                req: &e.req,
+                command: cmd,
+                row_hit: hit,
+                oldest_in_bank: oldest,
+                bank_has_hits: self.has_hits[b],
+                hits_since_act: bank.hits_since_act,
+            };
+            if let Some(p) = self.sched.priority(t, &c) {
+                // window is oldest first, so strictly-greater keeps the oldest on ties
+                if best.is_none_or(|(bp, _, _)| p > bp) {
+                    best = Some((p, i, cmd));
+                }
+            }
+        }
+        match best {
+            Some((_, i, cmd)) => {
+                self.issue(i, cmd, t, blp);
+                (true, t + 1)
+            }
+            None => (false, future),
+        }
+    }
+
+    fn issue(&mut self, i: usize, cmd: CommandKind, t: u64, blp: &mut ParallelismTracker) {
+        let b = self.window[i].req.bank as usize;
+        let gb = self.global_bank_base + b;
+        {
+            let e = &mut self.window[i];
+            if e.req.first_cmd.is_none() {
+                e.req.first_cmd = Some(cmd);
+                match cmd {
+                    CommandKind::Act => self.stats.row_misses += 1,
+                    CommandKind::Pre => self.stats.row_conflicts += 1,
+                    _ => self.stats.row_hits += 1,
+                }
+            }
+        }
+        match cmd {
+            CommandKind::Act => {
+                let row = self.window[i].req.row;
+                self.ch.issue(CommandKind::Act, b, row, t, false);
+                self.stats.commands.act += 1;
+                if !self.window[i].req.in_service {
+                    self.window[i].req.in_service = true;
+                    blp.start(gb, t);
+                }
+                self.sched.on_command(t, &self.window[i].req, cmd);
+            }
+            CommandKind::Pre => {
+                self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                self.stats.commands.pre += 1;
+                self.sched.on_command(t, &self.window[i].req, cmd);
+            }
+            CommandKind::Rd | CommandKind::Wr => {
+                self.ch.issue(cmd, b, 0, t, self.closed_row);
+                let tm = self.ch.tm;
+                let e = self.window.remove(i);
+                self.bank_count[b] -= 1;
+                let is_write = e.req.is_write;
+                let done = t + if is_write { tm.cwl } else { tm.cl } + tm.bl;
+                blp.finish(gb, t, done, e.req.in_service);
+                self.stats.bytes += self.burst_bytes;
+                let lat = done - e.req.arrival;
+                if is_write {
+                    self.window_writes -= 1;
+                    self.stats.commands.wr += 1;
+                    self.stats.write_latency.add(lat);
+                    self.pending_writes.remove(&e.req.addr);
+                } else {
+                    self.window_reads -= 1;
+                    self.stats.commands.rd += 1;
+                    self.stats.read_latency.add(lat);
+                    self.pending_reads.remove(&e.req.addr);
+                    if let Some(extra) = self.merged.remove(&e.req.addr) {
+                        for (tag, source, arrival) in extra {
+                            self.stats.read_latency.add(done - arrival);
+                            self.complete(Completion {
+                                tag,
+                                source,
+                                addr: e.req.addr,
+                                is_write: false,
+                                arrival,
+                                done,
+                            });
+                        }
+                    }
+                    if self.war_writes > 0 {
+                        self.release_war(e.req.addr);
+                    }
+                }
+                self.sched.on_command(t, &e.req, cmd);
+                self.sched.on_complete(t, &e.req);
+                self.complete(Completion {
+                    tag: e.req.tag,
+                    source: e.req.source,
+                    addr: e.req.addr,
+                    is_write,
+                    arrival: e.req.arrival,
+                    done,
+                });
+            }
+            CommandKind::Ref => unreachable!("refresh is not a request command"),
+        }
+    }
+
+    fn release_war(&mut self, addr: u64) {
+        for e in self.window.iter_mut().chain(self.write_q.iter_mut()) {
+            if e.after_read && e.req.addr == addr {
+                e.after_read = false;
+                self.war_writes -= 1;
+            }
+        }
+    }
+
+    /// Move one request from the active transaction queue into its bank queue.
+    fn stage_one(&mut self, t: u64) -> bool {
+        let cap = self.bank_cap;
+        let q = if self.draining {
+            &mut self.write_q
+        } else {
+            &mut self.read_q
+        };
+        let mut pick = None;
+        for (i, e) in q.iter().enumerate() {
+            if self.bank_count[e.req.bank as usize] < cap {
+                pick = Some(i);
+                break;
+            }
+        }
+        let Some(i) = pick else { return false };
+        let mut e = q.remove(i).expect("index in range");
+        e.eligible_from = t + 1;
+        self.push_window(e);
+        true
+    }
+}
