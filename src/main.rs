@@ -29,6 +29,10 @@ enum Command {
     Demo(cmd::demo::Args),
     /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
     Schedule(cmd::schedule::Args),
+    /// Simulate a memory trace on the manycore (cores, caches, NoC, LLC, DRAM).
+    Sim(cmd::sim::Args),
+    /// Simulator speed figures (`weft bench sim`).
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -41,6 +45,8 @@ fn main() -> std::process::ExitCode {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Schedule(a) => cmd::schedule::run(a),
+        Command::Sim(a) => cmd::sim::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -65,12 +65,20 @@ impl DdrBackend {
         for (i, ctrl) in sys.controllers_mut().iter_mut().enumerate() {
             match sched {
                 Scheduler::ParBs => ctrl.set_scheduler(Box::new(ParBs::default())),
-                Scheduler::Tcm => ctrl.set_scheduler(Box::new(Tcm::new(seed.wrapping_add(i as u64)))),
+                Scheduler::Tcm => {
+                    ctrl.set_scheduler(Box::new(Tcm::new(seed.wrapping_add(i as u64))))
+                }
                 _ => {}
             }
         }
         let mapping = c.mapping()?;
-        Ok(DdrBackend { sys, mapping, burst: c.burst_bytes() as u64, scratch: Vec::new(), stats: None })
+        Ok(DdrBackend {
+            sys,
+            mapping,
+            burst: c.burst_bytes() as u64,
+            scratch: Vec::new(),
+            stats: None,
+        })
     }
 
     /// The DRAM model.
@@ -104,7 +112,12 @@ impl DramBackend for DdrBackend {
     }
     fn try_enqueue(&mut self, _ch: usize, req: DramRequest, now: u64) -> bool {
         self.sys.advance_to(now);
-        let r = MemRequest { addr: req.addr, is_write: req.is_write, source: req.source, tag: req.id };
+        let r = MemRequest {
+            addr: req.addr,
+            is_write: req.is_write,
+            source: req.source,
+            tag: req.id,
+        };
         self.sys.try_enqueue(now, r).is_ok()
     }
     fn next_event(&self) -> Option<u64> {
@@ -116,14 +129,22 @@ impl DramBackend for DdrBackend {
         self.sys.drain_completions(u64::MAX, &mut self.scratch);
         // Deterministic order (the model drains controllers in an unspecified order).
         self.scratch.sort_unstable_by_key(|c| (c.done, c.tag));
-        out.extend(self.scratch.iter().map(|c| DramDone { id: c.tag, addr: c.addr, done: c.done }));
+        out.extend(self.scratch.iter().map(|c| DramDone {
+            id: c.tag,
+            addr: c.addr,
+            done: c.done,
+        }));
     }
     fn blp_summary(&mut self) -> ParallelismSummary {
         let s = self.final_stats();
         ParallelismSummary {
             mean: s.blp,
             active_cycles: s.blp_epochs.iter().map(|e| e.any_busy_cycles).sum(),
-            unit_cycles: s.blp_epochs.iter().map(|e| e.busy_unit_cycles as u128).sum(),
+            unit_cycles: s
+                .blp_epochs
+                .iter()
+                .map(|e| e.busy_unit_cycles as u128)
+                .sum(),
             intervals: s.requests,
             clipped: 0,
             per_epoch: s.blp_epochs.iter().map(|e| e.parallelism).collect(),
@@ -136,6 +157,9 @@ impl DramBackend for DdrBackend {
             o.remove("blp_epochs");
         }
         v
+    }
+    fn finish_input(&mut self) {
+        self.sys.finish_input();
     }
     fn row_counts(&mut self) -> (u64, u64, u64) {
         let s = self.final_stats();

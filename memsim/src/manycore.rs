@@ -198,6 +198,7 @@ impl<D: DramBackend> Manycore<D> {
     ) -> Result<RunStats> {
         let mut comps: Vec<Completion> = Vec::new();
         let mut steps = 0u64;
+        let mut input_done = false;
         loop {
             let mut t = SLEEP;
             for &w in &self.wake {
@@ -208,6 +209,11 @@ impl<D: DramBackend> Manycore<D> {
             }
             if t == SLEEP {
                 break;
+            }
+            if !input_done && self.mem.in_flight() == 0 && self.cores.iter().all(|c| c.is_done()) {
+                // No request can follow: let the DRAM drain its write queues.
+                self.mem.finish_input();
+                input_done = true;
             }
             self.mem.advance_to(t);
             self.mem.drain_completions(&mut comps);

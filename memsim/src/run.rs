@@ -24,7 +24,11 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { scheduler: Scheduler::FrFcfs, oracle: Oracle::None, seed: 1 }
+        RunOptions {
+            scheduler: Scheduler::FrFcfs,
+            oracle: Oracle::None,
+            seed: 1,
+        }
     }
 }
 
@@ -39,7 +43,8 @@ pub fn config_scheduler(cfg: &MachineConfig) -> Scheduler {
 /// Builds the manycore of `cfg` with the DDR model.
 pub fn build(cfg: &MachineConfig, opts: &RunOptions) -> Result<Manycore<DdrBackend>, SimError> {
     let (cp, sp) = crate::machine::params(cfg, opts.oracle)?;
-    let dram = DdrBackend::new(&cfg.dram, opts.scheduler, opts.seed).map_err(|e| SimError::Unsupported(e.to_string()))?;
+    let dram = DdrBackend::new(&cfg.dram, opts.scheduler, opts.seed)
+        .map_err(|e| SimError::Unsupported(e.to_string()))?;
     Manycore::new(cfg.core.count, cp, sp, dram)
 }
 
@@ -71,7 +76,10 @@ pub fn simulate_trace_file(
     if is_binary(&head[..n]) {
         let r = TraceReader::new(f, name.clone()).map_err(|e| SimError::Trace(e.to_string()))?;
         if r.cores() > cores {
-            return Err(SimError::TooManyCores { core: r.cores() - 1, cores });
+            return Err(SimError::TooManyCores {
+                core: r.cores() - 1,
+                cores,
+            });
         }
         simulate(cfg, &mut DemuxSource::new(r, cores), opts, progress)
     } else {
@@ -89,4 +97,35 @@ fn read_prefix(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
         }
     }
     Ok(n)
+}
+
+/// The benchmark workload of `weft bench sim` and `benches/sim.rs`: `total` records
+/// over `cores` cores, 3/4 streaming and 1/4 random 8-byte accesses, gaps 0..=8, one
+/// store in 8 (see [`crate::synth`]).
+pub fn bench_workload(cores: u32, total: u64, seed: u64) -> crate::synth::SynthSource {
+    use crate::synth::{Pattern, SynthParams, SynthSource};
+    SynthSource::new(SynthParams {
+        pattern: Pattern::Mixed,
+        cores,
+        records_per_core: total / cores.max(1) as u64,
+        max_gap: 8,
+        write_every: 8,
+        stride: 8,
+        row_stride: 64 * 1024,
+        seed,
+    })
+}
+
+/// Bytes between consecutive rows of one memory bank under `cfg`'s mapping (the
+/// span of every address bit below the lowest row bit), for same-bank workloads.
+pub fn row_stride(cfg: &MachineConfig) -> Result<u64, SimError> {
+    let m = cfg
+        .dram
+        .mapping()
+        .map_err(|e| SimError::Unsupported(e.to_string()))?;
+    let a = m.encode(&crate::addrmap::DramAddr {
+        row: 1,
+        ..Default::default()
+    });
+    Ok(a.max(1))
 }

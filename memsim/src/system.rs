@@ -208,6 +208,8 @@ pub trait DramBackend {
     fn blp_summary(&mut self) -> ParallelismSummary;
     /// Row-buffer and controller statistics as JSON (merged into the run's stats).
     fn stats_json(&mut self) -> serde_json::Value;
+    /// No further request will come: drain buffered writes (default: nothing to do).
+    fn finish_input(&mut self) {}
     /// Row-buffer hits, misses (closed bank) and conflicts so far.
     fn row_counts(&mut self) -> (u64, u64, u64);
     /// Address re-targeted to global bank `bank`, keeping row and column (BLP Ideal).
@@ -1198,6 +1200,11 @@ impl<D: DramBackend> MemorySystem<D> {
             },
         });
         self.free_txn(txn);
+    }
+
+    /// No further request will be issued: the DRAM may drain buffered writes.
+    pub fn finish_input(&mut self) {
+        self.dram.finish_input();
     }
 
     /// Moves the completions produced so far into `out` (in time order).

@@ -69,7 +69,8 @@ impl ParBs {
             e.0 = e.0.max(n);
             e.1 += n;
         }
-        let mut threads: Vec<(u32, u32, u32)> = load.into_iter().map(|(t, (m, s))| (m, s, t)).collect();
+        let mut threads: Vec<(u32, u32, u32)> =
+            load.into_iter().map(|(t, (m, s))| (m, s, t)).collect();
         threads.sort_unstable();
         self.rank.clear();
         let n = threads.len() as u32;
@@ -95,7 +96,10 @@ impl MemScheduler for ParBs {
     }
 
     fn prepare(&mut self, _now: u64, queued: &mut [QueuedRequest]) {
-        self.marked_left = queued.iter().filter(|r| r.sched_state & MARKED != 0).count();
+        self.marked_left = queued
+            .iter()
+            .filter(|r| r.sched_state & MARKED != 0)
+            .count();
         if self.marked_left == 0 && !queued.is_empty() {
             self.form_batch(queued);
         }

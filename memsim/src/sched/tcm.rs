@@ -62,7 +62,12 @@ impl Tcm {
     }
 
     /// TCM with explicit parameters.
-    pub fn with_params(quantum: u64, cluster_thresh: f64, shuffle_interval: u64, seed: u64) -> Self {
+    pub fn with_params(
+        quantum: u64,
+        cluster_thresh: f64,
+        shuffle_interval: u64,
+        seed: u64,
+    ) -> Self {
         Tcm {
             quantum: quantum.max(1),
             cluster_thresh,
@@ -93,7 +98,8 @@ impl Tcm {
     }
 
     fn recluster(&mut self) {
-        let mut threads: Vec<(u64, u32)> = self.stats.iter().map(|(&t, s)| (s.requests, t)).collect();
+        let mut threads: Vec<(u64, u32)> =
+            self.stats.iter().map(|(&t, s)| (s.requests, t)).collect();
         threads.sort_unstable();
         let total: u64 = self.stats.values().map(|s| s.served.max(s.requests)).sum();
         let budget = (total as f64 * self.cluster_thresh) as u64;
@@ -123,8 +129,16 @@ impl Tcm {
             .iter()
             .map(|&t| {
                 let s = &self.stats[&t];
-                let blp = if s.blp_samples == 0 { 0 } else { (s.blp_sum * 1000) / s.blp_samples };
-                let rbl = if s.served == 0 { 0 } else { (s.hits * 1000) / s.served };
+                let blp = if s.blp_samples == 0 {
+                    0
+                } else {
+                    (s.blp_sum * 1000) / s.blp_samples
+                };
+                let rbl = if s.served == 0 {
+                    0
+                } else {
+                    (s.hits * 1000) / s.served
+                };
                 (blp as i64 - rbl as i64, t)
             })
             .collect();
@@ -188,7 +202,8 @@ impl MemScheduler for Tcm {
         // Sample each thread's bank-level parallelism: banks it has requests in.
         self.bank_seen.clear();
         for r in queued.iter() {
-            self.bank_seen.insert(((r.source as u64) << 32) | r.bank as u64, ());
+            self.bank_seen
+                .insert(((r.source as u64) << 32) | r.bank as u64, ());
         }
         let mut per: IntMap<u32, u64> = IntMap::default();
         for &k in self.bank_seen.keys() {
@@ -214,7 +229,11 @@ impl MemScheduler for Tcm {
     }
 
     fn priority(&mut self, _now: u64, c: &Candidate<'_>) -> Option<u64> {
-        let rank = self.rank.get(&c.req.source).copied().unwrap_or(u32::MAX as u64);
+        let rank = self
+            .rank
+            .get(&c.req.source)
+            .copied()
+            .unwrap_or(u32::MAX as u64);
         if c.command == CommandKind::Pre && c.bank_has_hits {
             return None;
         }

@@ -3,4 +3,5 @@
 mod addrmap_props;
 mod behaviour;
 mod dram_micro;
+mod golden;
 mod micro;
