@@ -25,14 +25,14 @@ enum Command {
     Run(cmd::run::Args),
     /// Run the evaluation studies (ch. 4 BLP, ch. 5 MLP/CLP): tables, plots, summary.json.
     Eval(cmd::eval::Args),
+    /// Speed figures (`weft bench dram`: DRAM model vs DRAMsim3).
+    Bench(cmd::bench::Args),
+    /// Simulate a memory trace (`--dram-only`: DRAM controllers and devices only).
+    Sim(cmd::sim::Args),
     /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
     Demo(cmd::demo::Args),
     /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
     Schedule(cmd::schedule::Args),
-    /// Simulate a memory trace on the manycore (cores, caches, NoC, LLC, DRAM).
-    Sim(cmd::sim::Args),
-    /// Simulator speed figures (`weft bench sim`).
-    Bench(cmd::bench::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -44,9 +44,9 @@ fn main() -> std::process::ExitCode {
         Command::Run(a) => cmd::run::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
-        Command::Schedule(a) => cmd::schedule::run(a),
         Command::Sim(a) => cmd::sim::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Schedule(a) => cmd::schedule::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -61,8 +61,12 @@ pub struct ExitCondition<'ctx> {
     pub continue_predicate: IntPredicate,
     /// The compared IV side is `iv + offset` (0 for the phi, `step` for `phi.next`).
     pub offset: i64,
-    /// The bound the IV is compared to.
+    /// The bound the IV is compared to, as an expression.
     pub bound: Poly,
+    /// The bound operand of the comparison (the IR value a pass reuses).
+    pub bound_value: BasicValueEnum<'ctx>,
+    /// The IV-side operand of the comparison (the phi or its increment, maybe cast).
+    pub iv_value: BasicValueEnum<'ctx>,
     /// Whether the test follows the body (rotated loop) rather than precedes it.
     pub after_body: bool,
 }
@@ -462,14 +466,13 @@ impl<'a, 'ctx> Evaluator<'a, 'ctx> {
             }
             None
         };
-        let (idx, offset, pred, bound_v) = if let Some((idx, off)) = side(a) {
-            (idx, off, cont, b)
+        let (idx, offset, pred, bound_v, iv_v) = if let Some((idx, off)) = side(a) {
+            (idx, off, cont, b, a)
         } else if let Some((idx, off)) = side(b) {
-            (idx, off, swap_pred(cont), a)
+            (idx, off, swap_pred(cont), a, b)
         } else {
             return Err("exit comparison does not test an induction variable".into());
         };
-        let _ = bound_v;
         Ok((
             ExitCondition {
                 exiting: ex,
@@ -478,6 +481,8 @@ impl<'a, 'ctx> Evaluator<'a, 'ctx> {
                 continue_predicate: pred,
                 offset,
                 bound: Poly::zero(),
+                bound_value: bound_v,
+                iv_value: iv_v,
                 after_body,
             },
             idx,
@@ -498,25 +503,7 @@ impl<'a, 'ctx> Evaluator<'a, 'ctx> {
             let Some(pi) = self.loop_ivs[li].primary else {
                 continue;
             };
-            let bv = {
-                let cmp = exit.cmp;
-                let a = ir::value_operand(cmp, 0);
-                let b = ir::value_operand(cmp, 1);
-                let iv = &self.loop_ivs[li].ivs[pi];
-                let is_iv = |v: Option<BasicValueEnum<'ctx>>| {
-                    v.map(|v| {
-                        let k = ValueKey::of(&strip_casts(v));
-                        k == ValueKey::of(&iv.phi) || k == ValueKey::of(&iv.next)
-                    })
-                    .unwrap_or(false)
-                };
-                if is_iv(a) {
-                    b
-                } else {
-                    a
-                }
-            };
-            let Some(bv) = bv else { continue };
+            let bv = exit.bound_value;
             let bound = self.eval(bv);
             let lid = LoopId(li as u32);
             if !self.invariant_in(&bound, lid) {

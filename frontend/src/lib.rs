@@ -37,9 +37,10 @@ pub mod loops;
 pub mod regions;
 pub mod summary;
 pub mod symbols;
+pub mod synth;
 
 pub use access::{Access, AccessClass, AccessId, AccessKind, Base, BaseKind};
-pub use analysis::{FunctionAnalysis, ModuleAnalysis};
+pub use analysis::{FunctionAnalysis, ModuleAnalysis, Reference};
 pub use cfg::{BlockId, Cfg};
 pub use deps::LoopDeps;
 pub use error::{Error, Result};

@@ -286,6 +286,11 @@ impl AddressMapping {
         Self::from_fields(&fields)
     }
 
+    /// The non-empty fields from the low bits up, as `(field, bits)` runs.
+    pub fn fields(&self) -> Vec<(Field, u32)> {
+        self.segments.iter().map(|s| (s.field, s.bits)).collect()
+    }
+
     /// Number of address bits covered by the mapping (capacity = 2^this bytes).
     pub fn covered_bits(&self) -> u32 {
         self.covered

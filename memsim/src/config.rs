@@ -291,6 +291,18 @@ pub enum SchedulerKind {
     FrFcfs,
 }
 
+/// How FR-FCFS chooses between banks that each have a ready command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum BankArbitration {
+    /// Row hits of any bank first, then the oldest request (Rixner's FR-FCFS).
+    #[default]
+    Oldest,
+    /// Banks in round-robin order starting after the bank of the last command;
+    /// inside a bank, first ready (hits before conflicts). DRAMsim3's policy.
+    RoundRobin,
+}
+
 /// DDR command timing, in DRAM clock cycles (tCK). Field names follow JEDEC.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -390,6 +402,8 @@ pub struct DramConfig {
     /// Also drain when more than this many writes wait and no read is pending
     /// (DRAMsim3 uses 8). Default 8.
     pub write_idle_drain: u32,
+    /// FR-FCFS: how banks with ready commands are ordered. Default `oldest`.
+    pub bank_arbitration: BankArbitration,
     /// FR-FCFS: after this many row hits since the row was opened, an older
     /// conflicting request may close the row even though hits are pending
     /// (DRAMsim3 uses 4; 0 = hits always first). Default 0.
@@ -541,6 +555,7 @@ impl Default for DramConfig {
             write_high_watermark: 104,
             write_low_watermark: 61,
             write_idle_drain: 8,
+            bank_arbitration: BankArbitration::Oldest,
             row_hit_cap: 0,
             refresh: true,
             epoch_cycles: 2500,

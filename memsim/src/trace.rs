@@ -833,3 +833,33 @@ mod tests {
         assert!(e.to_string().starts_with("c:1: gap"), "{e}");
     }
 }
+
+/// Synthetic DRAM-only traces for benchmarks and tests (deterministic).
+pub mod synthetic {
+    use super::{AccessKind, TimedRequest};
+
+    /// `n` reads of consecutive 64-byte lines, all offered at cycle 0.
+    pub fn streaming(n: u64) -> impl Iterator<Item = TimedRequest> {
+        (0..n).map(|i| TimedRequest {
+            cycle: 0,
+            kind: AccessKind::Read,
+            addr: i * 64,
+        })
+    }
+
+    /// `n` reads of uniformly random 64-byte lines below `capacity` bytes, all
+    /// offered at cycle 0 (xorshift64 from `seed`, which must be non-zero).
+    pub fn random(n: u64, capacity: u64, seed: u64) -> impl Iterator<Item = TimedRequest> {
+        let mut x = seed.max(1);
+        (0..n).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            TimedRequest {
+                cycle: 0,
+                kind: AccessKind::Read,
+                addr: (x % capacity.max(64)) & !63,
+            }
+        })
+    }
+}

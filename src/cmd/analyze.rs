@@ -12,7 +12,7 @@ use weft_frontend::{load_module, ClangOptions, ModuleAnalysis, ModuleSummary};
 #[command(after_help = "Examples:\n  \
 weft analyze kernel.c\n  \
 weft analyze kernel.ll --json > loops.json\n  \
-weft analyze kernel.c --function spmv --clang-flag=-O2\n\n\
+weft analyze kernel.c --function spmv --cflag=-Iinclude --cflag=-DN=1024\n\n\
 C files are compiled with `clang-19 -O1 -fno-unroll-loops -fno-vectorize \
 -fno-slp-vectorize -fno-discard-value-names -g0` unless --clang-flag is given.")]
 pub struct Args {
@@ -30,6 +30,9 @@ pub struct Args {
     /// Replace the default C compile flags (repeatable).
     #[arg(long = "clang-flag", allow_hyphen_values = true)]
     pub clang_flags: Vec<String>,
+    /// Add a C compile flag after the defaults, e.g. `--cflag=-Iinclude` (repeatable).
+    #[arg(long = "cflag", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
 }
 
 /// Runs the subcommand.
@@ -42,6 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !args.clang_flags.is_empty() {
         opts.flags = args.clang_flags.clone();
     }
+    opts.flags.extend(args.cflags.iter().cloned());
     let module = load_module(&ctx, &args.file, &opts)
         .with_context(|| format!("loading {}", args.file.display()))?;
     let analysis = ModuleAnalysis::new(&module);

@@ -1,23 +1,41 @@
-//! `weft bench`: simulator speed figures.
+//! `weft bench`: speed figures. `weft bench dram` times the DRAM model on
+//! 1M-request streaming and random traces and DRAMsim3 on the same traces and
+//! configuration (`dramsim3-ddr4-2400`), in the same run.
 
-use anyhow::{bail, Context};
 use std::time::Instant;
+
+use anyhow::Context;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::run::{bench_workload, simulate};
+use weft_memsim::dram::reference::{dramsim3_ini, replay_cycle_sim, CycleSim};
+use weft_memsim::dram::{replay, DramSystem};
+use weft_memsim::trace::{synthetic, TimedRequest};
 
-/// Measure simulator speed.
+/// Measure simulation speed.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
-`sim`: simulated records per second of the full manycore model on a synthetic trace
-(36 cores on table5.2; 3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8),
-generated on the fly so the trace file does not dominate.
-
-Examples:
-  weft bench sim                      # 10^7 records on table5.2
+#[command(after_help = "Examples:
+  weft bench dram                       # 1M streaming + 1M random requests, weft vs DRAMsim3
+  weft bench dram --requests 200000 --json
+  weft bench dram --no-reference        # weft only
+  weft bench sim                        # full manycore, 10^7 records on table5.2
   weft bench sim --records 1000000 --json")]
 pub struct Args {
-    /// What to measure: sim.
-    pub what: String,
+    #[command(subcommand)]
+    pub what: What,
+}
+
+/// What to benchmark.
+#[derive(clap::Subcommand, Debug)]
+pub enum What {
+    /// DRAM model vs DRAMsim3: simulated requests per second.
+    Dram(DramArgs),
+    /// Full manycore model: simulated records per second on a synthetic trace
+    /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8).
+    Sim(SimArgs),
+}
+
+/// Options of `weft bench sim`.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
     /// Machine preset or TOML file.
     #[arg(long, default_value = "table5.2")]
     pub machine: String,
@@ -29,33 +47,153 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.what.as_str() {
-        "sim" => bench_sim(&args),
-        w => bail!("unknown benchmark `{w}` (expected sim)"),
+/// Options of `weft bench dram`.
+#[derive(clap::Args, Debug)]
+pub struct DramArgs {
+    /// Requests per trace.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub requests: u64,
+    /// Machine preset or TOML file (its DRAM part is used).
+    #[arg(long, default_value = "dramsim3-ddr4-2400")]
+    pub machine: String,
+    /// Skip DRAMsim3.
+    #[arg(long)]
+    pub no_reference: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+struct Ds3(dramsim3::MemorySystem);
+
+impl CycleSim for Ds3 {
+    fn can_add(&self, addr: u64, is_write: bool) -> bool {
+        self.0.can_add(addr, is_write)
+    }
+    fn add(&mut self, addr: u64, is_write: bool) {
+        self.0.add(addr, is_write);
+    }
+    fn tick(&mut self, done: &mut dyn FnMut(u64, bool)) {
+        self.0.tick(|a, w| done(a, w));
     }
 }
 
-fn bench_sim(args: &Args) -> anyhow::Result<()> {
+#[derive(serde::Serialize)]
+struct Row {
+    trace: String,
+    requests: u64,
+    weft_seconds: f64,
+    weft_requests_per_s: f64,
+    weft_cycles: u64,
+    dramsim3_seconds: Option<f64>,
+    dramsim3_requests_per_s: Option<f64>,
+    dramsim3_cycles: Option<u64>,
+    speedup: Option<f64>,
+}
+
+/// Runs the benchmark.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.what {
+        What::Dram(a) => dram(a),
+        What::Sim(a) => sim(a),
+    }
+}
+
+fn sim(args: SimArgs) -> anyhow::Result<()> {
     let cfg = MachineConfig::load(&args.machine)
         .with_context(|| format!("machine `{}`", args.machine))?;
     let opts = super::sim::options(&cfg, None, "none", 1)?;
-    let mut src = bench_workload(cfg.core.count, args.records, 1);
+    let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
     let t = Instant::now();
-    let s = simulate(&cfg, &mut src, &opts, |_| {})?;
+    let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
     let secs = t.elapsed().as_secs_f64();
     let rate = s.records as f64 / secs;
     if args.json {
         let v = serde_json::json!({
             "machine": cfg.name, "cores": cfg.core.count, "records": s.records,
             "seconds": secs, "records_per_second": rate, "simulated_cycles": s.cycles,
-            "cycles_per_second": s.cycles as f64 / secs,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
             "sim: {} records on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles)",
             s.records, cfg.name, cfg.core.count, secs, rate, s.cycles
+        );
+    }
+    Ok(())
+}
+
+fn dram(a: DramArgs) -> anyhow::Result<()> {
+    let cfg = MachineConfig::load(&a.machine)?.dram;
+    let dir = tempfile::tempdir()?;
+    let ini = dir.path().join("weft.ini");
+    if !a.no_reference {
+        let text = dramsim3_ini(&cfg, i32::MAX as u64)
+            .context("this machine cannot be expressed in DRAMsim3")?;
+        std::fs::write(&ini, text)?;
+    }
+    let traces: Vec<(&str, Vec<TimedRequest>)> = vec![
+        ("streaming", synthetic::streaming(a.requests).collect()),
+        (
+            "random",
+            synthetic::random(a.requests, cfg.capacity_bytes(), 0x9e37_79b9_7f4a_7c15).collect(),
+        ),
+    ];
+    let mut rows = Vec::new();
+    for (name, t) in &traces {
+        let t0 = Instant::now();
+        let mut d = DramSystem::new(&cfg)?;
+        let cycles = replay(
+            &mut d,
+            t.iter().map(|r| Ok::<_, std::convert::Infallible>(*r)),
+        )?;
+        let ws = t0.elapsed().as_secs_f64();
+        let (mut ds, mut dc) = (None, None);
+        if !a.no_reference {
+            let t0 = Instant::now();
+            let mut s = Ds3(dramsim3::MemorySystem::new(&ini, dir.path())
+                .map_err(|e| anyhow::anyhow!("DRAMsim3: {e:?}"))?);
+            let r = replay_cycle_sim(
+                &mut s,
+                t.iter().copied(),
+                cfg.tck_ns,
+                cfg.burst_bytes() as u64,
+            );
+            ds = Some(t0.elapsed().as_secs_f64());
+            dc = Some(r.cycles);
+        }
+        let n = t.len() as u64;
+        rows.push(Row {
+            trace: name.to_string(),
+            requests: n,
+            weft_seconds: ws,
+            weft_requests_per_s: n as f64 / ws,
+            weft_cycles: cycles,
+            dramsim3_seconds: ds,
+            dramsim3_requests_per_s: ds.map(|s| n as f64 / s),
+            dramsim3_cycles: dc,
+            speedup: ds.map(|s| s / ws),
+        });
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "{:<10} {:>9} {:>16} {:>19} {:>8} {:>12} {:>12}",
+        "trace", "requests", "weft req/s", "DRAMsim3 req/s", "speedup", "weft cyc", "DRAMsim3 cyc"
+    );
+    for r in &rows {
+        println!(
+            "{:<10} {:>9} {:>16.0} {:>19} {:>8} {:>12} {:>12}",
+            r.trace,
+            r.requests,
+            r.weft_requests_per_s,
+            r.dramsim3_requests_per_s
+                .map_or("-".into(), |v| format!("{v:.0}")),
+            r.speedup.map_or("-".into(), |v| format!("{v:.2}x")),
+            r.weft_cycles,
+            r.dramsim3_cycles.map_or("-".into(), |v| v.to_string()),
         );
     }
     Ok(())

@@ -1,40 +1,46 @@
-//! `weft sim`: full-system (manycore) simulation of a memory trace.
+//! `weft sim`: run a memory trace through the simulators. `--dram-only` feeds
+//! the trace straight to the memory controllers (`weft_memsim::dram`).
+
+use std::path::PathBuf;
 
 use anyhow::{anyhow, Context};
 use std::io::IsTerminal;
-use std::path::PathBuf;
-use weft_memsim::config::MachineConfig;
 use weft_memsim::dram_backend::Scheduler;
 use weft_memsim::oracle::Oracle;
 use weft_memsim::run::{config_scheduler, simulate_trace_file, RunOptions};
+use weft_memsim::config::MachineConfig;
 
-/// Simulate a per-core memory trace on a manycore (cores, L1, mesh NoC, S-NUCA LLC,
-/// memory controllers, DDR4).
+/// Simulate a memory trace on a machine configuration.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
-The trace is binary (WEFTTRC header, as `weft run --trace` writes it) or text, one
-record per line: `<core> <gap> <R|W> <hex address>` (`#` starts a comment), where gap
-is the number of non-memory instructions before the access. A trace naming more cores
-than the machine has is an error.
+#[command(after_help = "Examples:
+  weft sim --machine table5.2 --trace app.trace --json      # full manycore
+  weft sim --trace app.txt --scheduler par-bs --oracle blp-ideal --seed 7
+  weft sim --dram-only --trace requests.txt                 # table5.2 machine, text summary
+  weft sim --dram-only --machine dramsim3-ddr4-2400 --trace t.trc --json
+  weft sim --dram-only --machine my.toml --trace t.txt
 
-Examples:
-  weft sim --machine table5.2 --trace app.trace --json
-  weft sim --machine table5.2 --trace app.trace --scheduler par-bs
-  weft sim --machine my-machine.toml --trace app.txt --oracle blp-ideal --seed 7")]
+Trace formats: the binary weft trace (magic WEFTTRC); text, one record per line with
+`#` comments: `<core> <gap> <R|W> <hex address>` for the full system (gap = non-memory
+instructions before the access), `<cycle> <R|W> <hex address>` with --dram-only.
+A trace naming more cores than the machine has is an error. Machines: table5.2 (default), table4.2,
+dramsim3-ddr4-2400, or a TOML file.")]
 pub struct Args {
-    /// Machine preset (table5.2, table4.2, dramsim3-ddr4-2400) or TOML file.
-    #[arg(long, default_value = "table5.2")]
-    pub machine: String,
-    /// Trace file (binary or text).
+    /// Simulate only the DRAM: requests go straight to the memory controllers.
     #[arg(long)]
+    pub dram_only: bool,
+    /// Machine preset name or TOML file.
+    #[arg(long, value_name = "PRESET|FILE", default_value = "table5.2")]
+    pub machine: String,
+    /// Trace file (text or binary).
+    #[arg(long, value_name = "FILE")]
     pub trace: PathBuf,
     /// Print the statistics as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Memory scheduler: fcfs | fr-fcfs | par-bs | tcm (default: the machine's).
+    /// Memory scheduler (full system): fcfs | fr-fcfs | par-bs | tcm (default: the machine's).
     #[arg(long)]
     pub scheduler: Option<String>,
-    /// Oracle mode: none | mlp-ideal | blp-ideal | ideal.
+    /// Oracle mode (full system): none | mlp-ideal | blp-ideal | ideal.
     #[arg(long, default_value = "none")]
     pub oracle: String,
     /// Seed (TCM's shuffles); equal inputs and seed give byte-identical output.
@@ -43,6 +49,64 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Runs the simulation.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let machine =
+        MachineConfig::load(&args.machine).context("loading the machine configuration")?;
+    if !args.dram_only {
+        return run_full(&args, &machine);
+    }
+    let t0 = std::time::Instant::now();
+    let stats = weft_memsim::dram::simulate_trace_file(&machine.dram, &args.trace)?;
+    let secs = t0.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+        return Ok(());
+    }
+    println!("machine        {} ({})", machine.name, machine.dram.speed);
+    println!("trace          {}", args.trace.display());
+    println!(
+        "requests       {} ({} reads, {} writes)",
+        stats.requests, stats.reads, stats.writes
+    );
+    println!(
+        "cycles         {} DRAM cycles ({:.3} us)",
+        stats.cycles,
+        stats.cycles as f64 * machine.dram.tck_ns / 1e3
+    );
+    println!("BLP            {:.3}", stats.blp);
+    println!(
+        "row buffer     {} hits, {} misses, {} conflicts (hit rate {:.2} %)",
+        stats.row_hits,
+        stats.row_misses,
+        stats.row_conflicts,
+        100.0 * stats.row_hit_rate
+    );
+    println!("read latency   {:.2} cycles (mean)", stats.avg_read_latency);
+    println!(
+        "write latency  {:.2} cycles (mean)",
+        stats.avg_write_latency
+    );
+    println!(
+        "bandwidth      {:.3} GB/s (peak {:.3})",
+        stats.bandwidth_gbps, stats.peak_bandwidth_gbps
+    );
+    println!(
+        "commands       {} ACT, {} PRE, {} RD, {} WR, {} REF",
+        stats.commands.act,
+        stats.commands.pre,
+        stats.commands.rd,
+        stats.commands.wr,
+        stats.commands.refresh
+    );
+    println!(
+        "simulated in   {:.3} s ({:.0} requests/s)",
+        secs,
+        stats.requests as f64 / secs.max(1e-9)
+    );
+    Ok(())
 }
 
 /// Parses the policy options shared by `weft sim` and `weft bench sim`.
@@ -68,16 +132,15 @@ pub fn options(
     })
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let cfg = MachineConfig::load(&args.machine)
-        .with_context(|| format!("machine `{}`", args.machine))?;
-    let opts = options(&cfg, args.scheduler.as_deref(), &args.oracle, args.seed)?;
+/// Full-system (manycore) simulation.
+fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
+    let opts = options(cfg, args.scheduler.as_deref(), &args.oracle, args.seed)?;
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_message("simulating");
         b
     });
-    let stats = simulate_trace_file(&cfg, &args.trace, &opts, |n| {
+    let stats = simulate_trace_file(cfg, &args.trace, &opts, |n| {
         if let Some(b) = &bar {
             b.set_message(format!("{n} records retired"));
             b.tick();

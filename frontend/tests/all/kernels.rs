@@ -223,3 +223,49 @@ fn json_shape() {
     assert_eq!(a["base"], "x");
     assert_eq!(a["index"], "col[i1]");
 }
+
+#[test]
+fn synthetic_module_has_the_expected_loops() {
+    use weft_frontend::synth::{synthetic_c, LOOPS_PER_GROUP};
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("s.c");
+    std::fs::write(&p, synthetic_c(2)).unwrap();
+    let ctx = inkwell::context::Context::create();
+    let m = weft_frontend::load_module(&ctx, &p, &Default::default()).unwrap();
+    let a = weft_frontend::ModuleAnalysis::new(&m);
+    let loops: usize = a.functions.iter().map(|f| f.forest.len()).sum();
+    assert_eq!(loops, 2 * LOOPS_PER_GROUP);
+    // Every loop of the generated kernels has a trip count.
+    for f in &a.functions {
+        for l in &f.forest.loops {
+            assert!(
+                f.ivs[l.id.index()].trip_count.is_some(),
+                "{} {}",
+                f.name,
+                l.id
+            );
+        }
+    }
+}
+
+#[test]
+fn reference_matrix_and_exit_values() {
+    let ctx = inkwell::context::Context::create();
+    let m = weft_frontend::load_module(&ctx, &fixture("stencil2d.c"), &Default::default()).unwrap();
+    let a = weft_frontend::ModuleAnalysis::new(&m);
+    let f = a.function("stencil2d").unwrap();
+    use weft_frontend::{LoopId, Poly};
+    // in[i][j-1]: 4096*i + 8*j - 8 bytes.
+    let acc = &f.accesses[3];
+    let r = f.reference(acc).unwrap();
+    assert_eq!(
+        r.coefficients,
+        vec![
+            (LoopId(0), Poly::constant(4096)),
+            (LoopId(1), Poly::constant(8))
+        ]
+    );
+    assert_eq!(r.offset, Poly::constant(-8));
+    let e = f.loop_ivs(LoopId(1)).exit.as_ref().unwrap();
+    assert_eq!(weft_frontend::ir::const_int(e.bound_value), Some(511));
+}

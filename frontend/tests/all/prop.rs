@@ -182,3 +182,35 @@ proptest! {
         };
     }
 }
+
+fn kernel_ir() -> &'static str {
+    use std::sync::OnceLock;
+    static IR: OnceLock<String> = OnceLock::new();
+    IR.get_or_init(|| {
+        weft_frontend::compile_c(&fixture("gauss_seidel.c"), &Default::default()).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() * 4, .. ProptestConfig::default() })]
+    /// Mutated real IR (a line deleted, duplicated or two lines swapped): if LLVM
+    /// accepts it, the analysis runs to completion.
+    #[test]
+    fn mutated_kernel_ir_never_panics(op in 0u8..3, a in 0usize..1000, b in 0usize..1000) {
+        let ir = kernel_ir();
+        let mut lines: Vec<&str> = ir.lines().collect();
+        let n = lines.len();
+        let (a, b) = (a % n, b % n);
+        match op {
+            0 => { lines.remove(a); }
+            1 => { let l = lines[a]; lines.insert(b, l); }
+            _ => lines.swap(a, b),
+        }
+        let text = lines.join("\n");
+        let ctx = inkwell::context::Context::create();
+        if let Ok(m) = weft_frontend::parse_ir(&ctx, &text, "mutant.ll") {
+            let a = weft_frontend::ModuleAnalysis::new(&m);
+            let _ = weft_frontend::ModuleSummary::new(&a).to_json();
+        };
+    }
+}

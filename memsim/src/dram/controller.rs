@@ -144,8 +144,9 @@ pub struct Controller {
     /// Transaction queues (only with per-bank command queues).
     read_q: VecDeque<Entry>,
     write_q: VecDeque<Entry>,
-    /// Requests visible to the scheduler, oldest first.
-    window: Vec<Entry>,
+    /// Requests visible to the scheduler, per bank, oldest first.
+    window: Vec<Vec<Entry>>,
+    window_len: usize,
     window_reads: usize,
     window_writes: usize,
     bank_count: Vec<u32>,
@@ -163,9 +164,6 @@ pub struct Controller {
     next_event: u64,
     seq: u64,
     completions: Vec<Completion>,
-    // scratch, per bank
-    has_hits: Vec<bool>,
-    seen: Vec<bool>,
     /// Statistics.
     pub stats: ControllerStats,
     global_bank_base: usize,
@@ -196,10 +194,11 @@ impl Controller {
             next_refresh: refresh_interval,
             next_refresh_rank: 0,
             pending_refresh: VecDeque::new(),
-            sched: scheduler::build(cfg.scheduler, cfg.row_hit_cap),
+            sched: scheduler::build(cfg, nb as u32),
             read_q: VecDeque::new(),
             write_q: VecDeque::new(),
-            window: Vec::new(),
+            window: vec![Vec::new(); nb],
+            window_len: 0,
             window_reads: 0,
             window_writes: 0,
             bank_count: vec![0; nb],
@@ -217,8 +216,6 @@ impl Controller {
             },
             seq: 0,
             completions: Vec::new(),
-            has_hits: vec![false; nb],
-            seen: vec![false; nb],
             stats: ControllerStats::new(),
             global_bank_base: id as usize * nb,
         }
@@ -246,7 +243,7 @@ impl Controller {
 
     /// Requests queued and not yet served.
     pub fn queued(&self) -> usize {
-        self.read_q.len() + self.write_q.len() + self.window.len()
+        self.read_q.len() + self.write_q.len() + self.window_len
     }
 
     /// Completions not yet drained.
@@ -274,9 +271,9 @@ impl Controller {
     }
 
     /// The input has ended: drain every remaining write.
-    pub fn finish_input(&mut self) {
+    pub fn finish_input(&mut self, now: u64) {
         self.input_done = true;
-        self.wake(self.now);
+        self.wake(now);
     }
 
     fn wake(&mut self, t: u64) {
@@ -384,7 +381,8 @@ impl Controller {
         } else {
             self.window_reads += 1;
         }
-        self.window.push(e);
+        self.window_len += 1;
+        self.window[e.req.bank as usize].push(e);
     }
 
     /// Move completions with `done <= upto` to `out`.
@@ -407,7 +405,7 @@ impl Controller {
             (
                 self.write_q.len(),
                 !self.read_q.is_empty() || self.window_reads > 0,
-                self.window.is_empty() && self.read_q.is_empty(),
+                self.window_len == 0 && self.read_q.is_empty(),
             )
         } else {
             (
@@ -514,88 +512,144 @@ impl Controller {
     }
 
     /// Pick and issue one command; returns (issued, earliest future ready time).
+    ///
+    /// Banks whose required commands are not ready are skipped in O(1): every
+    /// request of a precharged bank needs ACT, and those of an open bank need
+    /// either the column command (row hits) or PRE.
     fn schedule(&mut self, t: u64, blp: &mut ParallelismTracker) -> (bool, u64) {
-        if self.window.is_empty() {
+        if self.window_len == 0 {
             return (false, u64::MAX);
         }
         if self.sched.wants_prepare() {
-            let mut reqs: Vec<QueuedRequest> = self.window.iter().map(|e| e.req.clone()).collect();
+            let mut reqs: Vec<QueuedRequest> = self
+                .window
+                .iter()
+                .flatten()
+                .map(|e| e.req.clone())
+                .collect();
+            reqs.sort_by_key(|r| r.seq);
             self.sched.prepare(t, &mut reqs);
-            for (e, r) in self.window.iter_mut().zip(reqs) {
-                e.req.sched_state = r.sched_state;
+            for q in self.window.iter_mut() {
+                for e in q.iter_mut() {
+                    if let Ok(k) = reqs.binary_search_by_key(&e.req.seq, |r| r.seq) {
+                        e.req.sched_state = reqs[k].sched_state;
+                    }
+                }
             }
-        }
-        for b in 0..self.has_hits.len() {
-            self.has_hits[b] = false;
-            self.seen[b] = false;
         }
         let mut future = u64::MAX;
-        for e in &self.window {
-            if self.eligible(e, t) {
-                let b = e.req.bank as usize;
-                if self.ch.banks[b].open_row == Some(e.req.row) {
-                    self.has_hits[b] = true;
-                }
-            } else if e.eligible_from > t {
-                future = future.min(e.eligible_from);
-            }
-        }
-        let mut best: Option<(u64, usize, CommandKind)> = None;
-        for i in 0..self.window.len() {
-            let e = &self.window[i];
-            if !self.eligible(e, t) {
+        // (priority, seq, bank, index, command)
+        let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
+        for b in 0..self.window.len() {
+            let q = &self.window[b];
+            if q.is_empty() {
                 continue;
             }
-            let b = e.req.bank as usize;
-            let oldest = !self.seen[b];
-            self.seen[b] = true;
+            let rank = self.ch.rank_of(b);
+            if self.ch.ranks[rank].refresh_pending {
+                continue;
+            }
             let bank = &self.ch.banks[b];
-            let (cmd, hit) = match bank.open_row {
-                Some(r) if r == e.req.row => (
-                    if e.req.is_write {
-                        CommandKind::Wr
-                    } else {
-                        CommandKind::Rd
-                    },
-                    true,
+            let (rt_a, rt_b) = match bank.open_row {
+                None => (self.ch.ready(CommandKind::Act, b), u64::MAX),
+                Some(_) => (
+                    self.ch
+                        .ready(CommandKind::Rd, b)
+                        .min(self.ch.ready(CommandKind::Wr, b)),
+                    self.ch.ready(CommandKind::Pre, b),
                 ),
-                Some(_) => (CommandKind::Pre, false),
-                None => (CommandKind::Act, false),
             };
-            let rt = self.ch.ready(cmd, b);
-            if rt > t {
-                future = future.min(rt);
+            if rt_a > t && rt_b > t {
+                // nothing of this bank can issue now; a lower bound suffices as wake-up time
+                future = future.min(rt_a.min(rt_b));
                 continue;
             }
-            let c = Candidate {
-                req: &e.req,
-                command: cmd,
-                row_hit: hit,
-                oldest_in_bank: oldest,
-                bank_has_hits: self.has_hits[b],
-                hits_since_act: bank.hits_since_act,
-            };
-            if let Some(p) = self.sched.priority(t, &c) {
-                // window is oldest first, so strictly-greater keeps the oldest on ties
-                if best.is_none_or(|(bp, _, _)| p > bp) {
-                    best = Some((p, i, cmd));
+            let mut earliest_elig = u64::MAX;
+            let mut any_elig = false;
+            let mut has_hits = false;
+            for e in q {
+                if e.eligible_from > t {
+                    earliest_elig = earliest_elig.min(e.eligible_from);
+                } else if self.eligible(e, t) {
+                    any_elig = true;
+                    if bank.open_row == Some(e.req.row) {
+                        has_hits = true;
+                    }
+                }
+            }
+            if earliest_elig != u64::MAX {
+                future = future.min(earliest_elig.max(rt_a.min(rt_b)));
+            }
+            if !any_elig {
+                continue;
+            }
+            let mut oldest = true;
+            for (j, e) in q.iter().enumerate() {
+                if e.eligible_from > t || !self.eligible(e, t) {
+                    continue;
+                }
+                let first = oldest;
+                oldest = false;
+                let (cmd, hit) = match bank.open_row {
+                    Some(r) if r == e.req.row => (
+                        if e.req.is_write {
+                            CommandKind::Wr
+                        } else {
+                            CommandKind::Rd
+                        },
+                        true,
+                    ),
+                    Some(_) => (CommandKind::Pre, false),
+                    None => (CommandKind::Act, false),
+                };
+                let rt = match cmd {
+                    CommandKind::Act => rt_a,
+                    CommandKind::Pre => rt_b,
+                    _ => self.ch.ready(cmd, b),
+                };
+                if rt > t {
+                    future = future.min(rt);
+                    continue;
+                }
+                let c = Candidate {
+                    req: &e.req,
+                    command: cmd,
+                    row_hit: hit,
+                    oldest_in_bank: first,
+                    bank_has_hits: has_hits,
+                    hits_since_act: bank.hits_since_act,
+                };
+                if let Some(p) = self.sched.priority(t, &c) {
+                    let better = match best {
+                        None => true,
+                        Some((bp, bs, ..)) => p > bp || (p == bp && e.req.seq < bs),
+                    };
+                    if better {
+                        best = Some((p, e.req.seq, b, j, cmd));
+                    }
                 }
             }
         }
         match best {
-            Some((_, i, cmd)) => {
-                self.issue(i, cmd, t, blp);
+            Some((_, _, b, j, cmd)) => {
+                self.issue(b, j, cmd, t, blp);
                 (true, t + 1)
             }
             None => (false, future),
         }
     }
 
-    fn issue(&mut self, i: usize, cmd: CommandKind, t: u64, blp: &mut ParallelismTracker) {
-        let b = self.window[i].req.bank as usize;
+    fn issue(
+        &mut self,
+        b: usize,
+        j: usize,
+        cmd: CommandKind,
+        t: u64,
+        blp: &mut ParallelismTracker,
+    ) {
         let gb = self.global_bank_base + b;
         {
-            let e = &mut self.window[i];
+            let e = &mut self.window[b][j];
             if e.req.first_cmd.is_none() {
                 e.req.first_cmd = Some(cmd);
                 match cmd {
@@ -607,24 +661,25 @@ impl Controller {
         }
         match cmd {
             CommandKind::Act => {
-                let row = self.window[i].req.row;
+                let row = self.window[b][j].req.row;
                 self.ch.issue(CommandKind::Act, b, row, t, false);
                 self.stats.commands.act += 1;
-                if !self.window[i].req.in_service {
-                    self.window[i].req.in_service = true;
+                if !self.window[b][j].req.in_service {
+                    self.window[b][j].req.in_service = true;
                     blp.start(gb, t);
                 }
-                self.sched.on_command(t, &self.window[i].req, cmd);
+                self.sched.on_command(t, &self.window[b][j].req, cmd);
             }
             CommandKind::Pre => {
                 self.ch.issue(CommandKind::Pre, b, 0, t, false);
                 self.stats.commands.pre += 1;
-                self.sched.on_command(t, &self.window[i].req, cmd);
+                self.sched.on_command(t, &self.window[b][j].req, cmd);
             }
             CommandKind::Rd | CommandKind::Wr => {
                 self.ch.issue(cmd, b, 0, t, self.closed_row);
                 let tm = self.ch.tm;
-                let e = self.window.remove(i);
+                let e = self.window[b].remove(j);
+                self.window_len -= 1;
                 self.bank_count[b] -= 1;
                 let is_write = e.req.is_write;
                 let done = t + if is_write { tm.cwl } else { tm.cl } + tm.bl;
@@ -674,7 +729,12 @@ impl Controller {
     }
 
     fn release_war(&mut self, addr: u64) {
-        for e in self.window.iter_mut().chain(self.write_q.iter_mut()) {
+        for e in self
+            .window
+            .iter_mut()
+            .flatten()
+            .chain(self.write_q.iter_mut())
+        {
             if e.after_read && e.req.addr == addr {
                 e.after_read = false;
                 self.war_writes -= 1;

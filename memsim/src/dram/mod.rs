@@ -36,6 +36,7 @@ pub mod bank;
 pub mod channel;
 pub mod controller;
 pub mod rank;
+pub mod reference;
 pub mod scheduler;
 
 use crate::addrmap::AddressMapping;
@@ -246,8 +247,9 @@ impl DramSystem {
 
     /// No more requests will come: drain the write queues.
     pub fn finish_input(&mut self) {
+        let now = self.now;
         for c in &mut self.ctrls {
-            c.finish_input();
+            c.finish_input(now);
         }
     }
 
@@ -401,4 +403,44 @@ where
     sink.clear();
     dram.drain_completions(u64::MAX, &mut sink);
     Ok(dram.last_done())
+}
+
+/// Simulate a trace file on the DRAM alone and return the statistics.
+///
+/// The file is either the binary trace (detected by its magic; a record is
+/// offered `gap` DRAM cycles after the previous one, its core is the source) or
+/// the text form `<cycle> <R|W> <hex address>`. Both are streamed. Errors name
+/// the file and the line (text) or record (binary).
+pub fn simulate_trace_file(
+    cfg: &DramConfig,
+    path: &std::path::Path,
+) -> Result<DramStats, crate::Error> {
+    use crate::trace::{self, TimedRequest, TraceError};
+    use std::io::{BufRead, BufReader};
+    let name = path.display().to_string();
+    let io = |error| TraceError::Io {
+        source_name: name.clone(),
+        error,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let binary = trace::is_binary(reader.fill_buf().map_err(io)?);
+    let mut dram = DramSystem::new(cfg)?;
+    if binary {
+        let mut cycle = 0u64;
+        let recs = trace::TraceReader::new(reader, name.clone())?.map(|r| {
+            r.map(|r| {
+                cycle += r.gap as u64;
+                TimedRequest {
+                    cycle,
+                    kind: r.kind,
+                    addr: r.addr,
+                }
+            })
+        });
+        replay(&mut dram, recs)?;
+    } else {
+        replay(&mut dram, trace::TextTraceReader::new(reader, name.clone()))?;
+    }
+    Ok(dram.stats())
 }

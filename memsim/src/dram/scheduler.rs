@@ -15,8 +15,10 @@
 //!   row hits first, then the oldest. A precharge that would close a row with
 //!   pending hits is not issued — unless `row_hit_cap` hits were already served
 //!   since the row was opened (DRAMsim3 uses 4 to bound starvation; 0 = no cap).
+//!   Between banks either row hits then age (`bank_arbitration = "oldest"`) or
+//!   round-robin from the bank after the last command (`"round-robin"`, DRAMsim3).
 
-use crate::config::SchedulerKind;
+use crate::config::{BankArbitration, SchedulerKind};
 
 use super::channel::CommandKind;
 
@@ -111,6 +113,12 @@ impl MemScheduler for Fcfs {
 pub struct FrFcfs {
     /// Hits served after which a pending conflict may close the row (0 = never).
     pub row_hit_cap: u32,
+    /// Order between banks.
+    pub arbitration: BankArbitration,
+    /// Banks per channel (for round-robin).
+    pub banks: u32,
+    /// Bank of the last command (round-robin pointer).
+    pub last_bank: u32,
 }
 
 impl MemScheduler for FrFcfs {
@@ -119,18 +127,36 @@ impl MemScheduler for FrFcfs {
     }
     fn priority(&mut self, _now: u64, c: &Candidate<'_>) -> Option<u64> {
         let capped = self.row_hit_cap > 0 && c.hits_since_act >= self.row_hit_cap;
-        match c.command {
-            CommandKind::Pre if c.bank_has_hits && !capped => None,
-            CommandKind::Rd | CommandKind::Wr if !capped => Some(1),
-            _ => Some(0),
+        if c.command == CommandKind::Pre && c.bank_has_hits && !capped {
+            return None;
         }
+        match self.arbitration {
+            BankArbitration::Oldest => Some(u64::from(
+                matches!(c.command, CommandKind::Rd | CommandKind::Wr) && !capped,
+            )),
+            BankArbitration::RoundRobin => {
+                // distance after the last bank: 1 is served first; inside a bank the
+                // oldest ready request wins (hits are the only ready ones unless capped)
+                let n = self.banks.max(1);
+                let dist = (c.req.bank + n - self.last_bank - 1) % n;
+                Some((n - dist) as u64)
+            }
+        }
+    }
+    fn on_command(&mut self, _now: u64, req: &QueuedRequest, _cmd: CommandKind) {
+        self.last_bank = req.bank;
     }
 }
 
-/// Build the scheduler named by the config.
-pub fn build(kind: SchedulerKind, row_hit_cap: u32) -> Box<dyn MemScheduler> {
-    match kind {
+/// Build the scheduler a DRAM config names, for a channel of `banks` banks.
+pub fn build(cfg: &crate::config::DramConfig, banks: u32) -> Box<dyn MemScheduler> {
+    match cfg.scheduler {
         SchedulerKind::Fcfs => Box::new(Fcfs),
-        SchedulerKind::FrFcfs => Box::new(FrFcfs { row_hit_cap }),
+        SchedulerKind::FrFcfs => Box::new(FrFcfs {
+            row_hit_cap: cfg.row_hit_cap,
+            arbitration: cfg.bank_arbitration,
+            banks,
+            last_bank: 0,
+        }),
     }
 }

@@ -3,7 +3,7 @@
 //! tRAS = 39, tBL = 4, tRRD_S = 4, tFAW = 26), refresh off, no command queues.
 
 use weft_memsim::addrmap::DramAddr;
-use weft_memsim::config::{DramConfig, MachineConfig, SchedulerKind};
+use weft_memsim::config::{BankArbitration, DramConfig, MachineConfig, SchedulerKind};
 use weft_memsim::dram::{Completion, DramSystem, MemRequest};
 
 fn cfg() -> DramConfig {
@@ -11,6 +11,7 @@ fn cfg() -> DramConfig {
     c.refresh = false;
     c.bank_queue_entries = 0;
     c.row_hit_cap = 0;
+    c.bank_arbitration = BankArbitration::Oldest;
     c
 }
 

@@ -2,6 +2,8 @@
 
 mod addrmap_props;
 mod behaviour;
+mod differential;
 mod dram_micro;
 mod golden;
+mod manycore_golden;
 mod micro;

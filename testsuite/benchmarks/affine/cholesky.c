@@ -21,7 +21,7 @@ WB_NOINLINE void kernel_chol_diag(long n, long j, double *restrict a) {
     a[j * n + j] = sqrt(s);
 }
 
-WB_NOINLINE void kernel_chol_col(long n, long j, double *restrict a) {
+WB_NOINLINE WB_PARALLEL void kernel_chol_col(long n, long j, double *restrict a) {
     for (long i = j + 1; i < n; i++) {
         double s = a[i * n + j];
         for (long k = 0; k < j; k++) s = s - a[i * n + k] * a[j * n + k];

@@ -14,9 +14,10 @@
 
 #define K 5
 
-WB_NOINLINE void kernel_conv(long n, const double *restrict in, const double *restrict w, double *restrict out) {
-    for (long i = 0; i + K <= n; i++)
-        for (long j = 0; j + K <= n; j++) {
+WB_NOINLINE WB_PARALLEL void kernel_conv(long n, const double *restrict in, const double *restrict w, double *restrict out) {
+    long m = n - K + 1; /* output rows/columns */
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < m; j++) {
             double s = 0.0;
             for (long di = 0; di < K; di++)
                 for (long dj = 0; dj < K; dj++) s = s + w[di * K + dj] * in[(i + di) * n + j + dj];

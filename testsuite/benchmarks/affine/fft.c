@@ -20,17 +20,17 @@
 
 #include "weft_bench.h"
 
-/* dst = src^T for an r x r complex matrix */
-WB_NOINLINE void kernel_transpose(long r, const double *restrict src, double *restrict dst) {
+/* dst = src^T for an r x r complex matrix (rows of dst written in order) */
+WB_NOINLINE WB_PARALLEL void kernel_transpose(long r, const double *restrict src, double *restrict dst) {
     for (long i = 0; i < r; i++)
         for (long j = 0; j < r; j++) {
-            dst[2 * (j * r + i)] = src[2 * (i * r + j)];
-            dst[2 * (j * r + i) + 1] = src[2 * (i * r + j) + 1];
+            dst[2 * (i * r + j)] = src[2 * (j * r + i)];
+            dst[2 * (i * r + j) + 1] = src[2 * (j * r + i) + 1];
         }
 }
 
 /* in-place FFT of every row (length r = 2^lg); roots[2*k] = cos/sin(-2 pi k / r) */
-WB_NOINLINE void kernel_row_ffts(long r, long lg, double *restrict x, const int *restrict rev,
+WB_NOINLINE WB_PARALLEL void kernel_row_ffts(long r, long lg, double *restrict x, const int *restrict rev,
                                  const double *restrict roots) {
     for (long row = 0; row < r; row++) {
         long base = 2 * row * r;
@@ -62,7 +62,7 @@ WB_NOINLINE void kernel_row_ffts(long r, long lg, double *restrict x, const int 
 }
 
 /* x[i][j] *= w^(i*j), w = exp(-2 pi i / N); tw holds the r x r twiddle matrix */
-WB_NOINLINE void kernel_twiddle(long r, double *restrict x, const double *restrict tw) {
+WB_NOINLINE WB_PARALLEL void kernel_twiddle(long r, double *restrict x, const double *restrict tw) {
     for (long i = 0; i < r; i++)
         for (long j = 0; j < r; j++) {
             long p = 2 * (i * r + j);

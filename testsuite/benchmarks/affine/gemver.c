@@ -12,14 +12,14 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_rank2(long n, double *restrict a, const double *restrict u1, const double *restrict v1,
+WB_NOINLINE WB_PARALLEL void kernel_rank2(long n, double *restrict a, const double *restrict u1, const double *restrict v1,
                               const double *restrict u2, const double *restrict v2) {
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) a[i * n + j] = a[i * n + j] + u1[i] * v1[j] + u2[i] * v2[j];
 }
 
 /* x[i] += beta * sum_j A[j][i] y[j] + z[i] (column traversal) */
-WB_NOINLINE void kernel_atv(long n, double beta, const double *restrict a, const double *restrict y,
+WB_NOINLINE WB_PARALLEL void kernel_atv(long n, double beta, const double *restrict a, const double *restrict y,
                             const double *restrict z, double *restrict x) {
     for (long i = 0; i < n; i++) {
         double s = 0.0;
@@ -29,7 +29,7 @@ WB_NOINLINE void kernel_atv(long n, double beta, const double *restrict a, const
 }
 
 /* w[i] += alpha * sum_j A[i][j] x[j] */
-WB_NOINLINE void kernel_av(long n, double alpha, const double *restrict a, const double *restrict x,
+WB_NOINLINE WB_PARALLEL void kernel_av(long n, double alpha, const double *restrict a, const double *restrict x,
                            double *restrict w) {
     for (long i = 0; i < n; i++) {
         double s = 0.0;

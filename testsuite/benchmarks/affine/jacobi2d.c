@@ -11,7 +11,7 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_jacobi(long n, const double *restrict src, double *restrict dst) {
+WB_NOINLINE WB_PARALLEL void kernel_jacobi(long n, const double *restrict src, double *restrict dst) {
     for (long i = 1; i < n - 1; i++)
         for (long j = 1; j < n - 1; j++)
             dst[i * n + j] = 0.2 * (src[i * n + j] + src[i * n + j - 1] + src[i * n + j + 1] +

@@ -26,14 +26,14 @@ WB_NOINLINE void kernel_lu_diag(long n, long k0, double *restrict a) {
 }
 
 /* block row: A[k0..k0+BS)[k0+BS..n) = L_kk^{-1} * A (forward substitution, unit L) */
-WB_NOINLINE void kernel_lu_row(long n, long k0, double *restrict a) {
+WB_NOINLINE WB_PARALLEL void kernel_lu_row(long n, long k0, double *restrict a) {
     for (long j = k0 + BS; j < n; j++)
         for (long k = k0; k < k0 + BS; k++)
             for (long i = k + 1; i < k0 + BS; i++) a[i * n + j] = a[i * n + j] - a[i * n + k] * a[k * n + j];
 }
 
 /* block column: A[k0+BS..n)[k0..k0+BS) = A * U_kk^{-1} */
-WB_NOINLINE void kernel_lu_col(long n, long k0, double *restrict a) {
+WB_NOINLINE WB_PARALLEL void kernel_lu_col(long n, long k0, double *restrict a) {
     for (long i = k0 + BS; i < n; i++)
         for (long k = k0; k < k0 + BS; k++) {
             a[i * n + k] = a[i * n + k] / a[k * n + k];
@@ -42,7 +42,7 @@ WB_NOINLINE void kernel_lu_col(long n, long k0, double *restrict a) {
 }
 
 /* trailing update: A[i][j] -= sum_k A[i][k] * A[k][j], k in the current block */
-WB_NOINLINE void kernel_lu_interior(long n, long k0, double *restrict a) {
+WB_NOINLINE WB_PARALLEL void kernel_lu_interior(long n, long k0, double *restrict a) {
     for (long i = k0 + BS; i < n; i++)
         for (long k = k0; k < k0 + BS; k++)
             for (long j = k0 + BS; j < n; j++) a[i * n + j] = a[i * n + j] - a[i * n + k] * a[k * n + j];

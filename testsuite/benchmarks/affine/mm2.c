@@ -11,16 +11,20 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_mm_scaled(long n, double alpha, const double *restrict a, const double *restrict b,
+WB_NOINLINE WB_PARALLEL void kernel_zero(long n, double *restrict v) {
+    for (long i = 0; i < n; i++) v[i] = 0.0;
+}
+
+/* tmp += alpha * a * b (tmp zeroed beforehand by kernel_zero) */
+WB_NOINLINE WB_PARALLEL void kernel_mm_scaled(long n, double alpha, const double *restrict a, const double *restrict b,
                                   double *restrict tmp) {
     for (long i = 0; i < n; i++) {
-        for (long j = 0; j < n; j++) tmp[i * n + j] = 0.0;
         for (long k = 0; k < n; k++)
             for (long j = 0; j < n; j++) tmp[i * n + j] = tmp[i * n + j] + alpha * a[i * n + k] * b[k * n + j];
     }
 }
 
-WB_NOINLINE void kernel_mm_accum(long n, double beta, const double *restrict tmp, const double *restrict c,
+WB_NOINLINE WB_PARALLEL void kernel_mm_accum(long n, double beta, const double *restrict tmp, const double *restrict c,
                                  double *restrict d) {
     for (long i = 0; i < n; i++) {
         for (long j = 0; j < n; j++) d[i * n + j] = d[i * n + j] * beta;
@@ -29,7 +33,7 @@ WB_NOINLINE void kernel_mm_accum(long n, double beta, const double *restrict tmp
     }
 }
 
-WB_NOINLINE void kernel_init_d(long n, double *restrict d) {
+WB_NOINLINE WB_PARALLEL void kernel_init_d(long n, double *restrict d) {
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) d[i * n + j] = (double)((i * (j + 2)) % n) / (double)n;
 }
@@ -52,6 +56,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < reps; r++) {
         kernel_init_d(n, d);
         double t0 = wb_now();
+        kernel_zero(n * n, tmp);
         kernel_mm_scaled(n, 1.5, a, b, tmp);
         kernel_mm_accum(n, 1.2, tmp, c, d);
         t += wb_now() - t0;

@@ -11,10 +11,14 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_mxm(long n, const double *restrict a, const double *restrict b,
+WB_NOINLINE WB_PARALLEL void kernel_zero(long n, double *restrict c) {
+    for (long i = 0; i < n; i++) c[i] = 0.0;
+}
+
+/* c += a * b (c zeroed beforehand by kernel_zero) */
+WB_NOINLINE WB_PARALLEL void kernel_mxm(long n, const double *restrict a, const double *restrict b,
                             double *restrict c) {
     for (long i = 0; i < n; i++) {
-        for (long j = 0; j < n; j++) c[i * n + j] = 0.0;
         for (long k = 0; k < n; k++)
             for (long j = 0; j < n; j++) c[i * n + j] = c[i * n + j] + a[i * n + k] * b[k * n + j];
     }
@@ -32,7 +36,10 @@ int main(int argc, char **argv) {
     for (long i = 0; i < n * n; i++) a[i] = wb_lcg_double(&g) - 0.5;
     for (long i = 0; i < n * n; i++) b[i] = wb_lcg_double(&g) - 0.5;
     double t0 = wb_now();
-    for (int r = 0; r < reps; r++) kernel_mxm(n, a, b, c);
+    for (int r = 0; r < reps; r++) {
+        kernel_zero(n * n, c);
+        kernel_mxm(n, a, b, c);
+    }
     double t1 = wb_now();
     printf("mxm: n %ld repetitions %d\n", n, reps);
     wb_print_double("c[0]", c[0]);

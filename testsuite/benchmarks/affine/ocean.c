@@ -13,19 +13,28 @@
 
 #include "weft_bench.h"
 
-/* points (i,j) with (i+j)%2 == color; row length m = n+2 */
-WB_NOINLINE void kernel_relax(long n, long color, double omega, double h2, const double *restrict f,
-                              double *restrict u) {
+/* Relaxes the points (i, j) with i = i0, i0+2, ... and j = j0, j0+2, ... (rows of
+ * one parity, the columns of one colour in those rows); row length m = n+2. Called
+ * twice per colour (odd rows, even rows); points of one colour only read points of
+ * the other colour. */
+WB_NOINLINE WB_PARALLEL void kernel_relax_rows(long n, long i0, long j0, double omega, double h2,
+                                   const double *restrict f, double *restrict u) {
     long m = n + 2;
-    for (long i = 1; i <= n; i++)
-        for (long j = 1 + ((i + color + 1) & 1); j <= n; j += 2)
+    for (long i = i0; i <= n; i += 2)
+        for (long j = j0; j <= n; j += 2)
             u[i * m + j] = (1.0 - omega) * u[i * m + j] +
                            omega * 0.25 * (u[(i - 1) * m + j] + u[(i + 1) * m + j] + u[i * m + j - 1] +
                                            u[i * m + j + 1] - h2 * f[i * m + j]);
 }
 
+/* one colour: (i + j) % 2 == color */
+static void relax_color(long n, long color, double omega, double h2, const double *f, double *u) {
+    kernel_relax_rows(n, 1, color ? 2 : 1, omega, h2, f, u); /* odd rows */
+    kernel_relax_rows(n, 2, color ? 1 : 2, omega, h2, f, u); /* even rows */
+}
+
 /* per-row residual sums of squares (row results written separately, summed after) */
-WB_NOINLINE void kernel_residual_rows(long n, double h2, const double *restrict f,
+WB_NOINLINE WB_PARALLEL void kernel_residual_rows(long n, double h2, const double *restrict f,
                                       const double *restrict u, double *restrict rowsum) {
     long m = n + 2;
     for (long i = 1; i <= n; i++) {
@@ -57,8 +66,8 @@ int main(int argc, char **argv) {
     double omega = 1.8;
     double t0 = wb_now();
     for (int it = 0; it < iters; it++) {
-        kernel_relax(n, 0, omega, h2, f, u);
-        kernel_relax(n, 1, omega, h2, f, u);
+        relax_color(n, 0, omega, h2, f, u);
+        relax_color(n, 1, omega, h2, f, u);
     }
     double t1 = wb_now();
     kernel_residual_rows(n, h2, f, u, rowsum);

@@ -20,10 +20,14 @@
 #define RADIX 256
 #define BLOCKS 64
 
-WB_NOINLINE void kernel_histogram(long nblocks, long bsize, const unsigned *restrict keys, int shift,
+WB_NOINLINE WB_PARALLEL void kernel_zero_hist(long n, long *restrict hist) {
+    for (long i = 0; i < n; i++) hist[i] = 0;
+}
+
+/* per-block digit counts (hist zeroed beforehand by kernel_zero_hist) */
+WB_NOINLINE WB_PARALLEL void kernel_histogram(long nblocks, long bsize, const unsigned *restrict keys, int shift,
                                   long *restrict hist) {
     for (long b = 0; b < nblocks; b++) {
-        for (long d = 0; d < RADIX; d++) hist[b * RADIX + d] = 0;
         for (long i = 0; i < bsize; i++) hist[b * RADIX + ((keys[b * bsize + i] >> shift) & (RADIX - 1))]++;
     }
 }
@@ -38,7 +42,7 @@ WB_NOINLINE void kernel_prefix(long nblocks, const long *restrict hist, long *re
         }
 }
 
-WB_NOINLINE void kernel_scatter(long nblocks, long bsize, const unsigned *restrict keys, int shift,
+WB_NOINLINE WB_PARALLEL void kernel_scatter(long nblocks, long bsize, const unsigned *restrict keys, int shift,
                                 long *restrict offset, unsigned *restrict out) {
     for (long b = 0; b < nblocks; b++)
         for (long i = 0; i < bsize; i++) {
@@ -67,6 +71,7 @@ int main(int argc, char **argv) {
         memcpy(keys, keys0, sizeof(unsigned) * (size_t)n);
         double t0 = wb_now();
         for (int shift = 0; shift < 32; shift += RADIX_BITS) {
+            kernel_zero_hist(BLOCKS * RADIX, hist);
             kernel_histogram(BLOCKS, bsize, keys, shift, hist);
             kernel_prefix(BLOCKS, hist, offset);
             kernel_scatter(BLOCKS, bsize, keys, shift, offset, out);

@@ -11,7 +11,7 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_syr2k(long n, long m, double alpha, double beta, const double *restrict a,
+WB_NOINLINE WB_PARALLEL void kernel_syr2k(long n, long m, double alpha, double beta, const double *restrict a,
                               const double *restrict b, double *restrict c) {
     for (long i = 0; i < n; i++) {
         for (long j = 0; j <= i; j++) c[i * n + j] = c[i * n + j] * beta;
@@ -21,7 +21,7 @@ WB_NOINLINE void kernel_syr2k(long n, long m, double alpha, double beta, const d
     }
 }
 
-WB_NOINLINE void kernel_init_c(long n, double *restrict c) {
+WB_NOINLINE WB_PARALLEL void kernel_init_c(long n, double *restrict c) {
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) c[i * n + j] = (double)((i * j + 2) % n) / (double)n;
 }

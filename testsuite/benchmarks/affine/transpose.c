@@ -11,15 +11,16 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_transpose(long n, const double *restrict a, double *restrict b) {
+/* b = a^T, b written row by row (a read column-wise) */
+WB_NOINLINE WB_PARALLEL void kernel_transpose(long n, const double *restrict a, double *restrict b) {
     for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) b[j * n + i] = a[i * n + j];
+        for (long j = 0; j < n; j++) b[i * n + j] = a[j * n + i];
 }
 
 /* a = b^T * 0.5 + a * 0.5 (keeps values changing between round trips) */
-WB_NOINLINE void kernel_transpose_mix(long n, const double *restrict b, double *restrict a) {
+WB_NOINLINE WB_PARALLEL void kernel_transpose_mix(long n, const double *restrict b, double *restrict a) {
     for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) a[j * n + i] = 0.5 * b[i * n + j] + 0.5 * a[j * n + i] + 1.0;
+        for (long j = 0; j < n; j++) a[i * n + j] = 0.5 * b[j * n + i] + 0.5 * a[i * n + j] + 1.0;
 }
 
 int main(int argc, char **argv) {

@@ -28,6 +28,14 @@
 
 #define WB_NOINLINE __attribute__((noinline))
 
+/* Marks a kernel whose OUTERMOST loop is parallel by construction: its iterations
+ * have no loop-carried dependences through memory (writes through index arrays go to
+ * distinct locations, e.g. thanks to a colouring) and may run in any order or
+ * concurrently with bit-identical results. Clang records it in the IR as an entry of
+ * @llvm.global.annotations with the string "weft.parallel" (no effect on codegen),
+ * so the compiler can use it where static dependence analysis cannot decide. */
+#define WB_PARALLEL __attribute__((annotate("weft.parallel")))
+
 /* ---------------------------------------------------------------- arguments */
 
 /** Parsed command line. Fields left at their "unset" value keep the program's default. */

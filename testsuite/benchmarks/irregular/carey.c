@@ -26,7 +26,7 @@
 enum { SUSCEPTIBLE = 0, INFECTIOUS = 1, RECOVERED = 2 };
 
 /* One day of the epidemic: next[i] from state[i] and the states of i's contacts. */
-WB_NOINLINE void kernel_spread(int n, const long *restrict rowptr, const int *restrict adj,
+WB_NOINLINE WB_PARALLEL void kernel_spread(int n, const long *restrict rowptr, const int *restrict adj,
                                const int *restrict state, int *restrict next,
                                const double *restrict pow_table, int max_deg, int day,
                                double gamma) {

@@ -32,7 +32,7 @@
 #endif
 
 /* w = K v with 3x3 blocks: K block p is kval[9p..9p+8] at block column kcol[p]. */
-WB_NOINLINE void kernel_smvp(int nodes, const long *restrict rowptr, const int *restrict kcol,
+WB_NOINLINE WB_PARALLEL void kernel_smvp(int nodes, const long *restrict rowptr, const int *restrict kcol,
                              const double *restrict kval, const double *restrict v,
                              double *restrict w) {
     for (int i = 0; i < nodes; i++) {
@@ -51,7 +51,7 @@ WB_NOINLINE void kernel_smvp(int nodes, const long *restrict rowptr, const int *
 }
 
 /* central differences: u_new = 2u - u_old - dt^2 * (K u) / m */
-WB_NOINLINE void kernel_update(int nodes, const double *restrict u, const double *restrict u_old,
+WB_NOINLINE WB_PARALLEL void kernel_update(int nodes, const double *restrict u, const double *restrict u_old,
                                const double *restrict ku, const double *restrict inv_mass,
                                double dt2, double *restrict u_new) {
     for (int i = 0; i < nodes; i++)

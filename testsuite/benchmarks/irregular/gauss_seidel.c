@@ -24,7 +24,7 @@
 #endif
 
 /* One colour of a Gauss-Seidel sweep; off-diagonal part of A in (rowptr, col, val). */
-WB_NOINLINE void kernel_gs_color(long first, long last, const int *restrict rows,
+WB_NOINLINE WB_PARALLEL void kernel_gs_color(long first, long last, const int *restrict rows,
                                  const long *restrict rowptr, const int *restrict col,
                                  const double *restrict val, const double *restrict inv_diag,
                                  const double *restrict b, double *restrict x) {
@@ -37,7 +37,7 @@ WB_NOINLINE void kernel_gs_color(long first, long last, const int *restrict rows
 }
 
 /* r = b - (D + offdiag) x */
-WB_NOINLINE void kernel_residual(int n, const long *restrict rowptr, const int *restrict col,
+WB_NOINLINE WB_PARALLEL void kernel_residual(int n, const long *restrict rowptr, const int *restrict col,
                                  const double *restrict val, const double *restrict diag,
                                  const double *restrict b, const double *restrict x,
                                  double *restrict r) {

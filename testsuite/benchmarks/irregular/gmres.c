@@ -17,7 +17,7 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
+WB_NOINLINE WB_PARALLEL void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
                              const double *restrict val, const double *restrict x,
                              double *restrict y) {
     for (int i = 0; i < n; i++) {
@@ -34,17 +34,17 @@ WB_NOINLINE double kernel_dot(int n, const double *restrict a, const double *res
 }
 
 /* y += alpha * x */
-WB_NOINLINE void kernel_axpy(int n, double alpha, const double *restrict x, double *restrict y) {
+WB_NOINLINE WB_PARALLEL void kernel_axpy(int n, double alpha, const double *restrict x, double *restrict y) {
     for (int i = 0; i < n; i++) y[i] = y[i] + alpha * x[i];
 }
 
 /* y = alpha * x */
-WB_NOINLINE void kernel_scale(int n, double alpha, const double *restrict x, double *restrict y) {
+WB_NOINLINE WB_PARALLEL void kernel_scale(int n, double alpha, const double *restrict x, double *restrict y) {
     for (int i = 0; i < n; i++) y[i] = alpha * x[i];
 }
 
 /* r = b - r (r holds A*x on entry) */
-WB_NOINLINE void kernel_residual(int n, const double *restrict b, double *restrict r) {
+WB_NOINLINE WB_PARALLEL void kernel_residual(int n, const double *restrict b, double *restrict r) {
     for (int i = 0; i < n; i++) r[i] = b[i] - r[i];
 }
 

@@ -14,7 +14,7 @@
 
 #include "weft_bench.h"
 
-WB_NOINLINE void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
+WB_NOINLINE WB_PARALLEL void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
                              const double *restrict val, const double *restrict x,
                              double *restrict y) {
     for (int i = 0; i < n; i++) {
@@ -31,13 +31,13 @@ WB_NOINLINE double kernel_dot(int n, const double *restrict a, const double *res
 }
 
 /* w = alpha*x + beta*y */
-WB_NOINLINE void kernel_waxpby(int n, double alpha, const double *restrict x, double beta,
+WB_NOINLINE WB_PARALLEL void kernel_waxpby(int n, double alpha, const double *restrict x, double beta,
                                const double *restrict y, double *restrict w) {
     for (int i = 0; i < n; i++) w[i] = alpha * x[i] + beta * y[i];
 }
 
 /* z = r * inv_diag */
-WB_NOINLINE void kernel_precond(int n, const double *restrict r, const double *restrict inv_diag,
+WB_NOINLINE WB_PARALLEL void kernel_precond(int n, const double *restrict r, const double *restrict inv_diag,
                                 double *restrict z) {
     for (int i = 0; i < n; i++) z[i] = r[i] * inv_diag[i];
 }

@@ -22,7 +22,7 @@
 #include "weft_bench.h"
 
 /* Adds conductivity-scaled reference element matrices of one colour into A. */
-WB_NOINLINE void kernel_assemble(long first, long last, const int *restrict elems,
+WB_NOINLINE WB_PARALLEL void kernel_assemble(long first, long last, const int *restrict elems,
                                  const int *restrict elem_node, const long *restrict elem_pos,
                                  const double *restrict cond, const double *restrict kref,
                                  const double *restrict fref, double *restrict val,
@@ -37,15 +37,15 @@ WB_NOINLINE void kernel_assemble(long first, long last, const int *restrict elem
     }
 }
 
-WB_NOINLINE void kernel_add_diag(int n, const long *restrict diag_pos, double shift, double *restrict val) {
+WB_NOINLINE WB_PARALLEL void kernel_add_diag(int n, const long *restrict diag_pos, double shift, double *restrict val) {
     for (int i = 0; i < n; i++) val[diag_pos[i]] += shift;
 }
 
-WB_NOINLINE void kernel_zero(long n, double *restrict v) {
+WB_NOINLINE WB_PARALLEL void kernel_zero(long n, double *restrict v) {
     for (long i = 0; i < n; i++) v[i] = 0.0;
 }
 
-WB_NOINLINE void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
+WB_NOINLINE WB_PARALLEL void kernel_spmv(int n, const long *restrict rowptr, const int *restrict col,
                              const double *restrict val, const double *restrict x,
                              double *restrict y) {
     for (int i = 0; i < n; i++) {
@@ -61,7 +61,7 @@ WB_NOINLINE double kernel_dot(int n, const double *restrict a, const double *res
     return s;
 }
 
-WB_NOINLINE void kernel_waxpby(int n, double alpha, const double *restrict x, double beta,
+WB_NOINLINE WB_PARALLEL void kernel_waxpby(int n, double alpha, const double *restrict x, double beta,
                                const double *restrict y, double *restrict w) {
     for (int i = 0; i < n; i++) w[i] = alpha * x[i] + beta * y[i];
 }

@@ -21,7 +21,7 @@
 
 /* f[i] = sum over neighbours j of the LJ force of j on i (full list: every pair is
  * visited from both sides, so each particle writes only its own force). */
-WB_NOINLINE void kernel_forces(int n, const long *restrict nbr_start, const int *restrict nbr,
+WB_NOINLINE WB_PARALLEL void kernel_forces(int n, const long *restrict nbr_start, const int *restrict nbr,
                                const double *restrict pos, double *restrict force, double box) {
     double half = 0.5 * box;
     for (int i = 0; i < n; i++) {
@@ -53,7 +53,7 @@ WB_NOINLINE void kernel_forces(int n, const long *restrict nbr_start, const int 
 }
 
 /* v += f*dt; x += v*dt, wrapped into the box. */
-WB_NOINLINE void kernel_integrate(int n, double *restrict pos, double *restrict vel,
+WB_NOINLINE WB_PARALLEL void kernel_integrate(int n, double *restrict pos, double *restrict vel,
                                   const double *restrict force, double dt, double box) {
     for (int i = 0; i < 3 * n; i++) {
         vel[i] = vel[i] + force[i] * dt;

@@ -22,13 +22,13 @@
 #include "weft_bench.h"
 
 /* cmod: x[Li[p]] -= Lx[p] * ljk for p in [first, last) (column k below row j) */
-WB_NOINLINE void kernel_cmod(long first, long last, const int *restrict Li,
+WB_NOINLINE WB_PARALLEL void kernel_cmod(long first, long last, const int *restrict Li,
                              const double *restrict Lx, double ljk, double *restrict x) {
     for (long p = first; p < last; p++) x[Li[p]] = x[Li[p]] - Lx[p] * ljk;
 }
 
 /* cdiv: Lx[p] = x[Li[p]] / d and clear the work vector, for p in [first, last) */
-WB_NOINLINE void kernel_cdiv(long first, long last, const int *restrict Li, double d,
+WB_NOINLINE WB_PARALLEL void kernel_cdiv(long first, long last, const int *restrict Li, double d,
                              double *restrict x, double *restrict Lx) {
     for (long p = first; p < last; p++) {
         Lx[p] = x[Li[p]] / d;
@@ -37,7 +37,7 @@ WB_NOINLINE void kernel_cdiv(long first, long last, const int *restrict Li, doub
 }
 
 /* scatter the lower part of A's column j (CSC of the lower triangle) into x */
-WB_NOINLINE void kernel_scatter(long first, long last, const int *restrict Ai,
+WB_NOINLINE WB_PARALLEL void kernel_scatter(long first, long last, const int *restrict Ai,
                                 const double *restrict Ax, double *restrict x) {
     for (long p = first; p < last; p++) x[Ai[p]] = Ax[p];
 }

@@ -221,3 +221,59 @@ fn bad_arguments_are_rejected() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open"));
 }
+
+#[test]
+fn ir_path_gives_the_same_checksum() {
+    // emit_ir + compile_support_object + link (the path the optimizer uses) must
+    // produce the same program as a direct compile
+    let dir = tempfile::tempdir().unwrap();
+    let opts = bench::CompileOptions::default();
+    let support = bench::compile_support_object(dir.path(), &opts).unwrap();
+    for name in ["hpcg", "mxm"] {
+        let b = bench::by_name(name).unwrap();
+        let ll = bench::emit_ir(b, dir.path(), &opts).unwrap();
+        let text = std::fs::read_to_string(&ll).unwrap();
+        assert!(text.contains("define"), "{name}: no functions in IR");
+        assert!(
+            text.contains("@kernel_"),
+            "{name}: no kernel_ functions in IR"
+        );
+        let linked = bench::link(
+            &[ll, support.clone()],
+            &[],
+            &dir.path().join(format!("{name}-ir")),
+            &opts,
+        )
+        .unwrap();
+        let args = b.args(RunSize::Quick);
+        let via_ir = bench::run(&linked, &args).unwrap();
+        let direct = bench::run(exe(name), &args).unwrap();
+        assert_eq!(via_ir.stdout, direct.stdout, "{name}");
+    }
+}
+
+#[test]
+fn every_benchmark_marks_its_parallel_kernels_in_the_ir() {
+    // WB_PARALLEL kernels appear in @llvm.global.annotations with "weft.parallel"
+    let dir = tempfile::tempdir().unwrap();
+    let opts = bench::CompileOptions::default();
+    let failures: Vec<String> = bench::all()
+        .par_iter()
+        .filter_map(|b| {
+            let ll = match bench::emit_ir(b, dir.path(), &opts) {
+                Ok(p) => p,
+                Err(e) => return Some(format!("{}: {e}", b.name)),
+            };
+            let text = std::fs::read_to_string(&ll).unwrap();
+            let ann = text
+                .lines()
+                .find(|l| l.starts_with("@llvm.global.annotations"))
+                .unwrap_or("");
+            if !text.contains("c\"weft.parallel\\00\"") || !ann.contains("@kernel_") {
+                return Some(format!("{}: no weft.parallel kernel annotation", b.name));
+            }
+            None
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
