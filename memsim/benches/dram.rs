@@ -20,7 +20,7 @@ impl CycleSim for Ds3 {
         self.0.add(addr, is_write);
     }
     fn tick(&mut self, done: &mut dyn FnMut(u64, bool)) {
-        self.0.tick(|a, w| done(a, w));
+        self.0.tick(done);
     }
 }
 

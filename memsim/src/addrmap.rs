@@ -530,7 +530,7 @@ mod tests {
         );
         assert_eq!(m.encode(&d), a & !0x3f);
         assert_eq!(m.num_banks(), 16);
-        assert_eq!(m.flat_bank(a), 1 * 4 + 2);
+        assert_eq!(m.flat_bank(a), 4 + 2); // bankgroup 1 x 4 banks + bank 2
         let m2 = AddressMapping::from_dramsim3(
             "rochrababgco",
             6,

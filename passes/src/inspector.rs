@@ -19,15 +19,25 @@
 //! writes (`y[dst[e]] += ...`) are executed over the slab dependence DAG
 //! instead of being rejected. Iterations inside a slab keep their order.
 //!
+//! With `schedule=original` the same loops run the Original baseline of
+//! §4.5: static contiguous chunks per core. Loops without possible slab
+//! conflicts get no inspector (`insp = NULL`, the runtime's Default
+//! schedule); loops that need the dependence check keep the inspector and
+//! use one slab per core (`slab = ceil(tc / P)`, P from `weft_num_cores`), so
+//! the schedule is the static one and conflicting chunks are ordered by the
+//! slab DAG.
+//!
 //! Soundness of the inspector: a value it loads to compute an address or a
 //! branch must not be written by the loop (it would read stale data); the
 //! pass proves that with the frontend's alias relation and refuses otherwise.
 //!
 //! Schedule reuse (§4.4.1, "re-run it when they are reassigned"): the runtime
-//! caches a region's schedule. Before each execution the pass compares the
-//! context (base pointers, bounds) with the previous execution's and calls
-//! `weft_region_invalidate` when it differs (a kernel called on another
-//! matrix). Index arrays reassigned in place are caught by invalidation calls
+//! caches one schedule per region id. Each static region gets
+//! [`CONTEXT_SLOTS`] runtime ids, one per saved context (base pointers,
+//! bounds): an execution whose context matches a saved one reuses that id's
+//! schedule; otherwise a slot is recycled round-robin, its id invalidated and
+//! the context saved (a kernel called on another matrix, Gauss-Seidel's
+//! colours, CG's two vectors). Index arrays reassigned in place are caught by invalidation calls
 //! after code that may write integer arrays: after each integer store,
 //! memory intrinsic or unknown external call outside generated code, placed
 //! at the exits of the outermost enclosing loop that does not itself run a
@@ -69,6 +79,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "invalidate",
         "insert invalidation after possible index-array writes (default true)",
     ),
+    (
+        "schedule",
+        "blp (Algorithm 4, default) or original (static chunks, the ch. 4 Original baseline)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -80,6 +94,8 @@ pub struct InsertInspector {
     pub only: Vec<String>,
     /// Insert invalidation calls after possible index-array writes.
     pub invalidate: bool,
+    /// Run the Original schedule (static chunks) instead of Algorithm 4.
+    pub original: bool,
 }
 
 impl Default for InsertInspector {
@@ -88,6 +104,7 @@ impl Default for InsertInspector {
             slab: 0,
             only: Vec::new(),
             invalidate: true,
+            original: false,
         }
     }
 }
@@ -99,6 +116,7 @@ impl InsertInspector {
             slab: o.u64_or("slab", 0)?,
             only: o.list("only"),
             invalidate: o.bool_or("invalidate", true)?,
+            original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
         })
     }
 }
@@ -181,8 +199,8 @@ fn address_slice<'ctx>(
     marked
 }
 
-/// Why the inspector of `plan` could read stale data, if it could.
-fn inspector_hazard<'ctx>(
+/// Why the inspector of `plan` could read stale data, if it could (`None`: safe).
+pub fn inspector_hazard<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
     plan: &LoopPlan<'ctx>,
@@ -255,9 +273,12 @@ fn decide<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
     Decision::Transform(plan)
 }
 
-/// Turns a cloned loop into the inspector: report accesses, drop stores,
-/// delete everything not needed for addresses and control flow.
-fn make_inspector<'ctx>(
+/// Turns a clone made with [`CloneKind::Inspector`] into the inspector:
+/// report every access with `weft_inspect_access(h, k, addr, size, is_write)`,
+/// drop stores, delete everything not needed for addresses and control flow.
+/// Returns the number of report calls. (Also used by the affine passes, whose
+/// runtime entry takes the same inspector type.)
+pub fn make_inspector<'ctx>(
     module: &Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
@@ -333,116 +354,226 @@ fn make_inspector<'ctx>(
 
 /// Next free region id in the module (ids are unique per module).
 fn next_region_id(module: &Module<'_>) -> u32 {
+    // Every transformed region owns a global `weft.region.<n>.last`.
     let mut next = 0u32;
-    if let Some(f) = module.get_function(RtFn::RunIrregular.symbol()) {
-        for u in util::unique_users(&f.as_global_value().as_pointer_value()) {
-            if let Some(BasicValueEnum::IntValue(c)) = util::value_operand(u, 0) {
-                if let Some(v) = c.get_zero_extended_constant() {
-                    next = next.max(v as u32 + 1);
-                }
-            }
+    for g in module.get_globals() {
+        let name = g.get_name().to_string_lossy().into_owned();
+        if let Some(n) = name
+            .strip_prefix("weft.region.")
+            .and_then(|r| r.strip_suffix(".last"))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            next = next.max(n + 1);
         }
     }
     next
 }
 
-/// Compares the context with the previous execution's; invalidates on change.
-fn emit_fingerprint<'ctx>(
+/// Context slots per region: a region executed with up to this many
+/// different contexts in turn (Gauss-Seidel colours, CG's `p` and `z`)
+/// keeps one cached schedule per context instead of re-inspecting.
+pub const CONTEXT_SLOTS: u32 = 4;
+
+/// The runtime region ids of region `base` (one per context slot).
+pub fn runtime_ids(base: u32) -> std::ops::Range<u32> {
+    base * CONTEXT_SLOTS..(base + 1) * CONTEXT_SLOTS
+}
+
+fn field_ne<'ctx>(
+    module: &Module<'ctx>,
+    b: &inkwell::builder::Builder<'ctx>,
+    va: BasicValueEnum<'ctx>,
+    vb: BasicValueEnum<'ctx>,
+) -> Result<IntValue<'ctx>> {
+    let cx = module.get_context();
+    Ok(match (va, vb) {
+        (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
+            b.build_int_compare(IntPredicate::NE, x, y, "")?
+        }
+        (BasicValueEnum::PointerValue(x), BasicValueEnum::PointerValue(y)) => {
+            let it = cx.i64_type();
+            let xi = b.build_ptr_to_int(x, it, "")?;
+            let yi = b.build_ptr_to_int(y, it, "")?;
+            b.build_int_compare(IntPredicate::NE, xi, yi, "")?
+        }
+        (BasicValueEnum::FloatValue(x), BasicValueEnum::FloatValue(y)) => {
+            let bits = util::target_data(module).get_bit_size(&x.get_type()) as u32;
+            let it = cx
+                .custom_width_int_type(std::num::NonZeroU32::new(bits.max(1)).expect("non-zero"))
+                .map_err(|e| PassError::Llvm(e.to_string()))?;
+            let xi = b.build_bit_cast(x, it, "")?.into_int_value();
+            let yi = b.build_bit_cast(y, it, "")?.into_int_value();
+            b.build_int_compare(IntPredicate::NE, xi, yi, "")?
+        }
+        // Aggregates and vectors: treated as always different (re-inspect).
+        _ => cx.bool_type().const_int(1, false),
+    })
+}
+
+/// Picks the runtime region id for this execution: the slot whose saved
+/// context equals the current one, or (round-robin) a victim slot that is
+/// invalidated and takes the current context. Returns the `i32` region id.
+pub fn emit_context_cache<'ctx>(
     module: &Module<'ctx>,
     site: &outline::CallSite<'ctx>,
     plan: &LoopPlan<'ctx>,
     region: u32,
-) -> Result<()> {
+) -> Result<IntValue<'ctx>> {
     let cx = module.get_context();
     let b = &site.builder;
-    let sty = outline::context_type(module, plan);
-    let n = plan.live_ins.len() as u32;
-    let gname = format!("weft.region.{region}.last");
-    let last = module.add_global(sty, None, &gname);
-    last.set_linkage(Linkage::Internal);
-    last.set_initializer(&sty.const_zero());
-    let valid = module.add_global(cx.bool_type(), None, &format!("weft.region.{region}.valid"));
-    valid.set_linkage(Linkage::Internal);
-    valid.set_initializer(&cx.bool_type().const_zero());
-    let lastp = last.as_pointer_value();
-    let mut differs = b
-        .build_load(cx.bool_type(), valid.as_pointer_value(), "")?
-        .into_int_value();
-    differs = b.build_not(differs, "")?;
-    for j in 0..n {
-        let t = plan.live_ins[j as usize].get_type();
-        let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
-        let pb = b.build_struct_gep(sty, lastp, j, "")?;
-        let va = b.build_load(t, pa, "")?;
-        let vb = b.build_load(t, pb, "")?;
-        let ne = match (va, vb) {
-            (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
-                b.build_int_compare(IntPredicate::NE, x, y, "")?
-            }
-            (BasicValueEnum::PointerValue(x), BasicValueEnum::PointerValue(y)) => {
-                let it = cx.i64_type();
-                let xi = b.build_ptr_to_int(x, it, "")?;
-                let yi = b.build_ptr_to_int(y, it, "")?;
-                b.build_int_compare(IntPredicate::NE, xi, yi, "")?
-            }
-            (BasicValueEnum::FloatValue(x), BasicValueEnum::FloatValue(y)) => {
-                let bits = util::target_data(module).get_bit_size(&x.get_type()) as u32;
-                let it = cx
-                    .custom_width_int_type(
-                        std::num::NonZeroU32::new(bits.max(1)).expect("non-zero"),
-                    )
-                    .map_err(|e| PassError::Llvm(e.to_string()))?;
-                let xi = b.build_bit_cast(x, it, "")?.into_int_value();
-                let yi = b.build_bit_cast(y, it, "")?.into_int_value();
-                b.build_int_compare(IntPredicate::NE, xi, yi, "")?
-            }
-            _ => cx.bool_type().const_int(1, false),
-        };
-        differs = b.build_or(differs, ne, "")?;
-    }
-    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
     let i32t = cx.i32_type();
-    outline::emit_if(module, b, differs, "weft.reinspect", |b| {
-        b.build_call(inval, &[i32t.const_int(region as u64, false).into()], "")?;
+    let sty = outline::context_type(module, plan);
+    let k = CONTEXT_SLOTS;
+    let n = plan.live_ins.len() as u32;
+    let arr = sty.array_type(k);
+    let last = module.add_global(arr, None, &format!("weft.region.{region}.last"));
+    last.set_linkage(Linkage::Internal);
+    last.set_initializer(&arr.const_zero());
+    let vty = cx.bool_type().array_type(k);
+    let valid = module.add_global(vty, None, &format!("weft.region.{region}.valid"));
+    valid.set_linkage(Linkage::Internal);
+    valid.set_initializer(&vty.const_zero());
+    let next = module.add_global(i32t, None, &format!("weft.region.{region}.next"));
+    next.set_linkage(Linkage::Internal);
+    next.set_initializer(&i32t.const_zero());
+    let slot_ptr = |b: &inkwell::builder::Builder<'ctx>, s: IntValue<'ctx>| {
+        // SAFETY: in-bounds index (< CONTEXT_SLOTS) into the slot array.
+        unsafe { b.build_in_bounds_gep(arr, last.as_pointer_value(), &[i32t.const_zero(), s], "") }
+    };
+    let valid_ptr = |b: &inkwell::builder::Builder<'ctx>, s: IntValue<'ctx>| {
+        // SAFETY: in-bounds index into the flag array.
+        unsafe { b.build_in_bounds_gep(vty, valid.as_pointer_value(), &[i32t.const_zero(), s], "") }
+    };
+    let mut sel = i32t.const_int(k as u64, false);
+    for s in (0..k).rev() {
+        let sv = i32t.const_int(s as u64, false);
+        let vp = valid_ptr(b, sv)?;
+        let ok = b.build_load(cx.bool_type(), vp, "")?.into_int_value();
+        let mut differs = b.build_not(ok, "")?;
+        let sp = slot_ptr(b, sv)?;
         for j in 0..n {
             let t = plan.live_ins[j as usize].get_type();
             let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
-            let pb = b.build_struct_gep(sty, lastp, j, "")?;
+            let pb = b.build_struct_gep(sty, sp, j, "")?;
+            let va = b.build_load(t, pa, "")?;
+            let vb = b.build_load(t, pb, "")?;
+            let ne = field_ne(module, b, va, vb)?;
+            differs = b.build_or(differs, ne, "")?;
+        }
+        sel = b.build_select(differs, sel, sv, "")?.into_int_value();
+    }
+    let chosen = outline::entry_alloca(module, b, i32t.into(), "weft.slot")?;
+    b.build_store(chosen, sel)?;
+    let miss = b.build_int_compare(
+        IntPredicate::EQ,
+        sel,
+        i32t.const_int(k as u64, false),
+        "weft.miss",
+    )?;
+    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
+    outline::emit_if(module, b, miss, "weft.reinspect", |b| {
+        let victim = b
+            .build_load(i32t, next.as_pointer_value(), "weft.victim")?
+            .into_int_value();
+        let nx = b.build_int_add(victim, i32t.const_int(1, false), "")?;
+        let nx = b.build_int_unsigned_rem(nx, i32t.const_int(k as u64, false), "")?;
+        b.build_store(next.as_pointer_value(), nx)?;
+        let base = i32t.const_int((region * k) as u64, false);
+        let id = b.build_int_add(base, victim, "")?;
+        b.build_call(inval, &[id.into()], "")?;
+        let sp = slot_ptr(b, victim)?;
+        for j in 0..n {
+            let t = plan.live_ins[j as usize].get_type();
+            let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
+            let pb = b.build_struct_gep(sty, sp, j, "")?;
             let v = b.build_load(t, pa, "")?;
             b.build_store(pb, v)?;
         }
-        b.build_store(valid.as_pointer_value(), cx.bool_type().const_int(1, false))?;
+        b.build_store(valid_ptr(b, victim)?, cx.bool_type().const_int(1, false))?;
+        b.build_store(chosen, victim)?;
         Ok(())
-    })
+    })?;
+    let s = b.build_load(i32t, chosen, "")?.into_int_value();
+    Ok(b.build_int_add(i32t.const_int((region * k) as u64, false), s, "weft.region")?)
 }
 
 fn apply<'ctx>(
     module: &Module<'ctx>,
     plan: LoopPlan<'ctx>,
     slab: u64,
+    original: bool,
+    needs_check: bool,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
     let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
-    let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
-    let nrep = make_inspector(module, insp.function, insp.k)?;
+    // The Original schedule needs no inspector unless slabs may conflict.
+    let with_inspector = !original || needs_check;
+    let (insp_fn, nrep) = if with_inspector {
+        let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
+        let n = make_inspector(module, insp.function, insp.k)?;
+        (Some(insp.function), n)
+    } else {
+        (None, 0)
+    };
     let region = next_region_id(module).max(regions.iter().max().map(|m| m + 1).unwrap_or(0));
     regions.push(region);
     let run = rtabi::declare(module, RtFn::RunIrregular)?;
     outline::replace_loop(module, &plan, |site| {
-        emit_fingerprint(module, site, &plan, region)?;
         let cx = module.get_context();
+        let region_v = if with_inspector {
+            emit_context_cache(module, site, &plan, region)?
+        } else {
+            // No schedule depends on the context: one runtime id. Mark the id as used.
+            let g = module.add_global(cx.i8_type(), None, &format!("weft.region.{region}.last"));
+            g.set_linkage(Linkage::Internal);
+            g.set_initializer(&cx.i8_type().const_zero());
+            cx.i32_type()
+                .const_int((region * CONTEXT_SLOTS) as u64, false)
+        };
         let i64t = cx.i64_type();
+        let b = &site.builder;
+        let slab_v = if original && needs_check {
+            // One slab per core: Algorithm 4 then has a single choice per
+            // core, the static contiguous chunk, and the runtime's slab DAG
+            // orders chunks that conflict.
+            let nc = rtabi::declare(module, RtFn::NumCores)?;
+            let slot = outline::entry_alloca(module, b, cx.i32_type().into(), "weft.cores")?;
+            b.build_store(slot, cx.i32_type().const_int(1, false))?;
+            b.build_call(nc, &[slot.into()], "")?;
+            let p = b.build_load(cx.i32_type(), slot, "")?.into_int_value();
+            let p = b.build_int_z_extend(p, i64t, "")?;
+            let one = i64t.const_int(1, false);
+            let p = b
+                .build_select(
+                    b.build_int_compare(IntPredicate::UGT, p, one, "")?,
+                    p,
+                    one,
+                    "",
+                )?
+                .into_int_value();
+            let num = b.build_int_add(site.trip_count, b.build_int_sub(p, one, "")?, "")?;
+            let q = b.build_int_signed_div(num, p, "")?;
+            b.build_select(
+                b.build_int_compare(IntPredicate::SGT, q, one, "")?,
+                q,
+                one,
+                "weft.slab",
+            )?
+            .into_int_value()
+        } else {
+            i64t.const_int(slab, false)
+        };
+        let null = cx.ptr_type(inkwell::AddressSpace::default()).const_null();
         let args: [BasicMetadataValueEnum<'ctx>; 7] = [
-            cx.i32_type().const_int(region as u64, false).into(),
+            region_v.into(),
             i64t.const_zero().into(),
             site.trip_count.into(),
-            i64t.const_int(slab, false).into(),
-            outline::fn_ptr(insp.function).into(),
+            slab_v.into(),
+            insp_fn.map(outline::fn_ptr).unwrap_or(null).into(),
             outline::fn_ptr(body.function).into(),
             site.ctx.into(),
         ];
-        let st = site
-            .builder
+        let st = b
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
             .basic()
@@ -450,12 +581,20 @@ fn apply<'ctx>(
             .into_int_value();
         parallel::emit_sequential_fallback(module, site, body.function, st)
     })?;
-    Ok(format!(
-        "inspector/executor: region {region}, body @{}, inspector @{} ({nrep} access report(s)), slab {}",
-        body.function.get_name().to_string_lossy(),
-        insp.function.get_name().to_string_lossy(),
-        if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") }
-    ))
+    let bname = body.function.get_name().to_string_lossy().into_owned();
+    Ok(match (original, insp_fn) {
+        (false, Some(i)) => format!(
+            "inspector/executor: region {region}, body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}",
+            i.get_name().to_string_lossy(),
+            if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") },
+            if needs_check { ", runtime dependence check" } else { "" }
+        ),
+        (true, Some(i)) => format!(
+            "executor form, original schedule (one slab per core): region {region}, body @{bname}, inspector @{} for the runtime dependence check",
+            i.get_name().to_string_lossy()
+        ),
+        _ => format!("executor form, original schedule (static chunks): region {region}, body @{bname}"),
+    })
 }
 
 /// External functions known not to write user memory that could hold index arrays.
@@ -721,7 +860,9 @@ fn insert_invalidations<'ctx>(
             },
         }
         for r in regions {
-            b.build_call(inval, &[i32t.const_int(*r as u64, false).into()], "")?;
+            for id in runtime_ids(*r) {
+                b.build_call(inval, &[i32t.const_int(id as u64, false).into()], "")?;
+            }
         }
         n += 1;
     }
@@ -736,13 +877,34 @@ impl Pass for InsertInspector {
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let mut regions = Vec::new();
         let slab = self.slab;
-        let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| decide(fa, l);
+        let original = self.original;
+        let checks: std::cell::RefCell<HashMap<usize, bool>> = Default::default();
+        let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
+            let d = decide(fa, l);
+            if let Decision::Transform(p) = &d {
+                let needs = fa
+                    .regions
+                    .irregular
+                    .iter()
+                    .flat_map(|r| r.loops.iter())
+                    .any(|il| il.loop_id == l && il.needs_runtime_check);
+                checks.borrow_mut().insert(util::bkey(p.header), needs);
+            }
+            d
+        };
         let changed = parallel::drive(
             module,
             cx,
             &self.only,
             &mut decide_fn,
-            &mut |m, plan, _cx| apply(m, plan, slab, &mut regions),
+            &mut |m, plan, _cx| {
+                let needs = checks
+                    .borrow()
+                    .get(&util::bkey(plan.header))
+                    .copied()
+                    .unwrap_or(true);
+                apply(m, plan, slab, original, needs, &mut regions)
+            },
         )?;
         // Drop the empty remarks of loops that were never candidates.
         cx.remarks.retain(|r| !r.message.is_empty());

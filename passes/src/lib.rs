@@ -17,16 +17,20 @@
 //! original and transformed modules).
 #![warn(missing_docs)]
 
+pub mod cluster_misses;
 pub mod error;
 pub mod filetest;
+pub mod ib_schedule;
 pub mod inspector;
 pub mod link;
+pub mod loop_permute;
 pub mod manager;
 pub mod outline;
 pub mod parallel;
 pub mod pipeline;
 pub mod registry;
 pub mod rtabi;
+pub mod strip_mine;
 pub mod trace;
 pub mod util;
 

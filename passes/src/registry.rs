@@ -3,11 +3,15 @@
 //! A pass is added by one entry here; `--passes` strings, `weft opt --help`
 //! and error messages listing valid names all read this table.
 
+use crate::cluster_misses::{self, ClusterMisses};
 use crate::error::Result;
+use crate::ib_schedule::{self, IbSchedule};
 use crate::inspector::{self, InsertInspector};
+use crate::loop_permute::{self, LoopPermute};
 use crate::manager::Pass;
 use crate::parallel::{self, ParallelFor};
 use crate::pipeline::PassOptions;
+use crate::strip_mine::{self, StripMine};
 use crate::trace::{self, InstrumentTrace};
 
 /// One registered pass.
@@ -36,12 +40,82 @@ static REGISTRY: &[PassInfo] = &[
         create: |o| Ok(Box::new(ParallelFor::from_options(o)?)),
     },
     PassInfo {
+        name: "strip-mine",
+        summary: "IB and IW sizes of affine nests: cache-line boundary rule (§5.5.3), eq. 5.1",
+        options: strip_mine::OPTIONS,
+        create: |o| Ok(Box::new(StripMine::from_options(o)?)),
+    },
+    PassInfo {
+        name: "ib-schedule",
+        summary: "affine nests in executor form scheduled by Algorithm 5 (default|mlp-first|clp-first|balanced, §5.5.4)",
+        options: ib_schedule::OPTIONS,
+        create: |o| Ok(Box::new(IbSchedule::from_options(o)?)),
+    },
+    PassInfo {
+        name: "loop-permute",
+        summary: "interleave the IBs of each window iteration by iteration (Fig. 5.4(e), §5.5.5)",
+        options: loop_permute::OPTIONS,
+        create: |o| Ok(Box::new(LoopPermute::from_options(o)?)),
+    },
+    PassInfo {
+        name: "cluster-misses",
+        summary: "Pai-Adve miss clustering baseline: line strips, round-robin, permuted (Fig. 5.2(b)(c))",
+        options: cluster_misses::OPTIONS,
+        create: |o| Ok(Box::new(ClusterMisses::from_options(o)?)),
+    },
+    PassInfo {
+        name: "executor-form",
+        summary: "the ch. 4 Original baseline: irregular regions and parallel loops in executor form, static chunks",
+        options: &[("only", "`|`-separated globs of functions to transform (default: all defined)")],
+        create: |o| Ok(Box::new(ExecutorForm::from_options(o)?)),
+    },
+    PassInfo {
         name: "instrument-trace",
         summary: "report every load and store to the runtime's trace recorder",
         options: trace::OPTIONS,
         create: |o| Ok(Box::new(InstrumentTrace::from_options(o)?)),
     },
 ];
+
+/// `executor-form`: `insert-inspector<schedule=original>` then `parallel-for`.
+pub struct ExecutorForm {
+    irregular: InsertInspector,
+    parallel: ParallelFor,
+}
+
+impl ExecutorForm {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<ExecutorForm> {
+        let only = o.list("only");
+        Ok(ExecutorForm {
+            irregular: InsertInspector {
+                only: only.clone(),
+                original: true,
+                ..Default::default()
+            },
+            parallel: ParallelFor { only },
+        })
+    }
+}
+
+impl Pass for ExecutorForm {
+    fn name(&self) -> &'static str {
+        "executor-form"
+    }
+
+    fn run<'ctx>(
+        &self,
+        module: &inkwell::module::Module<'ctx>,
+        cx: &mut crate::manager::PassContext<'ctx>,
+    ) -> Result<crate::manager::Changed> {
+        let a = self.irregular.run(module, cx)?;
+        cx.invalidate();
+        let b = self.parallel.run(module, cx)?;
+        Ok(crate::manager::Changed::from_bool(
+            a == crate::manager::Changed::Yes || b == crate::manager::Changed::Yes,
+        ))
+    }
+}
 
 /// All registered passes.
 pub fn all() -> &'static [PassInfo] {

@@ -24,10 +24,14 @@ pub enum RtFn {
     ParallelFor,
     /// `weft_run_irregular(region, lo, hi, slab_iters, inspect, body, ctx)`.
     RunIrregular,
+    /// `weft_run_affine(nest, lo, hi, ib_iters, scheme, insp, body, ctx)`.
+    RunAffine,
     /// `weft_region_invalidate(region)`.
     RegionInvalidate,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
+    /// `weft_num_cores(&out)`.
+    NumCores,
 }
 
 impl RtFn {
@@ -37,8 +41,10 @@ impl RtFn {
             RtFn::TraceAccess => "weft_trace_access",
             RtFn::ParallelFor => "weft_parallel_for",
             RtFn::RunIrregular => "weft_run_irregular",
+            RtFn::RunAffine => "weft_run_affine",
             RtFn::RegionInvalidate => "weft_region_invalidate",
             RtFn::InspectAccess => "weft_inspect_access",
+            RtFn::NumCores => "weft_num_cores",
         }
     }
 }

@@ -44,6 +44,7 @@ extern "C" {
 #define WEFT_SCHEME_MLP_FIRST 1
 #define WEFT_SCHEME_CLP_FIRST 2
 #define WEFT_SCHEME_BALANCED 3
+#define WEFT_AFFINE_PERMUTE 0x100 /* or-ed into scheme: permute IBs inside windows (5.5.5) */
 
 /* Opaque handle passed to inspectors. */
 typedef struct weft_inspector weft_inspector_t;

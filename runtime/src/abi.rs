@@ -361,9 +361,14 @@ pub extern "C" fn weft_run_irregular(
     })
 }
 
+/// Flag or-ed into `weft_run_affine`'s `scheme`: run each core's IBs of a
+/// window interleaved iteration by iteration (loop permutation, §5.5.5); ignored
+/// when the schedule has dependence waits.
+pub const AFFINE_PERMUTE: u32 = 0x100;
+
 /// Affine nest: iteration blocks of `ib_iters`, Algorithm 5 with `scheme`
-/// (0 default, 1 mlp-first, 2 clp-first, 3 balanced), cached; `insp` may be NULL
-/// only for scheme 0.
+/// (0 default, 1 mlp-first, 2 clp-first, 3 balanced; `| 0x100` = permute inside
+/// windows), cached; `insp` may be NULL only for scheme 0.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn weft_run_affine(
@@ -378,19 +383,27 @@ pub extern "C" fn weft_run_affine(
 ) -> i32 {
     guard(|| {
         let body = body.ok_or_else(|| null("body"))?;
-        let scheme = crate::mlp::Scheme::from_code(scheme)
-            .ok_or_else(|| (Status::Invalid, format!("unknown scheme {scheme} (0..=3)")))?;
+        // Bit 8 (0x100) asks for loop permutation inside windows (§5.5.5).
+        let permute = scheme & AFFINE_PERMUTE != 0;
+        let code = scheme & !AFFINE_PERMUTE;
+        let scheme = crate::mlp::Scheme::from_code(code).ok_or_else(|| {
+            (
+                Status::Invalid,
+                format!("unknown scheme {code} (0..=3, optionally | 0x100 for permutation)"),
+            )
+        })?;
         let rt = global()?;
         let ctx = SendPtr(ctx);
         // SAFETY: see weft_parallel_for.
         let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
         let i = insp.map(|i| c_inspector(i, ctx));
-        rt.run_affine(
+        rt.run_affine_with(
             nest_id,
             lo,
             hi,
             ib_iters,
             scheme,
+            permute,
             i.as_ref().map(|x| x as &dyn Fn(i64, i64, &mut Inspector)),
             &f,
         )

@@ -63,6 +63,73 @@ impl Plan {
         self.units.iter().map(|(a, b)| b - a).sum()
     }
 
+    /// Loop permutation inside iteration windows (dissertation §5.5.5,
+    /// Fig. 5.4(e)): every core's list of IBs in a step is replaced by single
+    /// iterations taken round-robin over those IBs (iteration `t` of each IB,
+    /// then `t+1`, ...), so the first accesses of all IBs of a window (the
+    /// misses) are issued back to back. Order inside each IB is kept. Only
+    /// legal when IBs of a window are independent, so a plan with any wait is
+    /// returned unchanged (`None`), as is one with more than `max_units`
+    /// iterations (the permuted plan has one unit per iteration).
+    pub fn permuted_windows(&self, max_units: usize) -> Option<Plan> {
+        if self.waits.iter().any(|w| !w.is_empty()) {
+            return None;
+        }
+        let total: i64 = self.units.iter().map(|(a, b)| b - a).sum();
+        if total < 0 || total as usize > max_units {
+            return None;
+        }
+        let mut units: Vec<(i64, i64)> = Vec::with_capacity(total as usize);
+        let mut steps = Vec::with_capacity(self.steps.len());
+        // New ids of each old unit's group, to rebuild `seq` in the old order.
+        let mut group_of = vec![usize::MAX; self.units.len()];
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        for step in &self.steps {
+            let mut nstep = Vec::with_capacity(step.len());
+            for list in step {
+                let g = groups.len();
+                let mut ids = Vec::new();
+                let longest = list
+                    .iter()
+                    .map(|&u| self.units[u as usize].1 - self.units[u as usize].0)
+                    .max()
+                    .unwrap_or(0);
+                for t in 0..longest {
+                    for &u in list {
+                        let (a, b) = self.units[u as usize];
+                        if a + t < b {
+                            ids.push(units.len() as u32);
+                            units.push((a + t, a + t + 1));
+                        }
+                    }
+                }
+                for &u in list {
+                    group_of[u as usize] = g;
+                }
+                nstep.push(ids.clone());
+                groups.push(ids);
+            }
+            steps.push(nstep);
+        }
+        let mut seq = Vec::with_capacity(units.len());
+        let mut emitted = vec![false; groups.len()];
+        for &u in &self.seq {
+            let g = group_of[u as usize];
+            if g != usize::MAX && !emitted[g] {
+                emitted[g] = true;
+                seq.extend_from_slice(&groups[g]);
+            }
+        }
+        let n = units.len();
+        Some(Plan {
+            units,
+            steps,
+            waits: vec![Vec::new(); n],
+            seq,
+            barrier: self.barrier,
+        })
+    }
+
     /// Checks the invariants listed in the module documentation.
     pub fn validate(&self) -> Result<()> {
         let n = self.units.len();
@@ -260,6 +327,28 @@ mod tests {
     }
 
     #[test]
+    fn permuted_windows_interleave_ibs() {
+        // Two cores, one step: core 0 runs IBs [0,3) and [6,8), core 1 runs [3,6).
+        let p = Plan {
+            units: vec![(0, 3), (3, 6), (6, 8)],
+            steps: vec![vec![vec![0, 2], vec![1]]],
+            waits: vec![vec![], vec![], vec![]],
+            seq: vec![0, 1, 2],
+            barrier: false,
+        };
+        let q = p.permuted_windows(100).unwrap();
+        q.validate().unwrap();
+        let core0: Vec<(i64, i64)> = q.steps[0][0].iter().map(|&u| q.units[u as usize]).collect();
+        assert_eq!(core0, vec![(0, 1), (6, 7), (1, 2), (7, 8), (2, 3)]);
+        let core1: Vec<(i64, i64)> = q.steps[0][1].iter().map(|&u| q.units[u as usize]).collect();
+        assert_eq!(core1, vec![(3, 4), (4, 5), (5, 6)]);
+        assert!(p.permuted_windows(7).is_none());
+        let mut w = p.clone();
+        w.waits[2] = vec![1];
+        assert!(w.permuted_windows(100).is_none());
+    }
+
+    #[test]
     fn panics_become_errors() {
         let p = Plan::static_chunks(0, 8, 2);
         let r = execute_native(&p, &|a, _| {
@@ -268,5 +357,44 @@ mod tests {
             }
         });
         assert!(matches!(r, Err(RuntimeError::Panicked(m)) if m == "boom"));
+    }
+
+    #[test]
+    fn barrier_orders_steps_and_waits_are_honoured() {
+        use std::sync::Mutex;
+        // 3 cores, 3 steps, core 2 idles in step 1; unit 4 (core 1) waits for unit 2 (core 2)
+        let plan = Plan {
+            units: (0..7).map(|i| (i, i + 1)).collect(),
+            steps: vec![
+                vec![vec![0], vec![1], vec![2]],
+                vec![vec![3], vec![4], vec![]],
+                vec![vec![5], vec![], vec![6]],
+            ],
+            waits: vec![vec![], vec![], vec![], vec![], vec![2], vec![], vec![]],
+            seq: vec![0, 1, 2, 3, 4, 5, 6],
+            barrier: true,
+        };
+        plan.validate().unwrap();
+        for _ in 0..20 {
+            let log = Mutex::new(Vec::new());
+            execute_native(&plan, &|a, _| log.lock().unwrap().push(a)).unwrap();
+            let log = log.into_inner().unwrap();
+            let pos = |u: i64| log.iter().position(|&x| x == u).unwrap();
+            assert_eq!(log.len(), 7);
+            // every unit of step s finishes before any unit of step s+1 starts
+            for a in [0, 1, 2] {
+                for b in [3, 4, 5, 6] {
+                    assert!(pos(a) < pos(b));
+                }
+            }
+            for a in [3, 4] {
+                for b in [5, 6] {
+                    assert!(pos(a) < pos(b));
+                }
+            }
+        }
+        let mut bad = plan.clone();
+        bad.waits[2] = vec![4]; // waits for a later unit: could deadlock
+        assert!(bad.validate().is_err());
     }
 }

@@ -36,11 +36,12 @@
 //! instead of IBs, so the cost is O(M·G) for G distinct groups rather than the
 //! O(N·M²) of the printed algorithm; affine loops have few distinct groups.
 
-use crate::bankset::{self, sd_of_sum};
+use crate::bankset;
 use crate::deps::UnitDag;
 use crate::error::{inst, invalid};
 use crate::Result;
-use std::collections::{BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 /// Per-IB weighted bank vectors.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -336,11 +337,17 @@ pub fn schedule_ibs(
         });
         group_of[i] = g;
     }
-    // Order groups by primary-set size (descending) for the early exit.
-    let mut order: Vec<usize> = (0..groups.len()).collect();
-    order.sort_by_key(|&g| std::cmp::Reverse(groups[g].prim_count));
-    let mut sec_order: Vec<usize> = (0..groups.len()).collect();
-    sec_order.sort_by_key(|&g| std::cmp::Reverse(bankset::count(&groups[g].sec)));
+    let sec_count: Vec<usize> = groups.iter().map(|g| bankset::count(&g.sec)).collect();
+    // Sparse per-IB vectors for the SD rule: SD of (c ⊎ x)·η needs only Σx, Σx² and
+    // the dot product c·x over x's non-zeros.
+    let sparse: Vec<(SparseVec, SparseVec)> = if opts.scheme == Scheme::Balanced {
+        inst.blocks
+            .iter()
+            .map(|b| (SparseVec::new(&b.mem), SparseVec::new(&b.llc)))
+            .collect()
+    } else {
+        Vec::new()
+    };
 
     // Availability (DAG).
     let mut indeg = vec![0u32; m];
@@ -361,6 +368,11 @@ pub fn schedule_ibs(
         }
     }
 
+    let mut st = State {
+        groups,
+        avail,
+        heaps: [None, None, None, None],
+    };
     let mut windows = Vec::new();
     let mut betas = Vec::new();
     let mut seq: Vec<u32> = Vec::with_capacity(m);
@@ -368,56 +380,40 @@ pub fn schedule_ibs(
     while left > 0 {
         let mut g_prim = vec![0u64; pw]; // inter-core vectors of this step
         let mut g_sec = vec![0u64; sw];
+        st.heaps[G_PRIM] = None;
+        st.heaps[G_SEC] = None;
         let mut step = Vec::with_capacity(n);
         for _core in 0..n {
             let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
             let mut l_prim = vec![0u64; pw];
             let mut l_sec = vec![0u64; sw];
+            st.heaps[L_PRIM] = None;
+            st.heaps[L_SEC] = None;
             let mut beta = 1.0f64;
             let mut mlp_done = false;
-            let mut take = |i: u32,
-                            win: &mut Vec<usize>,
-                            avail: &mut BTreeSet<u32>,
-                            groups: &mut Vec<Group>,
-                            g_prim: &mut Vec<u64>,
-                            g_sec: &mut Vec<u64>,
-                            l_prim: &mut Vec<u64>,
-                            l_sec: &mut Vec<u64>| {
-                avail.remove(&i);
-                let gr = &mut groups[group_of[i as usize]];
-                gr.avail.remove(&i);
-                bankset::or_into(g_prim, &gr.prim);
-                bankset::or_into(l_prim, &gr.prim);
-                bankset::or_into(g_sec, &gr.sec);
-                bankset::or_into(l_sec, &gr.sec);
-                win.push(i as usize);
-                seq.push(i);
-                if let Some(d) = dag {
-                    let _ = d;
-                    for &s in &succs[i as usize] {
-                        indeg[s as usize] -= 1;
-                        if indeg[s as usize] == 0 {
-                            avail.insert(s);
-                            groups[group_of[s as usize]].avail.insert(s);
-                        }
-                    }
-                }
-            };
             while win.len() < w {
-                let Some(&head) = avail.first() else { break };
+                let Some(&head) = st.avail.first() else { break };
                 let pick: u32 = if win.is_empty() {
                     head
                 } else if win.len() == 1 && opts.scheme == Scheme::Balanced {
-                    // SD rule against the first IB of the window.
+                    // SD rule against the first IB of the window, over one
+                    // representative (lowest id) per group.
                     let cur = &inst.blocks[win[0]];
+                    let cm = Moments::of(&cur.mem);
+                    let cl = Moments::of(&cur.llc);
                     let mut best: Option<(f64, u32, f64, f64)> = None;
-                    for &x in avail.iter() {
-                        let b = &inst.blocks[x as usize];
-                        let sdm = sd_of_sum(&cur.mem, &b.mem, opts.eta_mem);
-                        let sdc = sd_of_sum(&cur.llc, &b.llc, opts.eta_llc);
-                        let s = sdm + sdc;
-                        if best.map_or(true, |(bs, ..)| s < bs - 1e-12) {
-                            best = Some((s, x, sdm, sdc));
+                    for g in st.groups.iter() {
+                        let Some(&x) = g.avail.first() else { continue };
+                        let (sm, sc) = &sparse[x as usize];
+                        let sdm = sm.sd_with(&cur.mem, cm, opts.eta_mem);
+                        let sdc = sc.sd_with(&cur.llc, cl, opts.eta_llc);
+                        let v = sdm + sdc;
+                        let better = match best {
+                            None => true,
+                            Some((bv, bx, ..)) => v < bv - 1e-9 || (v <= bv + 1e-9 && x < bx),
+                        };
+                        if better {
+                            best = Some((v, x, sdm, sdc));
                         }
                     }
                     let (_, x, sdm, sdc) = best.expect("pool not empty");
@@ -433,39 +429,57 @@ pub fn schedule_ibs(
                         if (bankset::count(&g_prim) as f64) >= beta * pb as f64 - 1e-9 {
                             mlp_done = true;
                         } else {
-                            chosen =
-                                best_gain(&groups, &order, &g_prim, |g| &g.prim, |g| g.prim_count)
-                                    .or_else(|| {
-                                        best_gain(
-                                            &groups,
-                                            &order,
-                                            &l_prim,
-                                            |g| &g.prim,
-                                            |g| g.prim_count,
-                                        )
-                                    });
+                            chosen = st
+                                .lazy_pick(G_PRIM, &g_prim, false)
+                                .or_else(|| st.lazy_pick(L_PRIM, &l_prim, false));
                             if chosen.is_none() {
                                 mlp_done = true;
                             }
                         }
                     }
                     if chosen.is_none() {
-                        let sc = |g: &Group| bankset::count(&g.sec);
-                        chosen = best_gain(&groups, &sec_order, &g_sec, |g| &g.sec, sc)
-                            .or_else(|| best_gain(&groups, &sec_order, &l_sec, |g| &g.sec, sc));
+                        chosen = st
+                            .lazy_pick(G_SEC, &g_sec, true)
+                            .or_else(|| st.lazy_pick(L_SEC, &l_sec, true));
                     }
                     chosen.unwrap_or(head)
                 };
-                take(
-                    pick,
-                    &mut win,
-                    &mut avail,
-                    &mut groups,
-                    &mut g_prim,
-                    &mut g_sec,
-                    &mut l_prim,
-                    &mut l_sec,
-                );
+                // take `pick`
+                st.avail.remove(&pick);
+                let gi = group_of[pick as usize];
+                st.groups[gi].avail.remove(&pick);
+                {
+                    let gr = &st.groups[gi];
+                    bankset::or_into(&mut g_prim, &gr.prim);
+                    bankset::or_into(&mut l_prim, &gr.prim);
+                    bankset::or_into(&mut g_sec, &gr.sec);
+                    bankset::or_into(&mut l_sec, &gr.sec);
+                }
+                win.push(pick as usize);
+                seq.push(pick);
+                if dag.is_some() {
+                    for k in 0..succs[pick as usize].len() {
+                        let s2 = succs[pick as usize][k];
+                        indeg[s2 as usize] -= 1;
+                        if indeg[s2 as usize] == 0 {
+                            st.avail.insert(s2);
+                            let g2 = group_of[s2 as usize];
+                            let was_empty = st.groups[g2].avail.is_empty();
+                            st.groups[g2].avail.insert(s2);
+                            if was_empty {
+                                // back into every live heap with its size as upper bound
+                                let (pc, sc2) = (st.groups[g2].prim_count, sec_count[g2]);
+                                for (h, key) in
+                                    [(G_PRIM, pc), (L_PRIM, pc), (G_SEC, sc2), (L_SEC, sc2)]
+                                {
+                                    if let Some(heap) = st.heaps[h].as_mut() {
+                                        heap.push((key, Reverse(g2)));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 left -= 1;
             }
             betas.push(beta);
@@ -480,35 +494,109 @@ pub fn schedule_ibs(
     })
 }
 
-/// The available IB of the group adding most bits to `covered` (gain > 0), or None.
-fn best_gain(
-    groups: &[Group],
-    order: &[usize],
-    covered: &[u64],
-    set: impl Fn(&Group) -> &Vec<u64>,
-    size: impl Fn(&Group) -> usize,
-) -> Option<u32> {
-    let mut best: Option<(usize, u32)> = None;
-    for &gi in order {
-        let g = &groups[gi];
-        let sz = size(g);
-        if let Some((bg, _)) = best {
-            if sz <= bg {
-                break; // no later group can add more
+const G_PRIM: usize = 0;
+const L_PRIM: usize = 1;
+const G_SEC: usize = 2;
+const L_SEC: usize = 3;
+
+type GainHeap = BinaryHeap<(usize, Reverse<usize>)>;
+
+struct State {
+    groups: Vec<Group>,
+    avail: BTreeSet<u32>,
+    /// Lazy max-heaps of (gain upper bound, group) for the four covered vectors
+    /// (inter/intra-core × primary/secondary); built on first use, dropped when
+    /// their vector is reset (new step / new window).
+    heaps: [Option<GainHeap>; 4],
+}
+
+impl State {
+    /// Lazy greedy (gains only shrink while `covered` grows): the available IB of
+    /// the group adding most bits to `covered`, or None when nothing adds a bit.
+    fn lazy_pick(&mut self, h: usize, covered: &[u64], secondary: bool) -> Option<u32> {
+        fn set(g: &Group, secondary: bool) -> &[u64] {
+            if secondary {
+                &g.sec
+            } else {
+                &g.prim
             }
         }
-        let Some(&first) = g.avail.first() else {
-            continue;
-        };
-        let gain = bankset::count_new(set(g), covered);
-        if gain > 0 && best.map_or(true, |(bg, _)| gain > bg) {
-            best = Some((gain, first));
-            if gain == sz {
-                continue; // loop check above stops at the next smaller group
+        let groups = &self.groups;
+        let heap = self.heaps[h].get_or_insert_with(|| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !g.avail.is_empty())
+                .map(|(i, g)| (bankset::count(set(g, secondary)), Reverse(i)))
+                .collect()
+        });
+        while let Some((_, Reverse(gi))) = heap.pop() {
+            let g = &groups[gi];
+            if g.avail.is_empty() {
+                continue; // re-pushed when it gets an available IB again
             }
+            let gain = bankset::count_new(set(g, secondary), covered);
+            if gain == 0 {
+                continue; // covered only grows while this heap lives
+            }
+            let top = heap.peek().map_or(0, |&(k, _)| k);
+            heap.push((gain, Reverse(gi)));
+            if gain >= top {
+                return g.avail.first().copied();
+            }
+        }
+        None
+    }
+}
+
+/// (Σc, Σc²) of a count vector.
+#[derive(Clone, Copy)]
+struct Moments(f64, f64);
+
+impl Moments {
+    fn of(c: &[u32]) -> Moments {
+        c.iter().fold(Moments(0.0, 0.0), |m, &x| {
+            let x = x as f64;
+            Moments(m.0 + x, m.1 + x * x)
+        })
+    }
+}
+
+/// Non-zeros of a count vector with Σx and Σx².
+struct SparseVec {
+    nz: Vec<(u32, f64)>,
+    sum: f64,
+    sumsq: f64,
+}
+
+impl SparseVec {
+    fn new(v: &[u32]) -> Self {
+        let nz: Vec<(u32, f64)> = v
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| (i as u32, c as f64))
+            .collect();
+        SparseVec {
+            sum: nz.iter().map(|x| x.1).sum(),
+            sumsq: nz.iter().map(|x| x.1 * x.1).sum(),
+            nz,
         }
     }
-    best.map(|(_, i)| i)
+
+    /// Population SD of (c + self)·η, equal to `sd_of_sum(c, self, η)`.
+    fn sd_with(&self, c: &[u32], cm: Moments, eta: f64) -> f64 {
+        let n = c.len() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let (cs, css) = (cm.0, cm.1);
+        let dot: f64 = self.nz.iter().map(|&(i, x)| c[i as usize] as f64 * x).sum();
+        let sum = cs + self.sum;
+        let sumsq = css + 2.0 * dot + self.sumsq;
+        let var = (sumsq / n - (sum / n).powi(2)).max(0.0);
+        var.sqrt() * eta
+    }
 }
 
 #[cfg(test)]

@@ -209,6 +209,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 const IRREGULAR: u8 = 0;
 const AFFINE: u8 = 1;
 
+/// Largest iteration count a permuted affine plan may have (one unit per iteration).
+pub const PERMUTE_MAX_UNITS: usize = 1 << 22;
+
 impl Runtime {
     /// Creates a runtime; opens the trace file when `cfg.trace` is set.
     pub fn new(cfg: RuntimeConfig) -> Result<Runtime> {
@@ -523,6 +526,24 @@ impl Runtime {
         inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
         body: BodyRef<'_>,
     ) -> Result<()> {
+        self.run_affine_with(id, lo, hi, ib_iters, scheme, false, inspect, body)
+    }
+
+    /// [`Runtime::run_affine`] with loop permutation inside windows (§5.5.5,
+    /// [`Plan::permuted_windows`]) when `permute` is set and the schedule has
+    /// no dependence waits (otherwise the plan runs unpermuted).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_affine_with(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        ib_iters: i64,
+        scheme: Scheme,
+        permute: bool,
+        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
         if lo > hi {
             return Err(invalid(format!("lo {lo} > hi {hi}")));
         }
@@ -535,7 +556,7 @@ impl Runtime {
             return Err(invalid("MLP/CLP schemes need an inspector"));
         }
         let p = self.cfg.cores;
-        let key = (lo, hi, ib_iters, scheme as u32, p);
+        let key = (lo, hi, ib_iters, scheme as u32 | ((permute as u32) << 8), p);
         let cached = lock(&self.regions)
             .get(&(AFFINE, id))
             .filter(|c| c.key == key)
@@ -545,6 +566,10 @@ impl Runtime {
             None => {
                 let t = Instant::now();
                 let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
+                let plan = match permute.then(|| plan.permuted_windows(PERMUTE_MAX_UNITS)) {
+                    Some(Some(q)) => q,
+                    _ => plan,
+                };
                 let plan = Arc::new(plan);
                 let ns = t.elapsed().as_nanos() as u64;
                 {
@@ -599,7 +624,9 @@ impl Runtime {
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();
-                let w = iw_size(machine.llc_lines(), ds, p);
+                // Eq. 5.1, capped at a core's fair share of the IBs: with fewer IBs
+                // than n·W, an uncapped window lets the first core take them all.
+                let w = iw_size(machine.llc_lines(), ds, p).min(n.div_ceil(p).max(1));
                 let blocks: Vec<BlockVectors> = maps
                     .mem_weighted
                     .into_iter()

@@ -35,6 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bench: Vec::new(),
         versions: Vec::new(),
         tiny: false,
+        inputs: None,
         no_sweeps: true,
         report: None,
         cache: None,

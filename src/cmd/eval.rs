@@ -8,7 +8,8 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   weft eval --quick                       # small inputs, headline versions, < 3 min
-  weft eval --out results --jobs 2        # the full evaluation (< 90 min here)
+  weft eval --out results --jobs 2        # the full evaluation
+  weft eval --inputs quick --out r        # every benchmark and version, small inputs
   weft eval --quick --study ch5 --bench mxm --versions default,balanced --json
 
 Writes under DIR: summary.json, records.json/.csv, derived.csv, disagreements.json,
@@ -43,6 +44,11 @@ pub struct Args {
     /// Tiny inputs (what the CI test uses).
     #[arg(long, conflicts_with = "quick")]
     pub tiny: bool,
+    /// Input sizes: `quick` (small inputs, caches scaled down so they still
+    /// exceed the LLC 4x) or `full` (the registry's full inputs, preset
+    /// machines). Default: quick with --quick, else full.
+    #[arg(long, value_name = "SIZE", value_parser = ["quick", "full"])]
+    pub inputs: Option<String>,
     /// Skip the sensitivity sweeps of a full run.
     #[arg(long)]
     pub no_sweeps: bool,
@@ -65,6 +71,16 @@ pub fn options(args: &Args) -> EvalOptions {
     if args.tiny {
         o.size = Size::Tiny;
     }
+    match args.inputs.as_deref() {
+        Some("quick") => o.size = Size::Quick,
+        Some("full") => o.size = Size::Full,
+        _ => {}
+    }
+    o.machine_overrides = if o.size == Size::Full {
+        Vec::new()
+    } else {
+        eval::machine::small_input_caches()
+    };
     if args.no_sweeps {
         o.sweeps = false;
     }
@@ -83,7 +99,10 @@ pub fn options(args: &Args) -> EvalOptions {
     o.only_versions = args.versions.clone();
     o.cache = args.cache.clone();
     o.report = args.report.clone().or_else(|| {
-        let full = o.size == Size::Full && o.only_benches.is_empty() && o.only_versions.is_empty();
+        let full = !o.quick_benchmarks
+            && !o.quick_versions
+            && o.only_benches.is_empty()
+            && o.only_versions.is_empty();
         let root =
             std::path::Path::new("docs").is_dir() && std::path::Path::new("Cargo.toml").is_file();
         (full && root).then(|| PathBuf::from("docs/results.md"))

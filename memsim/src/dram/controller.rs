@@ -54,7 +54,11 @@ impl Hasher for AddrHasher {
         }
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // splitmix64 finaliser: every input bit reaches the low (bucket) bits
+        let mut x = v ^ self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.0 = x ^ (x >> 31);
     }
 }
 
@@ -158,6 +162,9 @@ pub struct Controller {
     pending_writes: AddrMap<u32>,
     war_writes: usize,
     draining: bool,
+    /// The last staging attempt found nothing to move (cleared by any change
+    /// that could unblock it), so the scan is skipped.
+    stage_blocked: bool,
     input_done: bool,
     /// First cycle not yet processed.
     now: u64,
@@ -207,6 +214,7 @@ impl Controller {
             pending_writes: AddrMap::default(),
             war_writes: 0,
             draining: false,
+            stage_blocked: false,
             input_done: false,
             now: 0,
             next_event: if cfg.refresh {
@@ -362,6 +370,7 @@ impl Controller {
             after_read,
         };
         if self.staged() {
+            self.stage_blocked = false;
             if r.is_write {
                 self.write_q.push_back(e);
             } else {
@@ -421,9 +430,11 @@ impl Controller {
                     || (self.input_done && !reads_waiting))
             {
                 self.draining = true;
+                self.stage_blocked = false;
             }
         } else if writes <= self.low && !(self.input_done && !reads_waiting && writes > 0) {
             self.draining = false;
+            self.stage_blocked = false;
         }
     }
 
@@ -681,6 +692,7 @@ impl Controller {
                 let e = self.window[b].remove(j);
                 self.window_len -= 1;
                 self.bank_count[b] -= 1;
+                self.stage_blocked = false;
                 let is_write = e.req.is_write;
                 let done = t + if is_write { tm.cwl } else { tm.cl } + tm.bl;
                 blp.finish(gb, t, done, e.req.in_service);
@@ -744,6 +756,9 @@ impl Controller {
 
     /// Move one request from the active transaction queue into its bank queue.
     fn stage_one(&mut self, t: u64) -> bool {
+        if self.stage_blocked {
+            return false;
+        }
         let cap = self.bank_cap;
         let q = if self.draining {
             &mut self.write_q
@@ -757,7 +772,10 @@ impl Controller {
                 break;
             }
         }
-        let Some(i) = pick else { return false };
+        let Some(i) = pick else {
+            self.stage_blocked = true;
+            return false;
+        };
         let mut e = q.remove(i).expect("index in range");
         e.eligible_from = t + 1;
         self.push_window(e);

@@ -171,7 +171,8 @@ pub fn dramsim3_ini(cfg: &DramConfig, epoch_period: u64) -> Result<String, Confi
     }
     let t = &cfg.timing;
     let columns = cfg.row_bytes / (cfg.bus_bits / 8);
-    let megs_per_rank = cfg.banks_per_rank() as u64 * cfg.rows as u64 * cfg.row_bytes as u64 >> 20;
+    let megs_per_rank =
+        (cfg.banks_per_rank() as u64 * cfg.rows as u64 * cfg.row_bytes as u64) >> 20;
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -55,7 +55,7 @@ impl CycleSim for Ds3 {
         assert!(self.sys.add(addr, is_write));
     }
     fn tick(&mut self, done: &mut dyn FnMut(u64, bool)) {
-        self.sys.tick(|a, w| done(a, w));
+        self.sys.tick(done);
         self.ticks += 1;
     }
 }

@@ -1,4 +1,5 @@
 //! Integration tests of weft-passes (one binary, see COMMON.md).
 
+mod affine_diff;
 mod filetests;
 mod manager;

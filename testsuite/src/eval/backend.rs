@@ -109,8 +109,6 @@ pub struct RunJob {
     pub cores: Option<u32>,
     /// Machine the runtime computes bank maps for.
     pub machine: MachineSpec,
-    /// Slab size divisor (`None` = the runtime default, 50).
-    pub slab_divisor: Option<i64>,
 }
 
 /// Simulate a trace.
@@ -206,6 +204,11 @@ pub type StageResult<T> = std::result::Result<T, StageError>;
 pub trait Backend: Send + Sync {
     /// Fingerprint of the toolchain (changes whenever results could change).
     fn fingerprint(&self) -> String;
+    /// Facts about how the stages are performed that the report must state
+    /// (e.g. which DRAM model the simulator uses).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Benchmarks of a study at a size class (`only` filters by name if nonempty).
     fn benchmarks(&self, study: Study, size: Size) -> StageResult<Vec<BenchInfo>>;
     /// Whether every ingredient of a version exists (`Err` = not available).

@@ -96,6 +96,8 @@ pub struct EngineOutput {
     pub job_counts: BTreeMap<String, (usize, usize)>,
     /// Checksum comparisons made.
     pub checksums: honesty::ChecksumCount,
+    /// The backend's notes on how the stages were performed.
+    pub notes: Vec<String>,
 }
 
 fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
@@ -110,7 +112,19 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
             job.machine = job.machine.with("core.count", value);
             job.run.machine = job.machine.clone();
         }
-        Knob::SlabDivisor => job.run.slab_divisor = Some(value),
+        Knob::SlabIters => {
+            let p = &job.run.build.pipeline;
+            if let Some(i) = p.find("insert-inspector<") {
+                let at = i + "insert-inspector<".len();
+                job.run.build.pipeline = format!("{}slab={value};{}", &p[..at], &p[at..]);
+            } else if p.contains("insert-inspector") {
+                job.run.build.pipeline = p.replacen(
+                    "insert-inspector",
+                    &format!("insert-inspector<slab={value}>"),
+                    1,
+                );
+            }
+        }
         Knob::InputScale => job.run.input_scale = value,
     }
     job
@@ -130,6 +144,10 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
         let benches: Vec<BenchInfo> = benches
             .into_iter()
             .filter(|b| opts.only_benches.is_empty() || opts.only_benches.contains(&b.name))
+            .filter(|b| {
+                !opts.quick_benchmarks
+                    || versions::quick_benchmarks(study).contains(&b.name.as_str())
+            })
             .collect();
         out.benchmarks
             .insert(study.name().to_string(), benches.clone());
@@ -140,7 +158,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                 opts.only_versions.is_empty() || opts.only_versions.iter().any(|o| o == v.id)
             })
             .collect();
-        let machine = MachineSpec::preset(study.machine());
+        let machine = opts.machine(study);
         for version in &versions {
             let avail = backend.check_version(version);
             for bench in &benches {
@@ -155,7 +173,6 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                         reorder: version.reorder,
                         cores: None,
                         machine: machine.clone(),
-                        slab_divisor: None,
                     },
                     machine: machine.clone(),
                     scheduler: version.scheduler,
@@ -199,7 +216,6 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                     reorder: None,
                                     cores: None,
                                     machine: machine.clone(),
-                                    slab_divisor: None,
                                 },
                                 machine: machine.clone(),
                                 scheduler: version.scheduler,
@@ -344,6 +360,7 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
         benchmarks: BTreeMap::new(),
         job_counts: BTreeMap::new(),
         checksums: honesty::ChecksumCount::default(),
+        notes: backend.notes(),
     };
     let cells = plan(opts, backend, &mut out);
     let fingerprint = backend.fingerprint();

@@ -142,6 +142,9 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
         parts.push(format!("inspector overhead {o:.1}%"));
     }
     let mut why = parts.join("; ");
+    if opt.overhead_pct.is_some_and(|o| o > 10.0) && opt.cycles >= base.cycles {
+        why.push_str(". The inspector is a large share of the run here: with the small input and few executor repetitions of the timing loop its cost is not amortised (the dissertation's 4% comes from long timing loops that reuse one schedule)");
+    }
     let row_drop = base.row_hit_rate - opt.row_hit_rate;
     let llc_drop = base.llc_hit_rate - opt.llc_hit_rate;
     if pv <= pb {

@@ -86,6 +86,8 @@ pub struct EvalOptions {
     pub size: Size,
     /// Only the versions marked `quick` in the matrix.
     pub quick_versions: bool,
+    /// Only the `--quick` benchmarks of each study (`versions::QUICK_CH4/CH5`).
+    pub quick_benchmarks: bool,
     /// Run the sensitivity sweeps of §4.5.4.
     pub sweeps: bool,
     /// Studies to run.
@@ -105,6 +107,8 @@ pub struct EvalOptions {
     /// Also write the Markdown report here (e.g. `docs/results.md`), with its
     /// plots copied next to it under `<stem>/`.
     pub report: Option<PathBuf>,
+    /// Overrides of the studies' machine presets (dotted TOML path, value).
+    pub machine_overrides: Vec<(Study, String, i64)>,
 }
 
 impl EvalOptions {
@@ -115,6 +119,7 @@ impl EvalOptions {
             out: out.into(),
             size: Size::Quick,
             quick_versions: true,
+            quick_benchmarks: true,
             sweeps: false,
             studies: vec![Study::Ch4, Study::Ch5],
             only_benches: Vec::new(),
@@ -124,6 +129,7 @@ impl EvalOptions {
             check_checksums: true,
             cache: None,
             report: None,
+            machine_overrides: machine::small_input_caches(),
         }
     }
 
@@ -132,9 +138,22 @@ impl EvalOptions {
         EvalOptions {
             size: Size::Full,
             quick_versions: false,
+            quick_benchmarks: false,
             sweeps: true,
+            machine_overrides: Vec::new(),
             ..Self::quick(out)
         }
+    }
+
+    /// The machine of a study: its preset with this run's overrides.
+    pub fn machine(&self, study: Study) -> backend::MachineSpec {
+        self.machine_overrides
+            .iter()
+            .filter(|(s, _, _)| *s == study)
+            .fold(
+                backend::MachineSpec::preset(study.machine()),
+                |m, (_, p, v)| m.with(p, *v),
+            )
     }
 
     /// The cache directory in use.

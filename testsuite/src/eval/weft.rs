@@ -1,16 +1,30 @@
 //! The real backend: stages performed by the weft crates.
 //!
-//! Build = the benchmark's C source through `weft-passes` with the version's
-//! pipeline, linked with `libweft_runtime.a` by clang-19; run = the executable in
-//! trace mode (`WEFT_TRACE`, `WEFT_CORES`, `WEFT_MACHINE`, `WEFT_STATS`); simulate
-//! = `weft-memsim`'s manycore simulator with the version's scheduler and oracle.
-//! Each stage is wired to its crate as that crate provides it; a stage whose crate
-//! does not offer it yet answers "not available" with the reason.
+//! - **benchmarks**: the registry of `crate::bench` (chapter 4 = irregular
+//!   class, chapter 5 = affine class), with the registry's quick arguments for
+//!   the quick and tiny sizes and its full arguments for the full size.
+//! - **build**: the benchmark's C source to LLVM IR with clang-19
+//!   (`bench::emit_ir`), the version's pipeline through `weft-passes`'
+//!   `PassManager`, then linked with the benchmark support object and
+//!   `libweft_runtime.a` (`weft_passes::link`). This is `weft build` as a library
+//!   call.
+//! - **run**: the executable in trace mode with `WEFT_TRACE`, `WEFT_CORES`,
+//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`;
+//!   the checksum is the program's final `checksum:` line; coverage, inspector
+//!   time and beta come from the runtime's statistics JSON. GPART-reordered runs
+//!   rewrite the benchmark's `--input` file first (`eval::reorder`).
+//! - **simulate**: `weft-memsim`'s manycore model on the trace with the version's
+//!   scheduler and oracle.
+//!
+//! Inspector overhead is reported as the inspector's share of the region time
+//! the runtime measured (wall clock, in trace mode, so tracing slows the executor
+//! and the share is an underestimate of the native one); it is labelled as such.
 
 use super::backend::*;
 use super::cache::ContentHasher;
-use super::versions::{Knob, Study, Version};
-use std::path::Path;
+use super::versions::{Knob, MemScheduler, Oracle, Reorder, Study, Version};
+use crate::bench::{self, BenchClass, CompileOptions, RunSize};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The backend over the weft crates.
@@ -38,49 +52,355 @@ fn clang_version() -> String {
         .unwrap_or_else(|e| format!("clang-19 not runnable: {e}"))
 }
 
+fn failed(e: impl std::fmt::Display) -> StageError {
+    StageError::Failed(e.to_string())
+}
+
+fn class_of(study: Study) -> BenchClass {
+    match study {
+        Study::Ch4 => BenchClass::Irregular,
+        Study::Ch5 => BenchClass::Affine,
+    }
+}
+
+fn run_args(b: &bench::Benchmark, size: Size) -> Vec<String> {
+    match size {
+        Size::Tiny | Size::Quick => b.args(RunSize::Quick),
+        Size::Full => b.args(RunSize::Full),
+    }
+}
+
+fn scheduler_name(s: MemScheduler) -> &'static str {
+    s.name()
+}
+
 impl Backend for WeftBackend {
     fn fingerprint(&self) -> String {
         let mut h = ContentHasher::new();
         if let Ok(exe) = std::env::current_exe() {
             let _ = h.file(&exe);
         }
+        if let Ok(rt) = weft_passes::link::find_runtime(None) {
+            let _ = h.file(&rt);
+        }
         h.field(&clang_version());
         h.hex()
     }
 
-    fn benchmarks(&self, _study: Study, _size: Size) -> StageResult<Vec<BenchInfo>> {
-        Err(StageError::Unavailable(
-            "no benchmark registry in weft-testsuite yet (testsuite/src/bench.rs)".into(),
-        ))
+    fn notes(&self) -> Vec<String> {
+        vec![
+            format!("DRAM model of the simulations: {DRAM_MODEL}; row-buffer hit rates are therefore 0 and PAR-BS/TCM cannot be compared."),
+            "Inspector overhead = the inspector's share of the region time the runtime measured in trace mode (wall clock; tracing slows the executor, so this underestimates the native share). The inspectors' own memory accesses are traced, so simulated cycles include their cost.".into(),
+        ]
     }
 
-    fn check_version(&self, _version: &Version) -> StageResult<()> {
-        Err(StageError::Unavailable(
-            "weft-passes has no pass manager yet".into(),
-        ))
+    fn benchmarks(&self, study: Study, size: Size) -> StageResult<Vec<BenchInfo>> {
+        let mut out = Vec::new();
+        for b in bench::of_class(class_of(study)) {
+            let mut h = ContentHasher::new();
+            for p in b.source_paths().iter().chain(std::iter::once(
+                &bench::benchmarks_dir().join("common/weft_bench.h"),
+            )) {
+                h.file(p)
+                    .map_err(|e| failed(format!("{}: {e}", p.display())))?;
+            }
+            for p in b.input_paths() {
+                // Inputs of variants we do not run may be absent; hash what exists.
+                let _ = h.file(&p);
+            }
+            h.json(&run_args(b, size));
+            out.push(BenchInfo {
+                name: b.name.to_string(),
+                paper_name: b.paper_name.map(str::to_string),
+                study,
+                input: match size {
+                    Size::Full => b.full_input.to_string(),
+                    _ => b.quick_input.to_string(),
+                },
+                content_hash: h.hex(),
+            });
+        }
+        if out.is_empty() {
+            return Err(StageError::Unavailable(format!(
+                "no {study} benchmark in the registry for this size"
+            )));
+        }
+        Ok(out)
     }
 
-    fn check_knob(&self, _machine: &str, _knob: &Knob) -> StageResult<()> {
-        Err(StageError::Unavailable(
-            "weft-memsim has no machine configuration yet".into(),
-        ))
+    fn check_version(&self, version: &Version) -> StageResult<()> {
+        weft_passes::PassManager::parse(version.pipeline, weft_passes::PipelineConfig::new())
+            .map(|_| ())
+            .map_err(|e| {
+                StageError::Unavailable(format!("pipeline `{}`: {e}", version.pipeline))
+            })?;
+        let _ = scheduler_name(version.scheduler);
+        Ok(())
     }
 
-    fn build(&self, _job: &BuildJob, _dir: &Path) -> StageResult<BuildOut> {
-        Err(StageError::Unavailable(
-            "weft-passes has no build driver yet".into(),
-        ))
+    fn check_knob(&self, machine: &str, knob: &Knob) -> StageResult<()> {
+        match knob {
+            Knob::Machine { path } => {
+                super::machine::has_field(machine, path).map_err(StageError::Unavailable)
+            }
+            Knob::Cores => {
+                super::machine::has_field(machine, "core.count").map_err(StageError::Unavailable)
+            }
+            Knob::SlabIters => Ok(()),
+            Knob::InputScale => Err(StageError::Unavailable(
+                "the benchmark registry has no input-scale argument; Fig. 4.16 needs one".into(),
+            )),
+        }
     }
 
-    fn run(&self, _job: &RunJob, _build: &BuildOut, _dir: &Path) -> StageResult<RunOut> {
-        Err(StageError::Unavailable(
-            "weft-runtime has no trace mode yet".into(),
-        ))
+    fn build(&self, job: &BuildJob, dir: &Path) -> StageResult<BuildOut> {
+        let b = bench::by_name(&job.bench).map_err(failed)?;
+        let opts = CompileOptions::default();
+        let ll = bench::emit_ir(b, dir, &opts).map_err(failed)?;
+        let ctx = inkwell::context::Context::create();
+        let module = weft_frontend::load_module(&ctx, &ll, &Default::default()).map_err(failed)?;
+        let pm = weft_passes::PassManager::parse(&job.pipeline, weft_passes::PipelineConfig::new())
+            .map_err(|e| StageError::Unavailable(format!("pipeline `{}`: {e}", job.pipeline)))?;
+        let report = pm.run(&module).map_err(failed)?;
+        weft_passes::manager::verify(&module, "the last pass").map_err(failed)?;
+        let bc = dir.join("prog.bc");
+        if !module.write_bitcode_to_path(&bc) {
+            return Err(failed(format!("writing {}", bc.display())));
+        }
+        let support = bench::compile_support_object(dir, &opts).map_err(failed)?;
+        let runtime = weft_passes::link::find_runtime(None).map_err(failed)?;
+        let exe = dir.join(b.name);
+        weft_passes::link::link(&opts.cc, "-O1", &[&bc, &support], &runtime, &exe)
+            .map_err(failed)?;
+        Ok(BuildOut {
+            exe,
+            remarks: report.remarks.iter().map(|r| r.to_string()).collect(),
+        })
     }
 
-    fn simulate(&self, _job: &SimJob, _run: &RunOut, _dir: &Path) -> StageResult<SimStats> {
-        Err(StageError::Unavailable(
-            "weft-memsim has no manycore simulator yet".into(),
-        ))
+    fn run(&self, job: &RunJob, build: &BuildOut, dir: &Path) -> StageResult<RunOut> {
+        let b = bench::by_name(&job.build.bench).map_err(failed)?;
+        let mut args = run_args(b, job.size);
+        if job.input_scale != 1 {
+            return Err(StageError::Unavailable(
+                "input scaling is not supported by the registry".into(),
+            ));
+        }
+        if let Some(Reorder::Gpart) = job.reorder {
+            let Some(i) = args.iter().position(|a| a == "--input") else {
+                return Err(StageError::Unavailable(format!(
+                    "`{}` generates its input in-program; GPART reordering needs a graph or matrix input file",
+                    b.name
+                )));
+            };
+            let input = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
+            let name = input
+                .file_name()
+                .map(|n| n.to_os_string())
+                .unwrap_or_default();
+            let out = dir.join(name);
+            let base = args
+                .iter()
+                .position(|a| a == "--base")
+                .and_then(|j| args.get(j + 1)?.parse().ok())
+                .unwrap_or(0);
+            super::reorder::reorder_file(&input, &out, base, super::reorder::DEFAULT_CLUSTER)
+                .map_err(|e| match e {
+                    super::reorder::ReorderError::Unsupported(_) => {
+                        StageError::Unavailable(e.to_string())
+                    }
+                    e => failed(e),
+                })?;
+            args[i + 1] = out.display().to_string();
+        }
+        let machine_text =
+            super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
+        let machine_path = dir.join("machine.toml");
+        std::fs::write(&machine_path, &machine_text).map_err(failed)?;
+        let cores = match job.cores {
+            Some(c) => c,
+            None => {
+                weft_memsim::config::MachineConfig::from_toml_str(&machine_text, "machine")
+                    .map_err(failed)?
+                    .core
+                    .count
+            }
+        };
+        let trace = dir.join("trace.bin");
+        let stats = dir.join("stats.json");
+        let out = Command::new(&build.exe)
+            .args(&args)
+            .env("WEFT_TRACE", &trace)
+            .env("WEFT_STATS", &stats)
+            .env("WEFT_CORES", cores.to_string())
+            .env("WEFT_MACHINE", &machine_path)
+            .output()
+            .map_err(|e| failed(format!("running {}: {e}", build.exe.display())))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            return Err(failed(format!(
+                "{} {:?} exited with {}: {}",
+                build.exe.display(),
+                args,
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            )));
+        }
+        let checksum = bench::parse_checksum(&stdout)
+            .map(|c| format!("{c:016x}"))
+            .ok_or_else(|| failed(format!("{} printed no `checksum:` line", b.name)))?;
+        let runtime = parse_runtime_stats(&stats)?;
+        let records = trace_records(&trace)?;
+        Ok(RunOut {
+            checksum,
+            trace,
+            records,
+            runtime,
+        })
     }
+
+    fn simulate(&self, job: &SimJob, run: &RunOut, dir: &Path) -> StageResult<SimStats> {
+        simulate_trace(job, &run.trace, dir)
+    }
+}
+
+/// The DRAM model the simulation uses, and why.
+pub const DRAM_MODEL: &str = "memsim::simple_dram (fixed latency tRCD+tCL+tBL per request, one request per bank at a time, no row buffers, no request scheduling)";
+
+fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStats> {
+    use weft_memsim::config::MachineConfig;
+    if job.scheduler != MemScheduler::FrFcfs {
+        return Err(StageError::Unavailable(format!(
+            "scheduler `{}`: the manycore model's DRAM backend ({DRAM_MODEL}) has no request scheduler to replace",
+            job.scheduler.name()
+        )));
+    }
+    let text = super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
+    let cfg = MachineConfig::from_toml_str(&text, &job.machine.label()).map_err(failed)?;
+    let oracle = weft_memsim::oracle::Oracle::parse(job.oracle.name()).ok_or_else(|| {
+        StageError::Unavailable(format!(
+            "oracle `{}` is not offered by weft-memsim",
+            job.oracle.name()
+        ))
+    })?;
+    let (cp, sp) = weft_memsim::machine::params(&cfg, oracle).map_err(failed)?;
+    let d = &cfg.dram;
+    let t = &d.timing;
+    let dram = weft_memsim::simple_dram::SimpleDram::new(
+        d.channels,
+        d.banks_per_channel(),
+        u64::from(d.row_bytes),
+        u64::from(t.tRCD + t.tCL + t.tBL),
+        d.read_queue_entries as usize,
+    );
+    let f = std::fs::File::open(trace).map_err(|e| failed(format!("{}: {e}", trace.display())))?;
+    let reader = weft_memsim::trace::TraceReader::new(
+        std::io::BufReader::new(f),
+        trace.display().to_string(),
+    )
+    .map_err(failed)?;
+    let cores = reader.cores();
+    let mut src = weft_memsim::trace_source::DemuxSource::new(reader, cores);
+    let mut mc = weft_memsim::manycore::Manycore::new(cores, cp, sp, dram).map_err(failed)?;
+    let st = mc.run(&mut src, |_| {}).map_err(failed)?;
+    if let Ok(text) = serde_json::to_string(&st) {
+        let _ = std::fs::write(dir.join("sim.json"), text);
+    }
+    Ok(SimStats {
+        cycles: st.cycles,
+        blp: st.blp,
+        mlp: st.mlp,
+        clp: st.clp,
+        llc_hit_rate: st.llc_hit_rate,
+        row_hit_rate: st.row_hit_rate,
+        avg_mem_latency: st.avg_mem_latency,
+        blp_series: st.mlp_per_epoch.clone(),
+        epoch_cycles: st.epoch_cycles,
+    })
+}
+
+fn trace_records(path: &Path) -> StageResult<u64> {
+    let f = std::fs::File::open(path).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    let r = weft_memsim::trace::TraceReader::new(
+        std::io::BufReader::new(f),
+        path.display().to_string(),
+    )
+    .map_err(failed)?;
+    let mut n = 0u64;
+    for rec in r {
+        rec.map_err(failed)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Coverage, inspector share and betas from the runtime's `WEFT_STATS` JSON.
+pub fn parse_runtime_stats(path: &Path) -> StageResult<RuntimeStats> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            return Err(failed(format!(
+                "runtime statistics {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    Ok(runtime_stats_from_json(&v))
+}
+
+/// The same from parsed JSON (see `weft_runtime`'s `RegionStats`).
+pub fn runtime_stats_from_json(v: &serde_json::Value) -> RuntimeStats {
+    let regions = v
+        .get("regions")
+        .and_then(|r| r.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let num = |r: &serde_json::Value, k: &str| r.get(k).and_then(|x| x.as_f64()).unwrap_or(0.0);
+    let irregular: Vec<&serde_json::Value> = regions
+        .iter()
+        .filter(|r| r.get("kind").and_then(|k| k.as_str()) == Some("irregular"))
+        .collect();
+    let coverage_pct = if irregular.is_empty() {
+        None
+    } else {
+        let sched: f64 = irregular
+            .iter()
+            .map(|r| num(r, "scheduled_iterations"))
+            .sum();
+        let total: f64 = irregular.iter().map(|r| num(r, "total_iterations")).sum();
+        (total > 0.0).then(|| 100.0 * sched / total)
+    };
+    let insp: f64 = regions.iter().map(|r| num(r, "inspector_ns")).sum();
+    let exec: f64 = regions.iter().map(|r| num(r, "executor_ns")).sum::<f64>()
+        + v.get("parallel_for").map_or(0.0, |p| num(p, "executor_ns"));
+    let overhead_pct =
+        (!irregular.is_empty() && insp + exec > 0.0).then(|| 100.0 * insp / (insp + exec));
+    let betas = regions
+        .iter()
+        .flat_map(|r| {
+            r.get("beta")
+                .and_then(|b| b.as_array())
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|b| b.as_f64())
+        .collect();
+    let mut extra = std::collections::BTreeMap::new();
+    extra.insert("runtime".to_string(), v.clone());
+    RuntimeStats {
+        coverage_pct,
+        overhead_pct,
+        betas,
+        extra,
+    }
+}
+
+#[allow(dead_code)]
+fn _oracle(o: Oracle) -> &'static str {
+    o.name()
 }

@@ -1,3 +1,4 @@
+//! Integration tests of weft-testsuite (one binary, see conventions.md).
 //! Integration tests of weft-testsuite (one binary, submodules per area).
 //!
 //! The benchmark tests compile the C programs with clang-19 once per optimisation
@@ -7,6 +8,7 @@
 
 mod benchmarks;
 mod common;
+mod eval_e2e;
 mod eval_harness;
 mod loaders;
 mod spark98;

@@ -1,7 +1,7 @@
 // PASSES: insert-inspector
 // CHECK: void @kernel(
-// CHECK: call i32 @weft_region_invalidate(i32 0)
-// CHECK: call i32 @weft_run_irregular(i32 0, i64 0, i64
+// CHECK: call i32 @weft_region_invalidate(i32 %
+// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64
 // CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 // CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
 // CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k

@@ -1,0 +1,426 @@
+//! `ib-schedule<scheme=default|mlp-first|clp-first|balanced>`: iteration-block
+//! scheduling of chapter-5 affine nests in executor form (dissertation §5.5.4,
+//! Algorithm 5, Fig. 5.4(d)).
+//!
+//! For each affine nest the frontend reports, the scheduled loop `P` (see
+//! [`crate::strip_mine::scheduled_loop`]) is outlined into
+//! `void body(ctx, lo, hi)` ([`crate::outline`]) and replaced by
+//!
+//! ```text
+//! head = min(H, tc);  if (head) body(ctx, 0, head);          // §5.5.3 boundary
+//! ib   = max(E, roundup(ceil((tc-head)/max_ibs), E));         // strip size
+//! st   = weft_run_affine(nest, head, tc, ib, scheme, insp, body, ctx);
+//! if (st != 0) body(ctx, head, tc);                           // nothing ran
+//! ```
+//!
+//! `insp` is an address-only clone of the loop ([`crate::inspector`]'s
+//! inspector skeleton) that reports every load and store of an iteration; the
+//! runtime runs it once at loop entry, builds each IB's memory- and LLC-bank
+//! vectors from the actual base addresses (the bank bits of heap arrays are not
+//! known at compile time), applies eq. 5.1 for the IW size and Algorithm 5 for
+//! the schedule, builds the IB dependence DAG from the same addresses and
+//! inserts the synchronisation of §5.5.4 with transitive-reduction pruning.
+//! The Default scheme of §5.6.1 (equal IBs round-robin) of a parallel nest
+//! needs no inspector.
+//!
+//! Legality: a nest whose scheduled loop is proven parallel is transformed
+//! directly (the DAG is then empty). A nest with no parallel loop is
+//! transformed only when its inspector cannot read data the loop writes (so the
+//! inspected addresses are the executed ones); its schedule is dropped and
+//! re-inspected whenever any live-in value changes (the context fingerprint),
+//! so the DAG always matches the executed addresses. Everything else is left
+//! unchanged with a remark.
+
+use inkwell::module::Module;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
+use inkwell::{AddressSpace, IntPredicate};
+use weft_frontend::{FunctionAnalysis, LoopId};
+
+use crate::error::{PassError, Result};
+use crate::inspector;
+use crate::manager::{Changed, Pass, PassContext};
+use crate::outline::{self, CloneKind, LoopPlan};
+use crate::parallel::{self, Decision};
+use crate::pipeline::PassOptions;
+use crate::rtabi::{self, RtFn};
+use crate::strip_mine::{self, StripPlan};
+use crate::util;
+
+/// Scheme names accepted by `scheme=`, in runtime-code order (0..=3).
+pub const SCHEMES: &[&str] = &["default", "mlp-first", "clp-first", "balanced"];
+
+/// Options of `ib-schedule`.
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "scheme",
+        "default | mlp-first | clp-first | balanced (Algorithm 5 variants, §5.6.1; default: mlp-first)",
+    ),
+    (
+        "max-ibs",
+        "bound on IBs per execution when no strip-mine plan is recorded (default 512)",
+    ),
+    (
+        "deps",
+        "also schedule nests whose IBs depend on each other, with run-time synchronisation (default true)",
+    ),
+    (
+        "only",
+        "`|`-separated globs of functions to transform (default: all defined)",
+    ),
+];
+
+/// The `ib-schedule` pass.
+#[derive(Debug, Clone)]
+pub struct IbSchedule {
+    /// Runtime scheme code (index in [`SCHEMES`]).
+    pub scheme: u32,
+    /// Bound on IBs per execution without a recorded plan.
+    pub max_ibs: u64,
+    /// Whether dependent nests are scheduled (with synchronisation).
+    pub deps: bool,
+    /// Function globs.
+    pub only: Vec<String>,
+}
+
+impl IbSchedule {
+    /// Builds the pass from its options.
+    pub fn from_options(o: &PassOptions) -> Result<IbSchedule> {
+        let s = o.choice_or("scheme", SCHEMES, "mlp-first")?;
+        let max_ibs = o.u64_or("max-ibs", strip_mine::DEFAULT_MAX_IBS)?;
+        if max_ibs == 0 {
+            return Err(PassError::Llvm(
+                "ib-schedule: max-ibs must be positive".into(),
+            ));
+        }
+        Ok(IbSchedule {
+            scheme: SCHEMES.iter().position(|x| *x == s).unwrap_or(1) as u32,
+            max_ibs,
+            deps: o.bool_or("deps", true)?,
+            only: o.list("only"),
+        })
+    }
+}
+
+/// What the β of a scheme is (for remarks; §5.5.6, §5.6.1).
+pub fn beta_note(scheme: u32) -> &'static str {
+    match scheme {
+        0 => "no beta (round-robin IBs)",
+        1 => "beta = 1 (MLP-first: CLP only from the TempSet)",
+        2 => "beta = 0 (CLP-first)",
+        _ => {
+            "beta chosen per window at run time by the SD rule (runtime stats `beta`, `beta_mean`)"
+        }
+    }
+}
+
+/// How the executor of one nest is emitted.
+pub struct NestEmit {
+    /// Strip plan.
+    pub strip: StripPlan,
+    /// Runtime scheme code.
+    pub scheme: u32,
+    /// Whether an inspector is passed.
+    pub with_inspector: bool,
+    /// Whether the schedule must be re-inspected when live-ins change.
+    pub fingerprint: bool,
+}
+
+/// Result of [`outline_nest`]: the generated functions.
+pub struct Outlined<'ctx> {
+    /// The nest id passed to the runtime.
+    pub nest: u32,
+    /// The body.
+    pub body: FunctionValue<'ctx>,
+    /// The inspector, if any, and its number of access reports.
+    pub inspector: Option<(FunctionValue<'ctx>, usize)>,
+}
+
+/// Next free nest id (affine ids start at 0x10000 so they never meet the
+/// irregular region ids in `weft_region_invalidate`).
+fn next_nest_id(module: &Module<'_>) -> u32 {
+    let mut next = 0x10000u32;
+    if let Some(f) = module.get_function(RtFn::RunAffine.symbol()) {
+        for u in util::unique_users(&f.as_global_value().as_pointer_value()) {
+            if let Some(BasicValueEnum::IntValue(c)) = util::value_operand(u, 0) {
+                if let Some(v) = c.get_zero_extended_constant() {
+                    next = next.max(v as u32 + 1);
+                }
+            }
+        }
+    }
+    next
+}
+
+/// Next context-cache base for a dependent nest: bases from 0x8000, so their
+/// runtime ids (`base * CONTEXT_SLOTS ..`) start at 0x20000, above the constant
+/// ids of parallel nests (0x10000..) and the irregular regions.
+fn next_dep_base(module: &Module<'_>) -> u32 {
+    let mut next = 0x8000u32;
+    let mut g = module.get_first_global();
+    while let Some(gv) = g {
+        let name = gv.get_name().to_string_lossy().into_owned();
+        if let Some(n) = name
+            .strip_prefix("weft.region.")
+            .and_then(|r| r.strip_suffix(".last"))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            if n >= 0x8000 {
+                next = next.max(n + 1);
+            }
+        }
+        g = gv.get_next_global();
+    }
+    next
+}
+
+/// Outlines loop `plan` and replaces it by the executor call (module docs).
+pub fn outline_nest<'ctx>(
+    module: &Module<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    how: &NestEmit,
+) -> Result<Outlined<'ctx>> {
+    let body = outline::clone_body(module, plan, CloneKind::Executor)?;
+    let insp = if how.with_inspector {
+        let c = outline::clone_body(module, plan, CloneKind::Inspector)?;
+        let n = inspector::make_inspector(module, c.function, c.k)?;
+        Some((c.function, n))
+    } else {
+        None
+    };
+    let nest = next_nest_id(module);
+    let run = rtabi::declare(module, RtFn::RunAffine)?;
+    let cx = module.get_context();
+    let i64t = cx.i64_type();
+    let i32t = cx.i32_type();
+    let bf = body.function;
+    outline::replace_loop(module, plan, |site| {
+        // Dependent nests: one cached schedule per live-in context (the
+        // inspector's context cache); a new context gets a fresh inspection.
+        let nest_id: IntValue<'ctx> = if how.fingerprint {
+            inspector::emit_context_cache(module, site, plan, next_dep_base(module))?
+        } else {
+            i32t.const_int(nest as u64, false)
+        };
+        let b = &site.builder;
+        let tc = site.trip_count;
+        // Leading block up to the first line boundary (§5.5.3).
+        let head: IntValue<'ctx> = if how.strip.head > 0 {
+            let h = i64t.const_int(how.strip.head, false);
+            let lt = b.build_int_compare(IntPredicate::SLT, tc, h, "")?;
+            let head = b.build_select(lt, tc, h, "weft.head")?.into_int_value();
+            let pos = b.build_int_compare(IntPredicate::SGT, head, i64t.const_zero(), "")?;
+            outline::emit_if(module, b, pos, "weft.headblk", |b| {
+                b.build_call(
+                    bf,
+                    &[site.ctx.into(), i64t.const_zero().into(), head.into()],
+                    "",
+                )?;
+                Ok(())
+            })?;
+            head
+        } else {
+            i64t.const_zero()
+        };
+        // ib = max(E, roundup(ceil(rem / max_ibs), E)).
+        let e = how.strip.line_iters.max(1);
+        let rem = b.build_int_sub(tc, head, "")?;
+        let m = i64t.const_int(how.strip.max_ibs.max(1), false);
+        let per = b.build_int_signed_div(
+            b.build_int_add(rem, i64t.const_int(how.strip.max_ibs.max(1) - 1, false), "")?,
+            m,
+            "",
+        )?;
+        let ev = i64t.const_int(e, false);
+        let per_e = b.build_int_mul(
+            b.build_int_signed_div(
+                b.build_int_add(per, i64t.const_int(e - 1, false), "")?,
+                ev,
+                "",
+            )?,
+            ev,
+            "",
+        )?;
+        let big = b.build_int_compare(IntPredicate::SGT, per_e, ev, "")?;
+        let ib = b.build_select(big, per_e, ev, "weft.ib")?.into_int_value();
+        let insp_ptr = match insp {
+            Some((f, _)) => outline::fn_ptr(f),
+            None => cx.ptr_type(AddressSpace::default()).const_null(),
+        };
+        let args: [BasicMetadataValueEnum<'ctx>; 8] = [
+            nest_id.into(),
+            head.into(),
+            tc.into(),
+            ib.into(),
+            i32t.const_int(how.scheme as u64, false).into(),
+            insp_ptr.into(),
+            outline::fn_ptr(bf).into(),
+            site.ctx.into(),
+        ];
+        let st = b
+            .build_call(run, &args, "weft.status")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
+            .into_int_value();
+        // The runtime validates before running anything: on failure run the rest sequentially.
+        let bad = b.build_int_compare(
+            IntPredicate::NE,
+            st,
+            st.get_type().const_zero(),
+            "weft.failed",
+        )?;
+        outline::emit_if(module, b, bad, "weft.fallback", |b| {
+            b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
+            Ok(())
+        })
+    })?;
+    Ok(Outlined {
+        nest,
+        body: bf,
+        inspector: insp,
+    })
+}
+
+/// What `ib-schedule` (and `cluster-misses`) decide for loop `l`.
+pub fn decide_affine<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    allow_deps: bool,
+) -> (Decision<'ctx>, bool) {
+    let Some(nest) = fa
+        .regions
+        .affine_nests
+        .iter()
+        .find(|n| n.loops.contains(&l))
+    else {
+        return (Decision::Skip("not in an affine nest".into()), false);
+    };
+    let Some((p, par)) = strip_mine::scheduled_loop(fa, nest.root) else {
+        return (
+            Decision::Skip("affine nest without a scheduled loop".into()),
+            false,
+        );
+    };
+    if p != l {
+        return (
+            Decision::Skip(if l == nest.root && par {
+                "sequential loop; its parallel inner loop is scheduled".into()
+            } else {
+                String::new()
+            }),
+            false,
+        );
+    }
+    if !par {
+        let why = nest.reason.clone().unwrap_or_default();
+        if !why.contains("no loop of the nest is parallel") {
+            return (
+                Decision::Skip(format!("not an affine candidate: {why}")),
+                false,
+            );
+        }
+        if !allow_deps {
+            return (
+                Decision::Skip("IBs would depend on each other (deps=false)".into()),
+                false,
+            );
+        }
+    }
+    if par && !parallel::parallel_except_reductions(fa, l) {
+        let d = &fa.deps[l.index()];
+        return (
+            Decision::Skip(format!("not parallel: {}", d.reasons.join("; "))),
+            false,
+        );
+    }
+    let plan = match outline::plan_loop(fa, l) {
+        Ok(p) => p,
+        Err(e) => {
+            return (
+                Decision::Skip(format!("affine nest not outlined: {e}")),
+                false,
+            )
+        }
+    };
+    if let Some(h) = inspector::inspector_hazard(fa, l, &plan) {
+        return (Decision::Skip(format!("no address inspector: {h}")), false);
+    }
+    (Decision::Transform(plan), par)
+}
+
+impl Pass for IbSchedule {
+    fn name(&self) -> &'static str {
+        "ib-schedule"
+    }
+
+    fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let m = strip_mine::machine(cx)?;
+        let line = m.llc.line_bytes as u64;
+        let llc_lines = m.llc.size_bytes / line.max(1);
+        let cores = m.core.count as u64;
+        let max_ibs = self.max_ibs;
+        let scheme = self.scheme;
+        let allow = self.deps;
+        // Parallelism per decided loop, read back in `apply`.
+        let par_of = std::cell::RefCell::new(std::collections::HashMap::new());
+        let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
+            let (d, par) = decide_affine(fa, l, allow);
+            if let Decision::Transform(p) = &d {
+                let sp = match strip_mine::recorded(
+                    module,
+                    &fa.name,
+                    &p.header.get_name().to_string_lossy(),
+                ) {
+                    Some((e, h, mx)) => StripPlan {
+                        line_iters: e,
+                        head: h,
+                        max_ibs: mx,
+                        iw_estimate: None,
+                        ds_lines: None,
+                        why: "recorded by strip-mine".into(),
+                    },
+                    None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
+                };
+                par_of.borrow_mut().insert(util::bkey(p.header), (par, sp));
+            }
+            d
+        };
+        let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, _cx: &mut PassContext<'ctx>| {
+            let (par, sp) = par_of
+                .borrow()
+                .get(&util::bkey(plan.header))
+                .cloned()
+                .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
+            let how = NestEmit {
+                strip: sp.clone(),
+                scheme,
+                with_inspector: scheme != 0 || !par,
+                fingerprint: !par,
+            };
+            let o = outline_nest(m, &plan, &how)?;
+            Ok(format!(
+                "ib-schedule: nest {} scheme {} body @{}{}; {} ({}); {}{}",
+                o.nest,
+                SCHEMES[scheme as usize],
+                o.body.get_name().to_string_lossy(),
+                match o.inspector {
+                    Some((f, n)) => format!(
+                        ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses",
+                        f.get_name().to_string_lossy()
+                    ),
+                    None => ", no inspector (round-robin needs no addresses)".into(),
+                },
+                sp.describe(),
+                sp.why,
+                beta_note(scheme),
+                if par {
+                    String::new()
+                } else {
+                    "; IBs depend on each other: run-time dependence DAG with synchronisation (transitive-reduction pruned), one cached schedule per live-in context, re-inspected for a new context".into()
+                }
+            ))
+        };
+        let changed = parallel::drive(module, cx, &self.only, &mut decide, &mut apply)?;
+        Ok(Changed::from_bool(changed))
+    }
+}

@@ -1,0 +1,163 @@
+//! Differential test of the chapter-4 path over every irregular benchmark:
+//! the optimized program must print the same checksum (FNV-1a over the bit
+//! patterns of its results) as the original, natively at several worker counts
+//! and slab sizes, and in trace mode. Reductions are never reordered by the
+//! passes, so equality is exact.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use inkwell::context::Context;
+use weft_passes::{PassManager, PipelineConfig, RemarkKind};
+use weft_testsuite::bench::{self, BenchClass, CompileOptions, RunSize};
+
+/// Default slabs (1/50 of a core's iterations), small odd slabs (many slab
+/// conflicts and a deep slab DAG), the Original baseline, the default pipeline.
+const PIPELINES: &[&str] = &[
+    "insert-inspector",
+    "insert-inspector<slab=37>",
+    "executor-form",
+    "insert-inspector,parallel-for",
+];
+const CORES: &[u32] = &[1, 3];
+
+fn run(exe: &Path, args: &[String], cores: u32, trace: Option<&Path>) -> Result<u64, String> {
+    let mut c = Command::new(exe);
+    c.args(args)
+        .env("WEFT_CORES", cores.to_string())
+        .env_remove("WEFT_STATS");
+    match trace {
+        Some(t) => c.env("WEFT_TRACE", t),
+        None => c.env_remove("WEFT_TRACE"),
+    };
+    let out = c.output().map_err(|e| format!("{}: {e}", exe.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} exited with {}: {}",
+            exe.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    bench::parse_checksum(&String::from_utf8_lossy(&out.stdout))
+        .ok_or_else(|| format!("{}: no checksum line", exe.display()))
+}
+
+/// Optimizes `ll` with `pipeline`; returns the output path and the number of loops transformed.
+fn optimize(ll: &Path, pipeline: &str, out: &Path) -> (PathBuf, usize) {
+    let ctx = Context::create();
+    let m = weft_frontend::load_module(&ctx, ll, &Default::default()).expect("load IR");
+    let cfg = PipelineConfig {
+        verify_each: true,
+        ..PipelineConfig::new()
+    };
+    let report = PassManager::parse(pipeline, cfg)
+        .unwrap()
+        .run(&m)
+        .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+    let applied = report
+        .remarks
+        .iter()
+        .filter(|r| r.kind == RemarkKind::Applied && r.function.starts_with("kernel_"))
+        .count();
+    m.print_to_file(out).expect("write IR");
+    (out.to_path_buf(), applied)
+}
+
+#[test]
+fn irregular_benchmarks_match_bit_for_bit() {
+    let runtime = weft_passes::link::find_runtime(None).expect("libweft_runtime.a");
+    let dir = tempfile::tempdir().unwrap();
+    let opts = CompileOptions::default();
+    let support = bench::compile_support_object(dir.path(), &opts).expect("support object");
+    let link_args: Vec<String> = vec![
+        runtime.display().to_string(),
+        "-lpthread".into(),
+        "-ldl".into(),
+        "-lrt".into(),
+    ];
+    let mut failures = Vec::new();
+    let mut runs = 0usize;
+    let mut summary = Vec::new();
+    let benches: Vec<_> = bench::of_class(BenchClass::Irregular).collect();
+    assert!(!benches.is_empty(), "no irregular benchmarks registered");
+    for b in benches {
+        let bdir = dir.path().join(b.name);
+        let ll = bench::emit_ir(b, &bdir, &opts).expect("emit IR");
+        let args = b.args(RunSize::Quick);
+        let orig_exe = bench::link(
+            &[ll.clone(), support.clone()],
+            &link_args,
+            &bdir.join("orig"),
+            &opts,
+        )
+        .expect("link original");
+        let want = run(&orig_exe, &args, 1, None).expect("original run");
+        let mut transformed = 0;
+        for (k, p) in PIPELINES.iter().enumerate() {
+            let (opt_ll, applied) = optimize(&ll, p, &bdir.join(format!("opt{k}.ll")));
+            if k == 0 {
+                transformed = applied;
+            }
+            let exe = bench::link(
+                &[opt_ll, support.clone()],
+                &link_args,
+                &bdir.join(format!("opt{k}")),
+                &opts,
+            )
+            .expect("link optimized");
+            for &c in CORES {
+                runs += 1;
+                match run(&exe, &args, c, None) {
+                    Ok(got) if got == want => {}
+                    Ok(got) => failures.push(format!(
+                        "{} [{p}] cores={c}: checksum {got:016x}, original {want:016x}",
+                        b.name
+                    )),
+                    Err(e) => failures.push(format!("{} [{p}] cores={c}: {e}", b.name)),
+                }
+            }
+        }
+        // Trace mode: the instrumented BLP version, 4 virtual cores.
+        let (tll, _) = optimize(
+            &ll,
+            "insert-inspector,instrument-trace<only=kernel_*>",
+            &bdir.join("trace.ll"),
+        );
+        let texe = bench::link(
+            &[tll, support.clone()],
+            &link_args,
+            &bdir.join("traced"),
+            &opts,
+        )
+        .expect("link traced");
+        let tfile = bdir.join("out.trace");
+        runs += 1;
+        match run(&texe, &args, 4, Some(&tfile)) {
+            Ok(got) if got == want => {
+                let len = std::fs::metadata(&tfile).map(|m| m.len()).unwrap_or(0);
+                if len < 1024 {
+                    failures.push(format!("{}: trace file has only {len} bytes", b.name));
+                }
+            }
+            Ok(got) => failures.push(format!(
+                "{} [trace mode]: checksum {got:016x}, original {want:016x}",
+                b.name
+            )),
+            Err(e) => failures.push(format!("{} [trace mode]: {e}", b.name)),
+        }
+        if transformed == 0 {
+            failures.push(format!(
+                "{}: insert-inspector transformed no kernel loop",
+                b.name
+            ));
+        }
+        summary.push(format!("{}: {transformed} kernel loop(s)", b.name));
+    }
+    eprintln!("differential: {runs} runs; {}", summary.join(", "));
+    assert!(
+        failures.is_empty(),
+        "differential failures:\n{}",
+        failures.join("\n")
+    );
+}

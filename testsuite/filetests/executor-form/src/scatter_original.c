@@ -1,0 +1,31 @@
+// PASSES: executor-form
+// CHECK: call i32 @weft_num_cores(
+// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 %weft.tc, i64 %weft.slab, ptr @kernel.weft.inspect.0, ptr @kernel.weft.body.0
+// REMARK: inspector @kernel.weft.inspect.0 for the runtime dependence check
+// run: @test(2000, 300)
+// cores: 1,2,4
+#include <stdlib.h>
+/* Edge-list scatter: indirect writes y[dst[e]] += ...; slabs that write the same
+   y[] elements are ordered by the runtime's dependence check. */
+__attribute__((noinline)) void kernel(long m, const int *restrict src, const int *restrict dst,
+                                      const double *restrict w, const double *restrict x, double *restrict y) {
+  for (long e = 0; e < m; e++) y[dst[e]] += w[e] * x[src[e]];
+}
+long test(long m, long n) {
+  int *src = malloc(m * sizeof(int)), *dst = malloc(m * sizeof(int));
+  double *w = malloc(m * sizeof(double)), *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+  unsigned seed = 99;
+  for (long e = 0; e < m; e++) {
+    seed = seed * 1103515245u + 12345u; src[e] = (int)((seed >> 8) % n);
+    seed = seed * 1103515245u + 12345u; dst[e] = (int)((seed >> 8) % n);
+    w[e] = 1.0 / (double)(e + 3);
+  }
+  for (long i = 0; i < n; i++) { x[i] = (double)i * 0.125 + 1.0; y[i] = 0.0; }
+  kernel(m, src, dst, w, x, y);
+  kernel(m, src, dst, w, x, y);
+  double s = 0;
+  for (long i = 0; i < n; i++) s = s * 0.9 + y[i];
+  free(src); free(dst); free(w); free(x); free(y);
+  union { double d; long l; } u = { s };
+  return u.l;
+}

@@ -1,0 +1,37 @@
+// PASSES: executor-form
+// CHECK: void @kernel(
+// CHECK: call i32 @weft_run_irregular(i32 0, i64 0, i64 %weft.tc, i64 0, ptr null, ptr @kernel.weft.body.0
+// CHECK-NOT: weft.inspect
+// REMARK: executor form, original schedule (static chunks): region 0
+// run: @test(500, 7)
+// cores: 1,3
+#include <stdlib.h>
+__attribute__((noinline)) void kernel(int n, const int *restrict rowptr, const int *restrict col,
+                                      const double *restrict val, const double *restrict x, double *restrict y) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = rowptr[i]; j < rowptr[i + 1]; j++) s += val[j] * x[col[j]];
+    y[i] = s;
+  }
+}
+long test(long n, long deg) {
+  int *rowptr = malloc((n + 1) * sizeof(int)), *col = malloc(n * deg * sizeof(int));
+  double *val = malloc(n * deg * sizeof(double)), *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+  unsigned seed = 12345;
+  long nnz = 0;
+  for (long i = 0; i < n; i++) {
+    rowptr[i] = (int)nnz;
+    long d = 1 + (i * 7) % deg;
+    for (long k = 0; k < d; k++) { seed = seed * 1103515245u + 12345u; col[nnz] = (int)((seed >> 8) % n); val[nnz] = (double)(k + 1) / (i + 2); nnz++; }
+  }
+  rowptr[n] = (int)nnz;
+  for (long i = 0; i < n; i++) x[i] = 1.0 + (double)(i % 13);
+  double s = 0;
+  for (int it = 0; it < 3; it++) {
+    kernel((int)n, rowptr, col, val, x, y);
+    for (long i = 0; i < n; i++) { s = s * 0.75 + y[i]; x[i] = y[i] * 0.01 + 1.0; }
+  }
+  free(rowptr); free(col); free(val); free(x); free(y);
+  union { double d; long l; } u = { s };
+  return u.l;
+}
