@@ -198,6 +198,7 @@ impl<D: DramBackend> Manycore<D> {
     ) -> Result<RunStats> {
         let mut comps: Vec<Completion> = Vec::new();
         let mut steps = 0u64;
+        let mut input_done = false;
         loop {
             let mut t = SLEEP;
             for &w in &self.wake {
@@ -208,6 +209,11 @@ impl<D: DramBackend> Manycore<D> {
             }
             if t == SLEEP {
                 break;
+            }
+            if !input_done && self.mem.in_flight() == 0 && self.cores.iter().all(|c| c.is_done()) {
+                // No request can follow: let the DRAM drain its write queues.
+                self.mem.finish_input();
+                input_done = true;
             }
             self.mem.advance_to(t);
             self.mem.drain_completions(&mut comps);
@@ -246,7 +252,7 @@ impl<D: DramBackend> Manycore<D> {
         let instructions: u64 = per_core.iter().map(|c| c.instructions).sum();
         let l1_misses: u64 = per_core.iter().map(|c| c.l1_misses).sum();
         let mem = self.mem.finish(cycles);
-        let (h, m, c) = self.mem.dram().row_counts();
+        let (h, m, c) = self.mem.dram_mut().row_counts();
         let tot = (h + m + c).max(1) as f64;
         let kinst = (instructions as f64 / 1000.0).max(1e-9);
         RunStats {
@@ -278,7 +284,7 @@ impl<D: DramBackend> Manycore<D> {
                 clp: mem.clp_windows.clone(),
             },
             noc: mem.noc.clone(),
-            dram: self.mem.dram().stats_json(),
+            dram: self.mem.dram_mut().stats_json(),
             memory: mem,
             per_core,
         }

@@ -9,6 +9,7 @@
 //! the DDR4 model of [`crate::dram`].
 //! Invariant: a bank's requests complete in arrival order, `latency` cycles apart at least.
 
+use crate::metrics::{ParallelismMeter, ParallelismSummary};
 use crate::system::{DramBackend, DramDone, DramRequest};
 use std::collections::VecDeque;
 
@@ -25,6 +26,7 @@ pub struct SimpleDram {
     in_service: Vec<Option<(DramRequest, u64)>>,
     per_channel: Vec<usize>,
     served: u64,
+    blp: ParallelismMeter,
 }
 
 impl SimpleDram {
@@ -49,6 +51,7 @@ impl SimpleDram {
             in_service: vec![None; nb],
             per_channel: vec![0; channels.max(1) as usize],
             served: 0,
+            blp: ParallelismMeter::new(nb, 2500),
         }
     }
 
@@ -109,10 +112,10 @@ impl DramBackend for SimpleDram {
                     if done <= t {
                         out.push(DramDone {
                             id: r.id,
-                            bank: b as u32,
-                            serve_start: s,
+                            addr: r.addr,
                             done,
                         });
+                        self.blp.add(s, done, b as u32);
                         self.in_service[b] = None;
                         self.per_channel[b / self.banks_per_channel as usize] -= 1;
                         self.served += 1;
@@ -126,10 +129,13 @@ impl DramBackend for SimpleDram {
             }
         }
     }
-    fn stats_json(&self) -> serde_json::Value {
+    fn stats_json(&mut self) -> serde_json::Value {
         serde_json::json!({ "model": "fixed-latency", "latency": self.latency, "served": self.served })
     }
-    fn row_counts(&self) -> (u64, u64, u64) {
+    fn blp_summary(&mut self) -> ParallelismSummary {
+        self.blp.finish()
+    }
+    fn row_counts(&mut self) -> (u64, u64, u64) {
         (0, self.served, 0)
     }
     fn retarget(&self, addr: u64, bank: u32) -> u64 {

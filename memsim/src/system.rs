@@ -81,8 +81,13 @@ pub enum CompletionKind {
         /// Write permission granted.
         exclusive: bool,
     },
-    /// The requester must drop every private copy inside LLC line `addr`.
-    Invalidate,
+    /// The requester must drop every private copy inside LLC line `addr`. With
+    /// `recall` (the LLC evicted the line) a dirty private copy must be written back;
+    /// without it the directory already forwarded the data to another requester.
+    Invalidate {
+        /// Write back dirty copies.
+        recall: bool,
+    },
 }
 
 /// A message from the memory side to a requester.
@@ -161,18 +166,19 @@ pub struct DramRequest {
     pub addr: u64,
     /// Write (true) or read.
     pub is_write: bool,
+    /// Requester that caused it (`requesters` for LLC write-backs), for schedulers.
+    pub source: u32,
 }
 
-/// A finished DRAM request.
+/// A finished (or scheduled-to-finish) DRAM request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DramDone {
     /// The request's identifier.
     pub id: u64,
-    /// Global (flat) memory bank that served it.
-    pub bank: u32,
-    /// DRAM cycle of the first command that served it (ACT, or RD/WR on a row hit).
-    pub serve_start: u64,
-    /// DRAM cycle at which its data burst completed.
+    /// The request's address.
+    pub addr: u64,
+    /// DRAM cycle at which its data burst completes (may lie after the cycle the
+    /// backend was advanced to: the model knows it once the column command issued).
     pub done: u64,
 }
 
@@ -194,12 +200,18 @@ pub trait DramBackend {
     fn try_enqueue(&mut self, ch: usize, req: DramRequest, now: u64) -> bool;
     /// Earliest DRAM cycle at which the model has work to do, if any.
     fn next_event(&self) -> Option<u64>;
-    /// Simulates up to and including DRAM cycle `t`, appending finished requests.
+    /// Simulates up to and including DRAM cycle `t`, appending every request whose
+    /// completion time became known (its `done` may be later than `t`).
     fn advance_to(&mut self, t: u64, out: &mut Vec<DramDone>);
+    /// Bank-level parallelism over the run (DESIGN.md definition, DRAM cycles): mean
+    /// and per-epoch series. Call once, after the run.
+    fn blp_summary(&mut self) -> ParallelismSummary;
     /// Row-buffer and controller statistics as JSON (merged into the run's stats).
-    fn stats_json(&self) -> serde_json::Value;
+    fn stats_json(&mut self) -> serde_json::Value;
+    /// No further request will come: drain buffered writes (default: nothing to do).
+    fn finish_input(&mut self) {}
     /// Row-buffer hits, misses (closed bank) and conflicts so far.
-    fn row_counts(&self) -> (u64, u64, u64);
+    fn row_counts(&mut self) -> (u64, u64, u64);
     /// Address re-targeted to global bank `bank`, keeping row and column (BLP Ideal).
     fn retarget(&self, addr: u64, bank: u32) -> u64;
 }
@@ -336,7 +348,8 @@ pub struct SystemStats {
     pub avg_dram_latency: f64,
     /// Mean latency of demand requests that missed in the LLC.
     pub avg_miss_latency: f64,
-    /// MLP/BLP: memory banks serving requests (all DRAM requests).
+    /// MLP/BLP: memory banks serving requests (all DRAM requests), from the DRAM model;
+    /// its epochs are DRAM-clock epochs.
     pub mlp: ParallelismSummary,
     /// CLP: LLC banks serving L1 misses.
     pub clp: ParallelismSummary,
@@ -369,7 +382,6 @@ pub struct MemorySystem<D: DramBackend> {
     last_dram_cycle: u64,
     scratch: Vec<u32>,
     pf_scratch: Vec<u64>,
-    mlp: ParallelismMeter,
     clp: ParallelismMeter,
     mlp_win: WindowMeter,
     clp_win: WindowMeter,
@@ -453,7 +465,6 @@ impl<D: DramBackend> MemorySystem<D> {
             last_dram_cycle: 0,
             scratch: Vec::new(),
             pf_scratch: Vec::new(),
-            mlp: ParallelismMeter::new(mem_banks, p.epoch),
             clp: ParallelismMeter::new(nb, p.epoch),
             mlp_win: WindowMeter::new(p.requesters as usize, mem_banks, p.epoch),
             clp_win: WindowMeter::new(p.requesters as usize, nb, p.epoch),
@@ -473,6 +484,11 @@ impl<D: DramBackend> MemorySystem<D> {
     /// The DRAM backend.
     pub fn dram(&self) -> &D {
         &self.dram
+    }
+
+    /// The DRAM backend, mutably (statistics).
+    pub fn dram_mut(&mut self) -> &mut D {
+        &mut self.dram
     }
 
     /// Current time (last cycle processed).
@@ -636,24 +652,30 @@ impl<D: DramBackend> MemorySystem<D> {
     /// Earliest core cycle at which the memory side has something to do.
     pub fn next_event_time(&self) -> Option<u64> {
         let h = self.events.peek().map(|Reverse((t, ..))| *t);
-        let d = self
-            .dram
-            .next_event()
-            .map(|d| self.p.clocks.dram_to_core_ceil(d).max(self.now));
+        let d = self.dram_next();
         match (h, d) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
+    /// Next DRAM event in core cycles, only while DRAM holds requests of ours (the
+    /// model's periodic refresh alone must not keep an idle system running).
+    #[inline]
+    fn dram_next(&self) -> Option<u64> {
+        if self.dram_outstanding == 0 {
+            return None;
+        }
+        self.dram
+            .next_event()
+            .map(|d| self.p.clocks.dram_to_core_ceil(d).max(self.now))
+    }
+
     /// Processes everything up to and including core cycle `t`.
     pub fn advance_to(&mut self, t: u64) {
         loop {
             let h = self.events.peek().map(|Reverse((t, ..))| *t);
-            let d = self
-                .dram
-                .next_event()
-                .map(|d| self.p.clocks.dram_to_core_ceil(d).max(self.now));
+            let d = self.dram_next();
             let next = match (h, d) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) => a,
@@ -691,28 +713,15 @@ impl<D: DramBackend> MemorySystem<D> {
         self.dram.advance_to(dc, &mut done);
         for d in &done {
             let ct = self.p.clocks.dram_to_core_ceil(d.done).max(t);
-            self.mlp.add(
-                self.p.clocks.dram_to_core_ceil(d.serve_start),
-                self.p
-                    .clocks
-                    .dram_to_core_ceil(d.done)
-                    .max(self.p.clocks.dram_to_core_ceil(d.serve_start) + 1),
-                d.bank,
-            );
             self.st.dram_reqs += 1;
             self.dram_outstanding -= 1;
-            if let Some(c) = self.bank_outstanding.get_mut(d.bank as usize) {
+            let bank = self.dram.bank_of(d.addr) as usize;
+            if let Some(c) = self.bank_outstanding.get_mut(bank) {
                 *c = c.saturating_sub(1);
             }
             self.schedule(ct, EV_DRAM_DONE, (d.id >> 8) as u32);
         }
         self.dram_done = done;
-        // Keep the MLP meter's frontier well behind DRAM time: a request's serving
-        // interval starts at most a bounded time before it completes.
-        let lag = 1u64 << 16;
-        if t > lag {
-            self.mlp.advance(t - lag);
-        }
         for ch in 0..self.mc_overflow.len() {
             self.drain_overflow(ch, dc);
         }
@@ -911,16 +920,16 @@ impl<D: DramBackend> MemorySystem<D> {
             let at = self.net.send(t, bank_node, hnode, PacketClass::Control);
             let ack = self.net.send(at, hnode, rnode, PacketClass::Control);
             last = last.max(ack);
-            self.post_invalidation(at, h, line);
+            self.post_invalidation(at, h, line, false);
         }
         last
     }
 
-    fn post_invalidation(&mut self, at: u64, h: u32, line: u64) {
+    fn post_invalidation(&mut self, at: u64, h: u32, line: u64, recall: bool) {
         self.st.invals += 1;
         let txn = self.alloc_txn(Txn {
             kind: TxnKind::Inval,
-            exclusive: false,
+            exclusive: recall,
             granted_excl: false,
             requester: h,
             token: 0,
@@ -948,12 +957,9 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// Handles an LLC victim: back-invalidation (inclusive with coherence) and write-back.
     fn evict(&mut self, t: u64, b: usize, line: u64, dirty: bool, slot: usize) {
-        let mut dirty = dirty;
         if self.p.coherence {
+            // Holders are recalled; an owner with a dirty copy writes it back itself.
             let holders = self.banks[b].sharers[slot];
-            if self.banks[b].owner[slot] != NO_OWNER {
-                dirty = true;
-            }
             let bank_node = self.p.llc_nodes[b];
             let mut m = holders;
             while m != 0 {
@@ -968,7 +974,7 @@ impl<D: DramBackend> MemorySystem<D> {
                     self.p.requester_nodes[h as usize],
                     PacketClass::Control,
                 );
-                self.post_invalidation(at, h, line);
+                self.post_invalidation(at, h, line, true);
             }
         }
         if dirty {
@@ -1011,6 +1017,16 @@ impl<D: DramBackend> MemorySystem<D> {
         }
         let ch = self.dram.channel_of(x.addr);
         let b = x.home as usize;
+        // Count the line's bursts against their banks now, so BLP Ideal's choices
+        // see requests already on their way to a controller.
+        let burst = self.dram.burst_bytes().max(1);
+        let n = (self.p.llc_bank.line_bytes as u64).div_ceil(burst).max(1);
+        for i in 0..n {
+            let mb = self.dram.bank_of(x.addr + i * burst) as usize;
+            if let Some(c) = self.bank_outstanding.get_mut(mb) {
+                *c += 1;
+            }
+        }
         let arrive = self.net.send(
             t,
             self.p.llc_nodes[b],
@@ -1039,11 +1055,15 @@ impl<D: DramBackend> MemorySystem<D> {
         x.bursts_left = n as u32;
         let base = x.addr;
         let is_write = x.kind == TxnKind::DramWrite;
+        let source = x.requester.min(self.p.requesters);
         let ch = self.dram.channel_of(base);
         let dc = self.p.clocks.core_to_dram_ceil(t);
         // Bring DRAM up to date before offering requests at this time.
         let floor = self.p.clocks.core_to_dram_floor(t);
-        if floor > self.last_dram_cycle && self.dram.next_event().is_some_and(|e| e <= floor) {
+        if self.dram_outstanding > 0
+            && floor > self.last_dram_cycle
+            && self.dram.next_event().is_some_and(|e| e <= floor)
+        {
             self.run_dram(t);
         }
         for i in 0..n {
@@ -1051,11 +1071,8 @@ impl<D: DramBackend> MemorySystem<D> {
                 id: ((txn as u64) << 8) | i,
                 addr: base + i * burst,
                 is_write,
+                source,
             };
-            let mb = self.dram.bank_of(r.addr) as usize;
-            if let Some(c) = self.bank_outstanding.get_mut(mb) {
-                *c += 1;
-            }
             if self.mc_overflow[ch].is_empty() && self.dram.try_enqueue(ch, r, dc) {
                 self.dram_outstanding += 1;
             } else {
@@ -1153,7 +1170,9 @@ impl<D: DramBackend> MemorySystem<D> {
                 token: 0,
                 addr: x.addr,
                 time: t,
-                kind: CompletionKind::Invalidate,
+                kind: CompletionKind::Invalidate {
+                    recall: x.exclusive,
+                },
             });
             self.free_txn(txn);
             return;
@@ -1181,6 +1200,11 @@ impl<D: DramBackend> MemorySystem<D> {
             },
         });
         self.free_txn(txn);
+    }
+
+    /// No further request will be issued: the DRAM may drain buffered writes.
+    pub fn finish_input(&mut self) {
+        self.dram.finish_input();
     }
 
     /// Moves the completions produced so far into `out` (in time order).
@@ -1231,7 +1255,7 @@ impl<D: DramBackend> MemorySystem<D> {
             } else {
                 s.miss_lat as f64 / s.miss_n as f64
             },
-            mlp: self.mlp.finish(),
+            mlp: self.dram.blp_summary(),
             clp: self.clp.finish(),
             mlp_windows: self.mlp_win.finish(),
             clp_windows: self.clp_win.finish(),

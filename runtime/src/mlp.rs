@@ -31,10 +31,12 @@
 //! picked are candidates, so the pick order is a topological order; cross-core
 //! waits are then derived by [`crate::deps::sync_points`].
 //!
-//! Speed: IBs with identical (memory set, LLC set) pairs are grouped; a pick scans
-//! groups (ordered by set size, stopping early once a group's whole set is new)
-//! instead of IBs, so the cost is O(M·G) for G distinct groups rather than the
-//! O(N·M²) of the printed algorithm; affine loops have few distinct groups.
+//! Speed: IBs with identical (memory set, LLC set) pairs are grouped, and each
+//! covered vector (inter/intra-core × memory/LLC) has a lazy max-heap of group
+//! gains (gains only shrink while a vector grows, so a popped group whose fresh
+//! gain still tops the heap is the best); the Balanced SD uses sparse dot
+//! products. Typical cost O(M log G) plus one heap build per step/window, instead
+//! of the O(N·M²) of the printed algorithm.
 
 use crate::bankset;
 use crate::deps::UnitDag;

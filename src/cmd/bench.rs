@@ -15,7 +15,9 @@ use weft_memsim::trace::{synthetic, TimedRequest};
 #[command(after_help = "Examples:
   weft bench dram                       # 1M streaming + 1M random requests, weft vs DRAMsim3
   weft bench dram --requests 200000 --json
-  weft bench dram --no-reference        # weft only")]
+  weft bench dram --no-reference        # weft only
+  weft bench sim                        # full manycore, 10^7 records on table5.2
+  weft bench sim --records 1000000 --json")]
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
@@ -26,6 +28,23 @@ pub struct Args {
 pub enum What {
     /// DRAM model vs DRAMsim3: simulated requests per second.
     Dram(DramArgs),
+    /// Full manycore model: simulated records per second on a synthetic trace
+    /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8).
+    Sim(SimArgs),
+}
+
+/// Options of `weft bench sim`.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// Machine preset or TOML file.
+    #[arg(long, default_value = "table5.2")]
+    pub machine: String,
+    /// Records in the synthetic trace (all cores together).
+    #[arg(long, default_value_t = 10_000_000)]
+    pub records: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `weft bench dram`.
@@ -76,7 +95,32 @@ struct Row {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
         What::Dram(a) => dram(a),
+        What::Sim(a) => sim(a),
     }
+}
+
+fn sim(args: SimArgs) -> anyhow::Result<()> {
+    let cfg = MachineConfig::load(&args.machine)
+        .with_context(|| format!("machine `{}`", args.machine))?;
+    let opts = super::sim::options(&cfg, None, "none", 1)?;
+    let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
+    let t = Instant::now();
+    let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
+    let secs = t.elapsed().as_secs_f64();
+    let rate = s.records as f64 / secs;
+    if args.json {
+        let v = serde_json::json!({
+            "machine": cfg.name, "cores": cfg.core.count, "records": s.records,
+            "seconds": secs, "records_per_second": rate, "simulated_cycles": s.cycles,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "sim: {} records on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles)",
+            s.records, cfg.name, cfg.core.count, secs, rate, s.cycles
+        );
+    }
+    Ok(())
 }
 
 fn dram(a: DramArgs) -> anyhow::Result<()> {

@@ -3,18 +3,26 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, Context};
+use std::io::IsTerminal;
+use weft_memsim::dram_backend::Scheduler;
+use weft_memsim::oracle::Oracle;
+use weft_memsim::run::{config_scheduler, simulate_trace_file, RunOptions};
 use weft_memsim::config::MachineConfig;
 
 /// Simulate a memory trace on a machine configuration.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
+  weft sim --machine table5.2 --trace app.trace --json      # full manycore
+  weft sim --trace app.txt --scheduler par-bs --oracle blp-ideal --seed 7
   weft sim --dram-only --trace requests.txt                 # table5.2 machine, text summary
   weft sim --dram-only --machine dramsim3-ddr4-2400 --trace t.trc --json
   weft sim --dram-only --machine my.toml --trace t.txt
 
-Trace formats: text `<cycle> <R|W> <hex address>` per line (`#` comments), or the
-binary weft trace (magic WEFTTRC). Machines: table5.2 (default), table4.2,
+Trace formats: the binary weft trace (magic WEFTTRC); text, one record per line with
+`#` comments: `<core> <gap> <R|W> <hex address>` for the full system (gap = non-memory
+instructions before the access), `<cycle> <R|W> <hex address>` with --dram-only.
+A trace naming more cores than the machine has is an error. Machines: table5.2 (default), table4.2,
 dramsim3-ddr4-2400, or a TOML file.")]
 pub struct Args {
     /// Simulate only the DRAM: requests go straight to the memory controllers.
@@ -29,6 +37,18 @@ pub struct Args {
     /// Print the statistics as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Memory scheduler (full system): fcfs | fr-fcfs | par-bs | tcm (default: the machine's).
+    #[arg(long)]
+    pub scheduler: Option<String>,
+    /// Oracle mode (full system): none | mlp-ideal | blp-ideal | ideal.
+    #[arg(long, default_value = "none")]
+    pub oracle: String,
+    /// Seed (TCM's shuffles); equal inputs and seed give byte-identical output.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Runs the simulation.
@@ -36,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
     if !args.dram_only {
-        bail!("full-system simulation is not available yet; use --dram-only");
+        return run_full(&args, &machine);
     }
     let t0 = std::time::Instant::now();
     let stats = weft_memsim::dram::simulate_trace_file(&machine.dram, &args.trace)?;
@@ -86,5 +106,77 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         secs,
         stats.requests as f64 / secs.max(1e-9)
     );
+    Ok(())
+}
+
+/// Parses the policy options shared by `weft sim` and `weft bench sim`.
+pub fn options(
+    cfg: &MachineConfig,
+    scheduler: Option<&str>,
+    oracle: &str,
+    seed: u64,
+) -> anyhow::Result<RunOptions> {
+    let scheduler = match scheduler {
+        None => config_scheduler(cfg),
+        Some(s) => Scheduler::parse(s).ok_or_else(|| {
+            anyhow!("unknown scheduler `{s}` (expected fcfs, fr-fcfs, par-bs or tcm)")
+        })?,
+    };
+    let oracle = Oracle::parse(oracle).ok_or_else(|| {
+        anyhow!("unknown oracle `{oracle}` (expected none, mlp-ideal, blp-ideal or ideal)")
+    })?;
+    Ok(RunOptions {
+        scheduler,
+        oracle,
+        seed,
+    })
+}
+
+/// Full-system (manycore) simulation.
+fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
+    let opts = options(cfg, args.scheduler.as_deref(), &args.oracle, args.seed)?;
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_message("simulating");
+        b
+    });
+    let stats = simulate_trace_file(cfg, &args.trace, &opts, |n| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{n} records retired"));
+            b.tick();
+        }
+    })
+    .with_context(|| format!("simulating {}", args.trace.display()))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+    } else {
+        println!("machine            {}", cfg.name);
+        println!("records            {}", stats.records);
+        println!("cycles             {}", stats.cycles);
+        println!("instructions       {}", stats.instructions);
+        println!("blp (= mlp)        {:.3}", stats.blp);
+        println!("clp                {:.3}", stats.clp);
+        println!("llc hit rate       {:.4}", stats.llc_hit_rate);
+        println!("llc mpki           {:.3}", stats.llc_mpki);
+        println!("row hit rate       {:.4}", stats.row_hit_rate);
+        println!(
+            "avg L1-miss lat.   {:.1} (network {:.1}, llc {:.1}, dram {:.1})",
+            stats.avg_mem_latency,
+            stats.avg_network_latency,
+            stats.avg_llc_latency,
+            stats.avg_dram_latency
+        );
+        println!(
+            "noc avg/max lat.   {:.1} / {}",
+            stats.noc.avg_latency, stats.noc.max_latency
+        );
+        println!(
+            "intra/inter MLP    {:.2} / {:.2}   intra/inter CLP {:.2} / {:.2} (per {}-cycle window)",
+            stats.intra_core_mlp, stats.inter_core_mlp, stats.intra_core_clp, stats.inter_core_clp, stats.epoch_cycles
+        );
+    }
     Ok(())
 }

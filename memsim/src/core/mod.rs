@@ -548,18 +548,27 @@ impl Core {
     /// should run next because of it.
     pub fn complete<D: DramBackend>(&mut self, c: &Completion, mem: &mut MemorySystem<D>) -> u64 {
         match c.kind {
-            CompletionKind::Invalidate => {
+            CompletionKind::Invalidate { recall } => {
                 self.st.invalidations += 1;
                 let base = (c.addr >> self.llc_shift) << self.llc_shift;
                 let n = 1u64 << (self.llc_shift.saturating_sub(self.l1_shift));
                 for i in 0..n {
-                    self.l1.invalidate((base >> self.l1_shift) + i);
+                    let l = (base >> self.l1_shift) + i;
+                    if self.l1.invalidate(l) == Some(true) && recall {
+                        self.send_writeback(l << self.l1_shift, c.time, mem);
+                    }
                 }
                 if let (Some(l2), Some(l2p)) = (self.l2.as_mut(), self.p.l2) {
                     let s2 = l2p.geom.line_shift();
                     let n2 = 1u64 << (self.llc_shift.saturating_sub(s2));
+                    let mut dirty = Vec::new();
                     for i in 0..n2 {
-                        l2.invalidate((base >> s2) + i);
+                        if l2.invalidate((base >> s2) + i) == Some(true) && recall {
+                            dirty.push(((base >> s2) + i) << s2);
+                        }
+                    }
+                    for a in dirty {
+                        self.send_writeback(a, c.time, mem);
                     }
                 }
                 c.time

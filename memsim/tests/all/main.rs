@@ -1,7 +1,9 @@
 //! Integration tests of weft-memsim (one binary, see conventions.md).
 
 mod addrmap_props;
+mod behaviour;
 mod differential;
 mod dram_micro;
 mod golden;
+mod manycore_golden;
 mod micro;

@@ -5,7 +5,7 @@ use weft_memsim::core::{CoreParams, Op, OpKind};
 use weft_memsim::manycore::{Manycore, VecSource};
 use weft_memsim::noc::{Mesh, NocParams};
 use weft_memsim::simple_dram::SimpleDram;
-use weft_memsim::system::{ClockRatio, MemOracle, SystemParams};
+use weft_memsim::system::{ClockRatio, SystemParams};
 
 pub const ROUTER: u64 = 3;
 pub const LINK: u64 = 1;
@@ -22,6 +22,25 @@ pub fn machine(cores: u32, prefetch: bool) -> Manycore<SimpleDram> {
 
 /// [`machine`] with directory coherence on or off.
 pub fn machine_with(cores: u32, prefetch: bool, coherence: bool) -> Manycore<SimpleDram> {
+    build(
+        cores,
+        prefetch,
+        coherence,
+        weft_memsim::oracle::Oracle::None,
+    )
+}
+
+/// [`machine`] under an oracle mode.
+pub fn machine_oracle(cores: u32, oracle: weft_memsim::oracle::Oracle) -> Manycore<SimpleDram> {
+    build(cores, false, true, oracle)
+}
+
+fn build(
+    cores: u32,
+    prefetch: bool,
+    coherence: bool,
+    oracle: weft_memsim::oracle::Oracle,
+) -> Manycore<SimpleDram> {
     let mesh = Mesh::new(6, 6);
     let cp = CoreParams {
         width: 2,
@@ -37,7 +56,7 @@ pub fn machine_with(cores: u32, prefetch: bool, coherence: bool) -> Manycore<Sim
         write_buffer: 8,
         l2: None,
         coherence,
-        lookahead: 0,
+        lookahead: oracle.lookahead(64),
     };
     let sp = SystemParams {
         requesters: cores,
@@ -73,7 +92,7 @@ pub fn machine_with(cores: u32, prefetch: bool, coherence: bool) -> Manycore<Sim
             dram_fs: 1000,
         },
         epoch: 2500,
-        oracle: MemOracle::default(),
+        oracle: oracle.memory_side(),
     };
     let dram = SimpleDram::new(4, 8, 2048, DRAM_LAT, 128);
     Manycore::new(cores, cp, sp, dram).unwrap()

@@ -1,0 +1,131 @@
+//! One-call entry points for a full-system (manycore) simulation, used by `weft sim`,
+//! `weft bench sim`, the benchmarks and the evaluation harness.
+
+use crate::config::MachineConfig;
+use crate::core::RecordSource;
+use crate::dram_backend::{DdrBackend, Scheduler};
+use crate::manycore::{Manycore, RunStats, SimError};
+use crate::oracle::Oracle;
+use crate::trace::{is_binary, CoreTextReader, TraceReader};
+use crate::trace_source::DemuxSource;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+/// Policy choices of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Memory scheduler of every controller.
+    pub scheduler: Scheduler,
+    /// Oracle mode.
+    pub oracle: Oracle,
+    /// Seed (TCM shuffles); runs are deterministic for a given seed.
+    pub seed: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            scheduler: Scheduler::FrFcfs,
+            oracle: Oracle::None,
+            seed: 1,
+        }
+    }
+}
+
+/// Scheduler named by the config's `dram.scheduler`.
+pub fn config_scheduler(cfg: &MachineConfig) -> Scheduler {
+    match cfg.dram.scheduler {
+        crate::config::SchedulerKind::Fcfs => Scheduler::Fcfs,
+        _ => Scheduler::FrFcfs,
+    }
+}
+
+/// Builds the manycore of `cfg` with the DDR model.
+pub fn build(cfg: &MachineConfig, opts: &RunOptions) -> Result<Manycore<DdrBackend>, SimError> {
+    let (cp, sp) = crate::machine::params(cfg, opts.oracle)?;
+    let dram = DdrBackend::new(&cfg.dram, opts.scheduler, opts.seed)
+        .map_err(|e| SimError::Unsupported(e.to_string()))?;
+    Manycore::new(cfg.core.count, cp, sp, dram)
+}
+
+/// Simulates `src` on `cfg`.
+pub fn simulate(
+    cfg: &MachineConfig,
+    src: &mut dyn RecordSource,
+    opts: &RunOptions,
+    progress: impl FnMut(u64),
+) -> Result<RunStats, SimError> {
+    build(cfg, opts)?.run(src, progress)
+}
+
+/// Simulates a trace file, binary (`WEFTTRC` header) or per-core text
+/// (`<core> <gap> <R|W> <hex address>`), streaming it.
+pub fn simulate_trace_file(
+    cfg: &MachineConfig,
+    path: &Path,
+    opts: &RunOptions,
+    progress: impl FnMut(u64),
+) -> Result<RunStats, SimError> {
+    let name = path.display().to_string();
+    let io = |e: std::io::Error| SimError::Trace(format!("{name}: {e}"));
+    let mut f = BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(io)?);
+    let mut head = [0u8; 8];
+    let n = read_prefix(&mut f, &mut head).map_err(io)?;
+    let f = std::io::Cursor::new(head[..n].to_vec()).chain(f);
+    let cores = cfg.core.count;
+    if is_binary(&head[..n]) {
+        let r = TraceReader::new(f, name.clone()).map_err(|e| SimError::Trace(e.to_string()))?;
+        if r.cores() > cores {
+            return Err(SimError::TooManyCores {
+                core: r.cores() - 1,
+                cores,
+            });
+        }
+        simulate(cfg, &mut DemuxSource::new(r, cores), opts, progress)
+    } else {
+        let r = CoreTextReader::new(BufReader::new(f), name);
+        simulate(cfg, &mut DemuxSource::new(r, cores), opts, progress)
+    }
+}
+
+fn read_prefix(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+/// The benchmark workload of `weft bench sim` and `benches/sim.rs`: `total` records
+/// over `cores` cores, 3/4 streaming and 1/4 random 8-byte accesses, gaps 0..=8, one
+/// store in 8 (see [`crate::synth`]).
+pub fn bench_workload(cores: u32, total: u64, seed: u64) -> crate::synth::SynthSource {
+    use crate::synth::{Pattern, SynthParams, SynthSource};
+    SynthSource::new(SynthParams {
+        pattern: Pattern::Mixed,
+        cores,
+        records_per_core: total / cores.max(1) as u64,
+        max_gap: 8,
+        write_every: 8,
+        stride: 8,
+        row_stride: 64 * 1024,
+        seed,
+    })
+}
+
+/// Bytes between consecutive rows of one memory bank under `cfg`'s mapping (the
+/// span of every address bit below the lowest row bit), for same-bank workloads.
+pub fn row_stride(cfg: &MachineConfig) -> Result<u64, SimError> {
+    let m = cfg
+        .dram
+        .mapping()
+        .map_err(|e| SimError::Unsupported(e.to_string()))?;
+    let a = m.encode(&crate::addrmap::DramAddr {
+        row: 1,
+        ..Default::default()
+    });
+    Ok(a.max(1))
+}
