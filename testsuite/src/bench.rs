@@ -511,12 +511,18 @@ pub fn benchmarks_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks")
 }
 
-/// Directory of the shared input data: `$WEFT_DATA_DIR` if set, else
-/// `/work/shared/data` (see that directory's README for formats and licenses).
+/// Directory of the shared input data (see that directory's README for formats
+/// and licenses): `$WEFT_DATA_DIR` if set, else `../shared/data` next to the
+/// repository checkout when it exists, else `/work/shared/data`.
 pub fn data_dir() -> PathBuf {
-    std::env::var_os("WEFT_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data"))
+    if let Some(d) = std::env::var_os("WEFT_DATA_DIR") {
+        return PathBuf::from(d);
+    }
+    let beside_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+    if beside_repo.is_dir() {
+        return beside_repo;
+    }
+    PathBuf::from("/work/shared/data")
 }
 
 fn expand(args: &[&str], data: &Path) -> Vec<String> {
