@@ -28,7 +28,9 @@ case "${1:-}" in
     demo)
         ensure_deps
         shift
-        cargo run --release --quiet -- demo "$@"
+        # The dev profile is optimised (opt-level 1, dependencies 2) and shares its
+        # build with `./weft.sh test`, so the demo does not pay for a second build.
+        cargo run --quiet -- demo "$@"
         ;;
     test)
         ensure_deps
