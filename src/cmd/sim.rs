@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Context};
 use std::io::IsTerminal;
+use weft_memsim::config::MachineConfig;
 use weft_memsim::dram_backend::Scheduler;
 use weft_memsim::oracle::Oracle;
 use weft_memsim::run::{config_scheduler, simulate_trace_file, RunOptions};
-use weft_memsim::config::MachineConfig;
 
 /// Simulate a memory trace on a machine configuration.
 #[derive(clap::Args, Debug)]

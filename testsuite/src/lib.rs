@@ -5,5 +5,5 @@
 //! correctness tests, and the harness behind `weft eval`.
 #![warn(missing_docs)]
 
-pub mod eval;
 pub mod bench;
+pub mod eval;

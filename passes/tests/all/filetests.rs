@@ -22,7 +22,10 @@ fn filetests() {
     let mut runs = 0;
     // `WEFT_FILETEST=<substring>` runs only the matching cases (for iterating on one pass).
     let filter = std::env::var("WEFT_FILETEST").unwrap_or_default();
-    for path in cases.iter().filter(|p| p.to_string_lossy().contains(&filter)) {
+    for path in cases
+        .iter()
+        .filter(|p| p.to_string_lossy().contains(&filter))
+    {
         let case = filetest::parse_case(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         match filetest::run_case(&case) {
             Ok(o) => {
