@@ -1085,11 +1085,21 @@ impl<D: DramBackend> MemorySystem<D> {
         let x = self.txns[txn as usize];
         let b = x.home as usize;
         let bank = &mut self.banks[b];
-        let (slot, victim) = bank.array.insert(x.line);
-        if let Some(v) = victim {
-            self.evict(t, b, v.line, v.dirty, v.slot);
-        }
-        self.clear_dir(b, slot);
+        // A write-back from a private cache can allocate the line in its home bank
+        // while the fetch for it is still out at DRAM. The resident copy is the newer
+        // one, so the fill only refreshes its LRU position and keeps its directory
+        // state; inserting it again would corrupt the set.
+        let slot = match bank.array.access(x.line) {
+            Some(resident) => resident,
+            None => {
+                let (slot, victim) = bank.array.insert(x.line);
+                if let Some(v) = victim {
+                    self.evict(t, b, v.line, v.dirty, v.slot);
+                }
+                self.clear_dir(b, slot);
+                slot
+            }
+        };
         let id = self.banks[b].mshr.find(x.line).expect("fill without MSHR");
         let mut waiters = std::mem::take(&mut self.scratch);
         waiters.clear();

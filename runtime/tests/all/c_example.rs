@@ -11,14 +11,42 @@ fn lib_dir() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
+/// `target/<profile>/libweft_runtime.a` exists when the runtime package itself was
+/// built (`cargo build`); under `cargo test --workspace` cargo only leaves the
+/// hashed copy in `deps/`, so look there too (newest first).
+fn static_lib() -> PathBuf {
+    let dir = lib_dir();
+    let direct = dir.join("libweft_runtime.a");
+    if direct.exists() {
+        return direct;
+    }
+    let mut hashed: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir.join("deps"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with("libweft_runtime-") && n.ends_with(".a")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    hashed.sort();
+    match hashed.pop() {
+        Some((_, p)) => p,
+        None => panic!(
+            "static library missing: neither {} nor deps/libweft_runtime-*.a exists",
+            direct.display()
+        ),
+    }
+}
+
 #[test]
 fn c_spmv_example_builds_and_runs() {
     if Command::new("clang-19").arg("--version").output().is_err() {
         eprintln!("SKIPPED: clang-19 not found; the C example test needs it");
         return;
     }
-    let lib = lib_dir().join("libweft_runtime.a");
-    assert!(lib.exists(), "static library missing at {}", lib.display());
+    let lib = static_lib();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("spmv");
