@@ -841,21 +841,8 @@ impl<D: DramBackend> MemorySystem<D> {
                     self.directory(done, b, slot, txn);
                     let nb = self.txns[txn as usize].not_before;
                     self.respond(done, txn, nb);
-                } else if let Some(id) = bank.mshr.find(x.line) {
-                    if bank.mshr.add_target(id, txn) {
-                        self.st.misses += 1;
-                        self.st.merges += 1;
-                        self.txns[txn as usize].missed = true;
-                    } else {
-                        bank.waiting.push_back(txn);
-                    }
-                } else if let Some(id) = bank.mshr.allocate(x.line) {
-                    bank.mshr.add_target(id, txn);
-                    self.st.misses += 1;
-                    self.txns[txn as usize].missed = true;
-                    self.send_to_mc(s + lat, txn);
                 } else {
-                    bank.waiting.push_back(txn);
+                    self.llc_miss(s + lat, b, x.line, txn);
                 }
             }
             _ => unreachable!("bad transaction kind at the LLC"),
@@ -1145,7 +1132,17 @@ impl<D: DramBackend> MemorySystem<D> {
             self.directory(t, b, slot, txn);
             let nb = self.txns[txn as usize].not_before;
             self.respond(t, txn, nb);
-        } else if let Some(id) = bank.mshr.find(x.line) {
+        } else {
+            self.llc_miss(t, b, x.line, txn);
+        }
+    }
+
+    /// A demand miss in bank `b`: merge into the line's MSHR, or allocate one and
+    /// send the fetch to its memory controller at `send_at`, or (MSHR full, or no
+    /// room for another target) wait in the bank's retry queue.
+    fn llc_miss(&mut self, send_at: u64, b: usize, line: u64, txn: u32) {
+        let bank = &mut self.banks[b];
+        if let Some(id) = bank.mshr.find(line) {
             if bank.mshr.add_target(id, txn) {
                 self.st.misses += 1;
                 self.st.merges += 1;
@@ -1153,11 +1150,11 @@ impl<D: DramBackend> MemorySystem<D> {
             } else {
                 bank.waiting.push_back(txn);
             }
-        } else if let Some(id) = bank.mshr.allocate(x.line) {
+        } else if let Some(id) = bank.mshr.allocate(line) {
             bank.mshr.add_target(id, txn);
             self.st.misses += 1;
             self.txns[txn as usize].missed = true;
-            self.send_to_mc(t, txn);
+            self.send_to_mc(send_at, txn);
         } else {
             bank.waiting.push_back(txn);
         }
