@@ -330,7 +330,19 @@ where
                     return (job, hit, true);
                 }
                 let res = match cache.fresh_dir(stage, &key) {
-                    Ok(dir) => f(&job, &dir),
+                    // A panic in one job (a simulator invariant, a bug) fails that
+                    // job, named in the report, instead of the whole evaluation.
+                    Ok(dir) => {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&job, &dir)))
+                            .unwrap_or_else(|p| {
+                                let msg = p
+                                    .downcast_ref::<String>()
+                                    .cloned()
+                                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                    .unwrap_or_else(|| "unknown panic payload".into());
+                                Err(StageError::Failed(format!("{stage} stage panicked: {msg}")))
+                            })
+                    }
                     Err(e) => Err(StageError::Failed(format!("cache directory: {e}"))),
                 };
                 // Failures are not cached (they may be transient); unavailable

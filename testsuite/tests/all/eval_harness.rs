@@ -25,6 +25,8 @@ struct Synthetic {
     /// Cycles multiplier per pipeline (default 1.0).
     speed: BTreeMap<&'static str, f64>,
     seen_cores: Mutex<Vec<Option<u32>>>,
+    /// Oracle whose simulation panics.
+    panic_oracle: Option<Oracle>,
 }
 
 impl Backend for Synthetic {
@@ -100,6 +102,9 @@ impl Backend for Synthetic {
     }
     fn simulate(&self, job: &SimJob, _run: &RunOut, _dir: &Path) -> StageResult<SimStats> {
         self.sims.fetch_add(1, Ordering::SeqCst);
+        if Some(job.oracle) == self.panic_oracle {
+            panic!("invariant violated in the simulator");
+        }
         let speed = self
             .speed
             .iter()
@@ -417,4 +422,28 @@ fn plots_are_written_as_svg_and_png_when_a_font_exists() {
     assert!(out.files.iter().any(|f| f.ends_with("ch5_beta.png")));
     let svg = std::fs::read_to_string(plots.join("ch4_blp.svg")).unwrap();
     assert!(svg.contains("spmv") && svg.contains("BLP Optimized"));
+}
+
+#[test]
+fn a_panicking_job_fails_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts(dir.path());
+    o.studies = vec![Study::Ch4];
+    let b = Synthetic {
+        panic_oracle: Some(Oracle::BlpIdeal),
+        ..Default::default()
+    };
+    let out = eval::run(&o, &b).expect("the evaluation survives a panicking job");
+    let recs = &out.output.records;
+    assert_eq!(recs.len(), 18);
+    for r in recs {
+        if r.version == "blp-ideal" {
+            match &r.status {
+                Status::Failed(why) => assert!(why.contains("panicked"), "{why}"),
+                s => panic!("{}: {s:?}", r.bench),
+            }
+        } else {
+            assert_eq!(r.status, Status::Ok, "{} {}", r.bench, r.version);
+        }
+    }
 }
