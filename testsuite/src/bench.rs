@@ -142,6 +142,34 @@ pub struct Benchmark {
     pub full_input: &'static str,
     /// Other inputs the program accepts.
     pub variants: &'static [Variant],
+    /// How `--size` scales the generated input, for the input-size sweep
+    /// (Fig. 4.16); `None` when the program's size is fixed by its input file.
+    pub size_knob: Option<SizeKnob>,
+}
+
+/// The `--size` argument of a generated-input benchmark: a linear dimension of a
+/// `dims`-dimensional grid whose point count is the problem size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SizeKnob {
+    /// `--size` of the quick run.
+    pub quick: i64,
+    /// `--size` of the full run.
+    pub full: i64,
+    /// Grid dimensions (problem size grows as `size^dims`).
+    pub dims: u32,
+}
+
+impl SizeKnob {
+    /// `--size` giving `scale` times the problem size (grid points) of the run of
+    /// `size`: the linear dimension times `scale^(1/dims)`, rounded.
+    pub fn scaled(&self, size: RunSize, scale: i64) -> i64 {
+        let base = match size {
+            RunSize::Quick => self.quick,
+            RunSize::Full => self.full,
+        };
+        let f = (scale.max(1) as f64).powf(1.0 / f64::from(self.dims.max(1)));
+        ((base as f64) * f).round().max(1.0) as i64
+    }
 }
 
 const SUPPORT: &str = "common/weft_bench.c";
@@ -167,6 +195,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "12^3 = 1,728 particles, ~80 neighbours each, 3 steps; 0.66 MiB",
         full_input: "48^3 = 110,592 particles, 10 steps; 42 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "stun",
@@ -193,6 +222,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["suitesparse/bcsstk16.mtx"],
             },
         ],
+        size_knob: None,
     },
     Benchmark {
         name: "hpcg",
@@ -207,6 +237,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "16^3 grid (4,096 rows, 97k nonzeros), 5 CG iterations; 1.4 MiB",
         full_input: "64^3 grid (262,144 rows, 6.9M nonzeros), 50 iterations; 94.5 MiB",
         variants: &[],
+        size_knob: Some(SizeKnob { quick: 16, full: 64, dims: 3 }),
     },
     Benchmark {
         name: "minife",
@@ -221,6 +252,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "8^3 elements (729 nodes), 20 CG iterations; 0.5 MiB",
         full_input: "36^3 elements (50,653 nodes), 50 CG iterations; 42 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "gmres",
@@ -239,6 +271,7 @@ static ALL: &[Benchmark] = &[
             args: &["--input", "{data}/suitesparse/bayer10.mtx"],
             inputs: &["suitesparse/bayer10.mtx"],
         }],
+        size_knob: Some(SizeKnob { quick: 12, full: 50, dims: 3 }),
     },
     Benchmark {
         name: "carey",
@@ -279,6 +312,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["graphs/cit-HepTh.relabeled.edges"],
             },
         ],
+        size_knob: None,
     },
     Benchmark {
         name: "equake",
@@ -299,6 +333,7 @@ static ALL: &[Benchmark] = &[
             args: &["--input", "{data}/spark98/sf10.1.pack"],
             inputs: &["spark98/sf10.1.pack"],
         }],
+        size_knob: None,
     },
     Benchmark {
         name: "gauss_seidel",
@@ -324,6 +359,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["metis/copter2.graph"],
             },
         ],
+        size_knob: None,
     },
     // ------------------------------------------------------------ affine (ch. 5)
     Benchmark {
@@ -338,6 +374,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 80; 0.15 MiB",
         full_input: "n = 1800; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "syr2k",
@@ -351,6 +388,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = m = 96; 0.21 MiB",
         full_input: "n = m = 1800; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "lu",
@@ -364,6 +402,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 96; 0.07 MiB",
         full_input: "n = 3072; 72 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "fft",
@@ -378,6 +417,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "2^14 points (128 x 128); 0.75 MiB",
         full_input: "2^22 points (2048 x 2048); 192 MiB (data, scratch and twiddle matrices)",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "radix",
@@ -391,6 +431,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "65,536 keys; 0.75 MiB",
         full_input: "16,777,216 keys; 128 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "ocean",
@@ -404,6 +445,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "128 x 128 grid, 15 iterations; 0.26 MiB",
         full_input: "2200 x 2200 grid, 10 iterations; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "cholesky",
@@ -417,6 +459,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 160; 0.2 MiB",
         full_input: "n = 3072; 72 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "jacobi2d",
@@ -430,6 +473,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "128 x 128, 8 steps; 0.25 MiB",
         full_input: "2200 x 2200, 10 steps; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "2mm",
@@ -443,6 +487,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 64; 0.16 MiB",
         full_input: "n = 1400; 75 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "gemver",
@@ -457,6 +502,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 384; 1.1 MiB",
         full_input: "n = 3200, 2 repetitions; 78 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "transpose",
@@ -470,6 +516,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "n = 256, 5 round trips; 1 MiB",
         full_input: "n = 2200, 5 round trips; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "conv2d",
@@ -483,6 +530,7 @@ static ALL: &[Benchmark] = &[
         quick_input: "128 x 128 image, 2 applications; 0.25 MiB",
         full_input: "2200 x 2200 image, 3 applications; 74 MiB",
         variants: &[],
+        size_knob: None,
     },
 ];
 
