@@ -59,6 +59,10 @@ pub struct Args {
     /// Cache directory (default DIR/cache).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// Keep each run's trace in the cache after its simulations (by default it is
+    /// deleted; full-size traces take hundreds of MB each).
+    #[arg(long)]
+    pub keep_traces: bool,
 }
 
 /// Builds the harness options from the arguments.
@@ -98,6 +102,7 @@ pub fn options(args: &Args) -> EvalOptions {
     o.only_benches = args.bench.clone();
     o.only_versions = args.versions.clone();
     o.cache = args.cache.clone();
+    o.keep_traces = args.keep_traces;
     o.report = args.report.clone().or_else(|| {
         let full = !o.quick_benchmarks
             && !o.quick_versions

@@ -109,6 +109,9 @@ pub struct EvalOptions {
     pub report: Option<PathBuf>,
     /// Overrides of the studies' machine presets (dotted TOML path, value).
     pub machine_overrides: Vec<(Study, String, i64)>,
+    /// Keep trace files after their simulations (default: delete them; a later
+    /// simulation that needs one reruns the program).
+    pub keep_traces: bool,
 }
 
 impl EvalOptions {
@@ -130,6 +133,7 @@ impl EvalOptions {
             cache: None,
             report: None,
             machine_overrides: machine::small_input_caches(),
+            keep_traces: false,
         }
     }
 
@@ -141,6 +145,7 @@ impl EvalOptions {
             quick_benchmarks: false,
             sweeps: true,
             machine_overrides: Vec::new(),
+            keep_traces: false,
             ..Self::quick(out)
         }
     }

@@ -447,3 +447,53 @@ fn a_panicking_job_fails_alone() {
         }
     }
 }
+
+#[test]
+fn traces_are_deleted_after_simulation_and_regenerated_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts(dir.path());
+    o.studies = vec![Study::Ch4];
+    o.only_versions = vec!["original".into()];
+    let b = Synthetic::default();
+    eval::run(&o, &b).unwrap();
+    let traces: Vec<_> = walk(&dir.path().join("out"))
+        .into_iter()
+        .filter(|p| p.ends_with("trace.bin"))
+        .collect();
+    assert!(traces.is_empty(), "{traces:?}");
+    // A new version on the cached Original runs: the runs come from the cache,
+    // their traces are regenerated (one program run per benchmark) and deleted.
+    o.only_versions = vec!["original".into(), "blp-ideal".into()];
+    let b2 = Synthetic::default();
+    let out = eval::run(&o, &b2).unwrap();
+    assert_eq!(out.output.job_counts["run"], (0, 2));
+    assert_eq!(b2.runs.load(Ordering::SeqCst), 2);
+    assert_eq!(b2.sims.load(Ordering::SeqCst), 2);
+    assert!(out.output.records.iter().all(|r| r.status == Status::Ok));
+    // With keep_traces they stay.
+    o.keep_traces = true;
+    o.cache = Some(dir.path().join("other-cache"));
+    eval::run(&o, &Synthetic::default()).unwrap();
+    assert_eq!(
+        walk(&dir.path().join("other-cache"))
+            .into_iter()
+            .filter(|p| p.ends_with("trace.bin"))
+            .count(),
+        2
+    );
+}
+
+fn walk(p: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(p) {
+        for e in rd.flatten() {
+            let q = e.path();
+            if q.is_dir() {
+                out.extend(walk(&q));
+            } else {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
