@@ -118,6 +118,16 @@ proptest! {
     }
 
     #[test]
+    fn blp_equals_reference(inst in slab_instance(), opts in options(),
+                            e in prop::collection::vec((any::<u32>(), any::<u32>()), 0..20),
+                            with_dag in any::<bool>()) {
+        let dag = with_dag.then(|| random_dag(inst.total_slabs(), &e));
+        let fast = schedule_blp(&inst, &opts, dag.as_ref()).unwrap();
+        let slow = super::reference::reference_blp(&inst, &opts, dag.as_ref()).unwrap();
+        prop_assert_eq!(fast, slow);
+    }
+
+    #[test]
     fn blp_respects_dag(inst in slab_instance(), opts in options(),
                         e in prop::collection::vec((any::<u32>(), any::<u32>()), 0..20)) {
         let dag = random_dag(inst.total_slabs(), &e);
@@ -198,5 +208,53 @@ proptest! {
                     "conflict {} -> {} not ordered", x.unit, y.unit);
             }
         }}
+    }
+}
+
+/// The optimized Algorithm 4 returns exactly the reference schedule on larger
+/// instances too (bench-sized, and more than 64 banks), for every variant.
+#[test]
+fn blp_equals_reference_on_large_instances() {
+    let mut rng = super::Rng(77);
+    for &(p, m, q, max_b) in &[(64, 50, 64, 11), (9, 30, 130, 20), (16, 20, 32, 3)] {
+        let inst = super::random_instance(&mut rng, p, m, q, max_b);
+        let n = inst.total_slabs();
+        let edges: Vec<(u32, u32)> = (0..n as u64 / 2)
+            .map(|_| {
+                let a = rng.below(n as u64) as u32;
+                let b = rng.below(n as u64) as u32;
+                (a.min(b), a.max(b))
+            })
+            .filter(|(a, b)| a != b)
+            .collect();
+        let dag = UnitDag::from_edges(n, &edges).unwrap();
+        for lookahead in [1, 2] {
+            for flex in [false, true] {
+                for window in [None, Some(3)] {
+                    for tie_break in [TieBreak::Lowest, TieBreak::Seeded(5)] {
+                        let opts = BlpOptions {
+                            lookahead,
+                            core_order: if flex {
+                                CoreOrder::Flexibility
+                            } else {
+                                CoreOrder::Fixed
+                            },
+                            window,
+                            tie_break,
+                        };
+                        for d in [None, Some(&dag)] {
+                            let fast = schedule_blp(&inst, &opts, d).unwrap();
+                            let slow = super::reference::reference_blp(&inst, &opts, d).unwrap();
+                            assert_eq!(
+                                fast,
+                                slow,
+                                "P={p} M={m} Q={q} {opts:?} dag={}",
+                                d.is_some()
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
