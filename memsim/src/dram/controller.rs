@@ -787,14 +787,16 @@ impl Controller {
             // Wake-up bound exactly as in the general path (the manycore side
             // retries overflowed requests at DRAM wake-ups, so it must not change).
             let bank = &self.ch.banks[b];
+            let (rt_act, rt_rd, rt_wr) = match bank.open_row {
+                None => (self.ch.ready(CommandKind::Act, b), u64::MAX, u64::MAX),
+                Some(_) => {
+                    let (rd, wr) = self.ch.ready_column(b);
+                    (u64::MAX, rd, wr)
+                }
+            };
             let (rt_a, rt_b) = match bank.open_row {
-                None => (self.ch.ready(CommandKind::Act, b), u64::MAX),
-                Some(_) => (
-                    self.ch
-                        .ready(CommandKind::Rd, b)
-                        .min(self.ch.ready(CommandKind::Wr, b)),
-                    bank.next_pre,
-                ),
+                None => (rt_act, u64::MAX),
+                Some(_) => (rt_rd.min(rt_wr), bank.next_pre),
             };
             if rt_a > t && rt_b > t {
                 future = future.min(rt_a.min(rt_b));
@@ -826,7 +828,12 @@ impl Controller {
                     Some(_) => (CommandKind::Pre, false),
                     None => (CommandKind::Act, false),
                 };
-                let rt = self.ch.ready(cmd, b);
+                let rt = match cmd {
+                    CommandKind::Act => rt_act,
+                    CommandKind::Pre => bank.next_pre,
+                    CommandKind::Rd => rt_rd,
+                    _ => rt_wr,
+                };
                 if rt > t {
                     future = future.min(rt);
                     continue;
