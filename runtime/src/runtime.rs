@@ -451,21 +451,8 @@ impl Runtime {
                         let (plan, mut st) = self.build_irregular(lo, hi, si, &chunk, insp)?;
                         let plan = Arc::new(plan);
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
-                        {
-                            let mut s = lock(&self.stats);
-                            let e = s.entry((IRREGULAR, id)).or_default();
-                            e.kind = "irregular".into();
-                            e.id = id;
-                            e.inspections += 1;
-                            e.inspector_ns += st.inspector_ns;
-                            e.units = st.units;
-                            e.unit_iters = si;
-                            e.dag_edges = st.dag_edges;
-                            e.sync_waits = st.sync_waits;
-                            e.banks_per_slot = st.banks_per_slot;
-                            e.inspector_breakdown = st.inspector_breakdown;
-                            e.original_banks_per_slot = st.original_banks_per_slot;
-                        }
+                        st.unit_iters = si;
+                        self.record_inspection(IRREGULAR, id, "irregular", st);
                         lock(&self.regions).insert(
                             (IRREGULAR, id),
                             Cached {
@@ -480,6 +467,26 @@ impl Runtime {
             }
         };
         self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+    }
+
+    /// Records one inspection of region `(kind, id)`: the schedule-describing fields
+    /// of `st` replace the entry's, its `inspector_ns` is added, and the execution
+    /// counters (which [`Runtime::execute_region`] accumulates) are kept.
+    fn record_inspection(&self, kind: u8, id: u32, name: &str, st: RegionStats) {
+        let mut s = lock(&self.stats);
+        let e = s.entry((kind, id)).or_default();
+        *e = RegionStats {
+            kind: name.into(),
+            id,
+            inspections: e.inspections + 1,
+            inspector_ns: e.inspector_ns + st.inspector_ns,
+            executions: e.executions,
+            executor_ns: e.executor_ns,
+            scheduled_iterations: e.scheduled_iterations,
+            total_iterations: e.total_iterations,
+            coverage_ratio: e.coverage_ratio,
+            ..st
+        };
     }
 
     fn execute_region(
@@ -695,24 +702,12 @@ impl Runtime {
                     _ => plan,
                 };
                 let plan = Arc::new(plan);
-                let ns = t.elapsed().as_nanos() as u64;
-                {
-                    let mut s = lock(&self.stats);
-                    let e = s.entry((AFFINE, id)).or_default();
-                    e.kind = "affine".into();
-                    e.id = id;
-                    e.inspections += 1;
-                    e.inspector_ns += ns;
-                    e.units = st.units;
-                    e.unit_iters = ib_iters;
-                    e.dag_edges = st.dag_edges;
-                    e.sync_waits = st.sync_waits;
-                    e.scheme = st.scheme;
-                    e.iw_size = st.iw_size;
-                    e.ds_lines = st.ds_lines;
-                    e.beta = st.beta;
-                    e.beta_mean = st.beta_mean;
-                }
+                let st = RegionStats {
+                    inspector_ns: t.elapsed().as_nanos() as u64,
+                    unit_iters: ib_iters,
+                    ..st
+                };
+                self.record_inspection(AFFINE, id, "affine", st);
                 lock(&self.regions).insert(
                     (AFFINE, id),
                     Cached {
