@@ -25,8 +25,8 @@
 //! 5. coherence (switchable): a directory at the home bank keeps, per LLC line, the
 //!    sharers and an exclusive owner. A read with no other holder is granted exclusive
 //!    (the MESI E state, so private data needs no upgrade); a read of a line owned by
-//!    another requester invalidates the owner (it forwards the data; the LLC copy is
-//!    marked dirty); a write (read-exclusive) invalidates every other holder, and the
+//!    another requester invalidates the owner (it forwards the data, and writes it
+//!    back to the LLC if its copy is dirty); a write (read-exclusive) invalidates every other holder, and the
 //!    reply waits for the last acknowledgement. The LLC is inclusive when coherence is
 //!    on: evicting a line invalidates its holders.
 //!
@@ -80,11 +80,12 @@ pub enum CompletionKind {
         /// Write permission granted.
         exclusive: bool,
     },
-    /// The requester must drop every private copy inside LLC line `addr`. With
-    /// `recall` (the LLC evicted the line) a dirty private copy must be written back;
-    /// without it the directory already forwarded the data to another requester.
+    /// The requester must drop every private copy inside LLC line `addr`, writing
+    /// back the dirty ones (the LLC copy is only dirtied by such write-backs, so a
+    /// line nobody wrote never goes back to DRAM). `recall`: the LLC evicted the
+    /// line (inclusion); otherwise another requester's access invalidated it.
     Invalidate {
-        /// Write back dirty copies.
+        /// The LLC evicted the line (rather than another requester taking it).
         recall: bool,
     },
 }
@@ -865,8 +866,10 @@ impl<D: DramBackend> MemorySystem<D> {
         let mut not_before = t;
         if x.exclusive {
             if others != 0 {
+                // Holders drop their copies; a dirty one is written back by its
+                // holder (see `CompletionKind::Invalidate`), so the LLC copy is
+                // only dirtied by data that was actually written.
                 not_before = self.invalidate_holders(t, b, slot, others, r);
-                self.banks[b].array.set_dirty(slot, true);
             }
             let bank = &mut self.banks[b];
             bank.sharers[slot] = me;
@@ -876,7 +879,6 @@ impl<D: DramBackend> MemorySystem<D> {
             let mask = 1u64 << (owner & 63);
             not_before = self.invalidate_holders(t, b, slot, mask, r);
             let bank = &mut self.banks[b];
-            bank.array.set_dirty(slot, true);
             bank.owner[slot] = NO_OWNER;
             bank.sharers[slot] = (bank.sharers[slot] & !mask) | me;
         } else if others == 0 {

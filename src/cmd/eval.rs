@@ -74,17 +74,13 @@ pub fn options(args: &Args) -> EvalOptions {
     };
     if args.tiny {
         o.size = Size::Tiny;
+        o.sweep_size = Size::Tiny;
     }
     match args.inputs.as_deref() {
         Some("quick") => o.size = Size::Quick,
         Some("full") => o.size = Size::Full,
         _ => {}
     }
-    o.machine_overrides = if o.size == Size::Full {
-        Vec::new()
-    } else {
-        eval::machine::small_input_caches()
-    };
     if args.no_sweeps {
         o.sweeps = false;
     }

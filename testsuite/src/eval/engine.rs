@@ -110,6 +110,14 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
             job.machine = job.machine.with(path, value);
             job.run.machine = job.machine.clone();
         }
+        Knob::MachinePercent { path } => {
+            // An unreadable field leaves the machine as is; check_knob has
+            // already vetted the path on the preset.
+            if let Ok(base) = super::machine::int_field(&job.machine, path) {
+                job.machine = job.machine.with(path, base * value / 100);
+                job.run.machine = job.machine.clone();
+            }
+        }
         Knob::Cores => {
             job.run.cores = Some(value as u32);
             job.machine = job.machine.with("core.count", value);
@@ -214,7 +222,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                         bench: bench.name.clone(),
                                         pipeline: version.pipeline.into(),
                                     },
-                                    size: opts.size,
+                                    size: opts.sweep_size,
                                     input_scale: 1,
                                     reorder: None,
                                     cores: None,

@@ -90,6 +90,10 @@ pub struct EvalOptions {
     pub quick_benchmarks: bool,
     /// Run the sensitivity sweeps of §4.5.4.
     pub sweeps: bool,
+    /// Input size of the sweeps' runs (the full run sweeps on quick inputs: six
+    /// knobs x three values x two versions x eight benchmarks at full size
+    /// would take several times the main matrix).
+    pub sweep_size: Size,
     /// Studies to run.
     pub studies: Vec<Study>,
     /// Restrict to these benchmarks (empty = all of the size class).
@@ -121,6 +125,7 @@ impl EvalOptions {
         EvalOptions {
             out: out.into(),
             size: Size::Quick,
+            sweep_size: Size::Quick,
             quick_versions: true,
             quick_benchmarks: true,
             sweeps: false,

@@ -2,7 +2,8 @@
 //!
 //! - **benchmarks**: the registry of `crate::bench` (chapter 4 = irregular
 //!   class, chapter 5 = affine class), with the registry's quick arguments for
-//!   the quick and tiny sizes and its full arguments for the full size.
+//!   the quick and tiny sizes and its evaluation arguments (`eval_args`) for the
+//!   full size.
 //! - **build**: the benchmark's C source to LLVM IR with clang-19
 //!   (`bench::emit_ir`), the version's pipeline through `weft-passes`'
 //!   `PassManager`, then linked with the benchmark support object and
@@ -66,7 +67,7 @@ fn class_of(study: Study) -> BenchClass {
 fn run_args(b: &bench::Benchmark, size: Size) -> Vec<String> {
     match size {
         Size::Tiny | Size::Quick => b.args(RunSize::Quick),
-        Size::Full => b.args(RunSize::Full),
+        Size::Full => b.eval_args(),
     }
 }
 
@@ -114,7 +115,7 @@ impl Backend for WeftBackend {
                 paper_name: b.paper_name.map(str::to_string),
                 study,
                 input: match size {
-                    Size::Full => b.full_input.to_string(),
+                    Size::Full => b.eval_input.to_string(),
                     _ => b.quick_input.to_string(),
                 },
                 content_hash: h.hex(),
@@ -140,7 +141,7 @@ impl Backend for WeftBackend {
 
     fn check_knob(&self, machine: &str, knob: &Knob) -> StageResult<()> {
         match knob {
-            Knob::Machine { path } => {
+            Knob::Machine { path } | Knob::MachinePercent { path } => {
                 super::machine::has_field(machine, path).map_err(StageError::Unavailable)
             }
             Knob::Cores => {
@@ -187,12 +188,13 @@ impl Backend for WeftBackend {
                     b.name
                 ))
             })?;
-            let size = match job.size {
-                Size::Tiny | Size::Quick => RunSize::Quick,
-                Size::Full => RunSize::Full,
+            let base = match job.size {
+                Size::Tiny | Size::Quick => knob.quick,
+                Size::Full => knob.eval,
             };
+            // A later `--size` overrides an earlier one (weft_bench.c).
             args.push("--size".into());
-            args.push(knob.scaled(size, job.input_scale).to_string());
+            args.push(knob.scaled(base, job.input_scale).to_string());
         }
         if let Some(Reorder::Gpart) = job.reorder {
             let Some(i) = args.iter().position(|a| a == "--input") else {

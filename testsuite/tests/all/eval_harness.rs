@@ -146,6 +146,7 @@ fn leak(s: &str) -> &'static str {
 fn opts(dir: &Path) -> EvalOptions {
     let mut o = EvalOptions::full(dir.join("out"));
     o.size = Size::Tiny;
+    o.sweep_size = Size::Tiny;
     o.sweeps = false;
     o.quiet = true;
     o.jobs = 2;
