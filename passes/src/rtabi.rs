@@ -28,6 +28,10 @@ pub enum RtFn {
     RunAffine,
     /// `weft_region_invalidate(region)`.
     RegionInvalidate,
+    /// `weft_region_select(base, key, nkey, &out_id)`.
+    RegionSelect,
+    /// `weft_region_reset(base)`.
+    RegionReset,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
     /// `weft_num_cores(&out)`.
@@ -43,6 +47,8 @@ impl RtFn {
             RtFn::RunIrregular => "weft_run_irregular",
             RtFn::RunAffine => "weft_run_affine",
             RtFn::RegionInvalidate => "weft_region_invalidate",
+            RtFn::RegionSelect => "weft_region_select",
+            RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
             RtFn::NumCores => "weft_num_cores",
         }

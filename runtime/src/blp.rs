@@ -20,8 +20,9 @@
 //! linear, not quadratic, in P: every core scans only its own remaining slabs
 //! once per slot, computing gain and reuse in the same pass. Bank-maps are single
 //! `u64` words when Q <= 64 (a popcount of `set & !covered` per candidate and a
-//! popcount of `set ^ prev` for the reuse tie-break), else the `bitvec` words.
-//! Nothing is allocated per candidate; the scan stops early when a candidate adds
+//! popcount of `set ^ prev` for the reuse tie-break, packed into one key so the
+//! pick is a single first-maximum scan), else the `bitvec` words; the popcounts
+//! use the `popcnt` instruction when the CPU has it (run-time check). Nothing is allocated per candidate; the scan stops early when a candidate adds
 //! every uncovered bank and cannot lose the tie-break. The seeded random
 //! tie-break costs a second pass only on a core's first pick. With a DAG the
 //! readiness of a slab is kept incrementally (pending predecessors, earliest

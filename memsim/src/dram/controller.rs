@@ -440,8 +440,35 @@ impl Controller {
             self.window_reads += 1;
         }
         self.window_len += 1;
-        self.views[e.req.bank as usize].dirty = true;
-        self.window[e.req.bank as usize].push(e);
+        let b = e.req.bank as usize;
+        if self.staged() {
+            self.views[b].dirty = true;
+        } else if !self.views[b].dirty {
+            // Without staging a new request is eligible from its arrival on and has
+            // the highest `seq` of its bank, so it only fills an empty slot of the
+            // bank's view (same result as recomputing it).
+            let j = self.window[b].len() as u32;
+            let v = &mut self.views[b];
+            if !e.after_read && e.req.is_write == self.draining {
+                let hit = self.ch.banks[b].open_row == Some(e.req.row);
+                v.has_hits |= hit;
+                if v.first == NONE {
+                    v.first = j;
+                } else {
+                    let slot = if !hit {
+                        &mut v.other
+                    } else if e.req.is_write {
+                        &mut v.hit_wr
+                    } else {
+                        &mut v.hit_rd
+                    };
+                    if *slot == NONE {
+                        *slot = j;
+                    }
+                }
+            }
+        }
+        self.window[b].push(e);
     }
 
     /// Move completions with `done <= upto` to `out`.
