@@ -46,14 +46,14 @@ use crate::rtabi::{self, RtFn};
 use crate::strip_mine::{self, StripPlan};
 use crate::util;
 
-/// Scheme names accepted by `scheme=`, in runtime-code order (0..=3).
-pub const SCHEMES: &[&str] = &["default", "mlp-first", "clp-first", "balanced"];
+/// Scheme names accepted by `scheme=`, in runtime-code order (0..=4).
+pub const SCHEMES: &[&str] = &["default", "mlp-first", "clp-first", "balanced", "la-mlp"];
 
 /// Options of `ib-schedule`.
 pub const OPTIONS: &[(&str, &str)] = &[
     (
         "scheme",
-        "default | mlp-first | clp-first | balanced (Algorithm 5 variants, §5.6.1; default: mlp-first)",
+        "default | mlp-first | clp-first | balanced | la-mlp (Algorithm 5 variants and the Locality-Aware-MLP baseline, §5.6.1; default: mlp-first)",
     ),
     (
         "max-ibs",
@@ -107,6 +107,7 @@ pub fn beta_note(scheme: u32) -> &'static str {
         0 => "no beta (round-robin IBs)",
         1 => "beta = 1 (MLP-first: CLP only from the TempSet)",
         2 => "beta = 0 (CLP-first)",
+        4 => "no beta (Locality-Aware-MLP: inter-core bank parallelism with row-buffer locality, no CLP)",
         _ => {
             "beta chosen per window at run time by the SD rule (runtime stats `beta`, `beta_mean`)"
         }
@@ -114,7 +115,7 @@ pub fn beta_note(scheme: u32) -> &'static str {
 }
 
 /// How the executor of one nest is emitted.
-pub struct NestEmit {
+pub struct NestEmit<'ctx> {
     /// Strip plan.
     pub strip: StripPlan,
     /// Runtime scheme code.
@@ -123,6 +124,8 @@ pub struct NestEmit {
     pub with_inspector: bool,
     /// Whether the schedule must be re-inspected when live-ins change.
     pub fingerprint: bool,
+    /// Access-function descriptor replacing the inspector (parallel nests).
+    pub desc: Option<crate::affine_desc::DescSpec<'ctx>>,
 }
 
 /// Result of [`outline_nest`]: the generated functions.
@@ -139,7 +142,10 @@ pub struct Outlined<'ctx> {
 /// irregular region ids in `weft_region_invalidate`).
 fn next_nest_id(module: &Module<'_>) -> u32 {
     let mut next = 0x10000u32;
-    if let Some(f) = module.get_function(RtFn::RunAffine.symbol()) {
+    for f in [RtFn::RunAffine, RtFn::RunAffineDesc]
+        .iter()
+        .filter_map(|r| module.get_function(r.symbol()))
+    {
         for u in util::unique_users(&f.as_global_value().as_pointer_value()) {
             if let Some(BasicValueEnum::IntValue(c)) = util::value_operand(u, 0) {
                 if let Some(v) = c.get_zero_extended_constant() {
@@ -177,10 +183,10 @@ fn next_dep_base(module: &Module<'_>) -> u32 {
 pub fn outline_nest<'ctx>(
     module: &Module<'ctx>,
     plan: &LoopPlan<'ctx>,
-    how: &NestEmit,
+    how: &NestEmit<'ctx>,
 ) -> Result<Outlined<'ctx>> {
     let body = outline::clone_body(module, plan, CloneKind::Executor)?;
-    let insp = if how.with_inspector {
+    let insp = if how.with_inspector && how.desc.is_none() {
         let c = outline::clone_body(module, plan, CloneKind::Inspector)?;
         let n = inspector::make_inspector(module, c.function, c.k)?;
         Some((c.function, n))
@@ -188,7 +194,16 @@ pub fn outline_nest<'ctx>(
         None
     };
     let nest = next_nest_id(module);
-    let run = rtabi::declare(module, RtFn::RunAffine)?;
+    let run = if how.desc.is_some() {
+        rtabi::declare(module, RtFn::RunAffineDesc)?
+    } else {
+        rtabi::declare(module, RtFn::RunAffine)?
+    };
+    // Permutation granule (runtime `AFFINE_GRANULE_SHIFT`): the iterations
+    // sharing a cache line, so a permuted window runs sub-ranges, not single
+    // iterations.
+    let scheme_word = how.scheme as u64
+        | (how.strip.line_iters.clamp(1, 0xffff) << weft_runtime::abi::AFFINE_GRANULE_SHIFT);
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
@@ -246,16 +261,33 @@ pub fn outline_nest<'ctx>(
             Some((f, _)) => outline::fn_ptr(f),
             None => cx.ptr_type(AddressSpace::default()).const_null(),
         };
-        let args: [BasicMetadataValueEnum<'ctx>; 8] = [
-            nest_id.into(),
-            head.into(),
-            tc.into(),
-            ib.into(),
-            i32t.const_int(how.scheme as u64, false).into(),
-            insp_ptr.into(),
-            outline::fn_ptr(bf).into(),
-            site.ctx.into(),
-        ];
+        let sw = i32t.const_int(scheme_word, false);
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = match &how.desc {
+            Some(spec) => {
+                let (arr, len) = crate::affine_desc::emit(module, b, plan.function, spec)?;
+                vec![
+                    nest_id.into(),
+                    head.into(),
+                    tc.into(),
+                    ib.into(),
+                    sw.into(),
+                    arr.into(),
+                    len.into(),
+                    outline::fn_ptr(bf).into(),
+                    site.ctx.into(),
+                ]
+            }
+            None => vec![
+                nest_id.into(),
+                head.into(),
+                tc.into(),
+                ib.into(),
+                sw.into(),
+                insp_ptr.into(),
+                outline::fn_ptr(bf).into(),
+                site.ctx.into(),
+            ],
+        };
         let st = b
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
@@ -381,21 +413,42 @@ impl Pass for IbSchedule {
                     },
                     None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
                 };
-                par_of.borrow_mut().insert(util::bkey(p.header), (par, sp));
+                let desc = if par && scheme != 0 {
+                    Some(crate::affine_desc::build(fa, l))
+                } else {
+                    None
+                };
+                par_of
+                    .borrow_mut()
+                    .insert(util::bkey(p.header), (par, sp, desc));
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, _cx: &mut PassContext<'ctx>| {
-            let (par, sp) = par_of
-                .borrow()
-                .get(&util::bkey(plan.header))
-                .cloned()
+            let (par, sp, desc) = par_of
+                .borrow_mut()
+                .remove(&util::bkey(plan.header))
                 .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
+            let (desc, no_desc) = match desc {
+                Some(Ok(d)) => (Some(d), None),
+                Some(Err(why)) => (None, Some(why)),
+                None => (None, None),
+            };
+            let desc_note = desc.as_ref().map(|d| {
+                format!(
+                    ", no inspector: bank vectors computed at loop entry from the access-function descriptor ({} reference(s), {} loop(s), {} of {} words constant at compile time) and the actual base addresses, by cache lines",
+                    d.refs,
+                    d.loops,
+                    d.constant_words,
+                    d.words.len()
+                )
+            });
             let how = NestEmit {
                 strip: sp.clone(),
                 scheme,
                 with_inspector: scheme != 0 || !par,
                 fingerprint: !par,
+                desc,
             };
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
@@ -403,12 +456,16 @@ impl Pass for IbSchedule {
                 o.nest,
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),
-                match o.inspector {
-                    Some((f, n)) => format!(
-                        ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses",
-                        f.get_name().to_string_lossy()
+                match (o.inspector, desc_note) {
+                    (_, Some(d)) => d,
+                    (Some((f, n)), None) => format!(
+                        ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses{}",
+                        f.get_name().to_string_lossy(),
+                        no_desc
+                            .map(|w| format!(" (no descriptor: {w})"))
+                            .unwrap_or_default()
                     ),
-                    None => ", no inspector (round-robin needs no addresses)".into(),
+                    (None, None) => ", no inspector (round-robin needs no addresses)".into(),
                 },
                 sp.describe(),
                 sp.why,
