@@ -186,7 +186,9 @@ pub fn outline_nest<'ctx>(
     how: &NestEmit<'ctx>,
 ) -> Result<Outlined<'ctx>> {
     let body = outline::clone_body(module, plan, CloneKind::Executor)?;
-    let insp = if how.with_inspector && how.desc.is_none() {
+    // A dependent nest with a descriptor keeps its inspector for the case the
+    // runtime finds the IBs conflicting (then the DAG needs exact addresses).
+    let insp = if how.with_inspector && (how.desc.is_none() || how.fingerprint) {
         let c = outline::clone_body(module, plan, CloneKind::Inspector)?;
         let n = inspector::make_inspector(module, c.function, c.k)?;
         Some((c.function, n))
@@ -204,6 +206,11 @@ pub fn outline_nest<'ctx>(
     // iterations.
     let scheme_word = how.scheme as u64
         | (how.strip.line_iters.clamp(1, 0xffff) << weft_runtime::abi::AFFINE_GRANULE_SHIFT);
+    let run_insp = if how.desc.is_some() && insp.is_some() {
+        Some(rtabi::declare(module, RtFn::RunAffine)?)
+    } else {
+        None
+    };
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
@@ -262,6 +269,27 @@ pub fn outline_nest<'ctx>(
             None => cx.ptr_type(AddressSpace::default()).const_null(),
         };
         let sw = i32t.const_int(scheme_word, false);
+        // Dependent nests: the runtime checks the IBs' independence on the
+        // described lines (status 3 = they conflict, nothing ran).
+        let sw_desc = i32t.const_int(
+            scheme_word
+                | if how.fingerprint {
+                    weft_runtime::abi::AFFINE_CHECK_DEPS as u64
+                } else {
+                    0
+                },
+            false,
+        );
+        let insp_args: [BasicMetadataValueEnum<'ctx>; 8] = [
+            nest_id.into(),
+            head.into(),
+            tc.into(),
+            ib.into(),
+            sw.into(),
+            insp_ptr.into(),
+            outline::fn_ptr(bf).into(),
+            site.ctx.into(),
+        ];
         let args: Vec<BasicMetadataValueEnum<'ctx>> = match &how.desc {
             Some(spec) => {
                 let (arr, len) = crate::affine_desc::emit(module, b, plan.function, spec)?;
@@ -270,23 +298,14 @@ pub fn outline_nest<'ctx>(
                     head.into(),
                     tc.into(),
                     ib.into(),
-                    sw.into(),
+                    sw_desc.into(),
                     arr.into(),
                     len.into(),
                     outline::fn_ptr(bf).into(),
                     site.ctx.into(),
                 ]
             }
-            None => vec![
-                nest_id.into(),
-                head.into(),
-                tc.into(),
-                ib.into(),
-                sw.into(),
-                insp_ptr.into(),
-                outline::fn_ptr(bf).into(),
-                site.ctx.into(),
-            ],
+            None => insp_args.to_vec(),
         };
         let st = b
             .build_call(run, &args, "weft.status")?
@@ -294,17 +313,53 @@ pub fn outline_nest<'ctx>(
             .basic()
             .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
             .into_int_value();
-        // The runtime validates before running anything: on failure run the rest sequentially.
-        let bad = b.build_int_compare(
-            IntPredicate::NE,
-            st,
-            st.get_type().const_zero(),
-            "weft.failed",
-        )?;
-        outline::emit_if(module, b, bad, "weft.fallback", |b| {
+        let seq = |b: &inkwell::builder::Builder<'ctx>| -> Result<()> {
             b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
             Ok(())
-        })
+        };
+        let zero = st.get_type().const_zero();
+        if let Some(ri) = run_insp {
+            // Conflicting IBs (status 3): the inspector path with its
+            // dependence DAG; the final status decides the sequential fallback.
+            let slot = {
+                let eb = cx.create_builder();
+                let entry = plan
+                    .function
+                    .get_first_basic_block()
+                    .ok_or_else(|| PassError::Llvm("function without entry block".into()))?;
+                match entry.get_first_instruction() {
+                    Some(i) => eb.position_before(&i),
+                    None => eb.position_at_end(entry),
+                }
+                eb.build_alloca(st.get_type(), "weft.status.slot")?
+            };
+            b.build_store(slot, st)?;
+            let dep = b.build_int_compare(
+                IntPredicate::EQ,
+                st,
+                st.get_type()
+                    .const_int(weft_runtime::abi::Status::Dependence as u64, false),
+                "weft.conflict",
+            )?;
+            outline::emit_if(module, b, dep, "weft.inspect.path", |b| {
+                let st2 = b
+                    .build_call(ri, &insp_args, "weft.status2")?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
+                    .into_int_value();
+                b.build_store(slot, st2)?;
+                Ok(())
+            })?;
+            let fin = b
+                .build_load(st.get_type(), slot, "weft.status.final")?
+                .into_int_value();
+            let bad = b.build_int_compare(IntPredicate::NE, fin, zero, "weft.failed")?;
+            return outline::emit_if(module, b, bad, "weft.fallback", seq);
+        }
+        // The runtime validates before running anything: on failure run the rest sequentially.
+        let bad = b.build_int_compare(IntPredicate::NE, st, zero, "weft.failed")?;
+        outline::emit_if(module, b, bad, "weft.fallback", seq)
     })?;
     Ok(Outlined {
         nest,
@@ -413,7 +468,7 @@ impl Pass for IbSchedule {
                     },
                     None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
                 };
-                let desc = if par && scheme != 0 {
+                let desc = if scheme != 0 || !par {
                     Some(crate::affine_desc::build(fa, l))
                 } else {
                     None
@@ -457,7 +512,11 @@ impl Pass for IbSchedule {
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),
                 match (o.inspector, desc_note) {
-                    (_, Some(d)) => d,
+                    (Some((f, n)), Some(d)) => format!(
+                        "{d}; the runtime checks on those lines that no IB writes what another touches, and when they do falls back to the address inspector @{} ({n} access report(s)) and its dependence DAG",
+                        f.get_name().to_string_lossy()
+                    ),
+                    (None, Some(d)) => d,
                     (Some((f, n)), None) => format!(
                         ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses{}",
                         f.get_name().to_string_lossy(),

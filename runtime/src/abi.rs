@@ -226,7 +226,7 @@ fn set_error(msg: &str) {
 fn status_of(e: &RuntimeError) -> Status {
     match e {
         RuntimeError::InvalidArgument(_) | RuntimeError::Instance { .. } => Status::Invalid,
-        RuntimeError::CyclicDependences(_) => Status::Dependence,
+        RuntimeError::CyclicDependences(_) | RuntimeError::IbConflict(_) => Status::Dependence,
         RuntimeError::SearchBudget(_) => Status::Unsupported,
         RuntimeError::Machine(_) => Status::Machine,
         RuntimeError::Io(_) => Status::Io,
@@ -386,6 +386,11 @@ pub const AFFINE_PERMUTE: u32 = 0x100;
 /// (iterations run together per IB in a permuted window; 0 means 1).
 pub const AFFINE_GRANULE_SHIFT: u32 = 16;
 
+/// Flag or-ed into `weft_run_affine_desc`'s `scheme`: the compiler did not
+/// prove the IBs independent; the runtime checks it on the described lines and
+/// returns `Status::Dependence` (4) on a conflict, without running anything.
+pub const AFFINE_CHECK_DEPS: u32 = 0x200;
+
 /// Splits a `scheme` word into (scheme, permutation granule or 0).
 fn affine_scheme(scheme: u32) -> std::result::Result<(crate::mlp::Scheme, i64), (Status, String)> {
     let permute = scheme & AFFINE_PERMUTE != 0;
@@ -400,7 +405,7 @@ fn affine_scheme(scheme: u32) -> std::result::Result<(crate::mlp::Scheme, i64), 
             ),
         )
     })?;
-    if scheme & 0xfe00 != 0 {
+    if scheme & 0xfc00 != 0 {
         return Err((Status::Invalid, format!("unknown scheme flags {scheme:#x}")));
     }
     Ok((s, if permute { granule } else { 0 }))
@@ -448,7 +453,9 @@ pub extern "C" fn weft_run_affine(
 /// Affine nest with independent IBs whose bank vectors come from the
 /// access-function descriptor `desc[0..desc_len)` (`weft_runtime::affine_desc`),
 /// evaluated at loop entry with the actual base addresses: no inspector and
-/// no run of the loop body. `scheme` as for `weft_run_affine`.
+/// no run of the loop body. `scheme` as for `weft_run_affine`, plus
+/// [`AFFINE_CHECK_DEPS`] for nests not proven parallel (status 4 = the IBs
+/// conflict, nothing ran: use `weft_run_affine` with an inspector).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn weft_run_affine_desc(
@@ -470,6 +477,7 @@ pub extern "C" fn weft_run_affine_desc(
         if !(0..=1 << 24).contains(&desc_len) {
             return Err((Status::Invalid, format!("desc_len {desc_len}")));
         }
+        let check = scheme & AFFINE_CHECK_DEPS != 0;
         let (scheme, permute) = affine_scheme(scheme)?;
         // SAFETY: the caller passes `desc_len` readable words at `desc`.
         let words = unsafe { std::slice::from_raw_parts(desc, desc_len as usize) };
@@ -477,7 +485,7 @@ pub extern "C" fn weft_run_affine_desc(
         let ctx = SendPtr(ctx);
         // SAFETY: see weft_parallel_for.
         let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
-        rt.run_affine_desc(nest_id, lo, hi, ib_iters, scheme, permute, words, &f)
+        rt.run_affine_desc(nest_id, lo, hi, ib_iters, scheme, permute, check, words, &f)
             .map_err(rt_err)
     })
 }

@@ -33,6 +33,24 @@
 //! - a reference independent of `P`'s IV has the same vector at every
 //!   iteration of `P`: it is computed once and scaled by each IB's length.
 //!
+//! - a run longer than [`RUN_SAMPLE`] lines is sampled: its first
+//!   `RUN_SAMPLE` lines are mapped to banks and their weights scaled by
+//!   `lines / RUN_SAMPLE` (the rest of a long unit-stride run cycles through
+//!   the interleaved banks in the same way), and the skipped lines are added
+//!   to `D` as distinct. Per-entry cost is then O(runs · RUN_SAMPLE) — e.g.
+//!   one or two runs per row for a triangular factorisation — however long
+//!   the rows are.
+//!
+//! Independence check ([`AffineDesc::block_vectors`] with `check`): for nests
+//! the compiler could not prove parallel, every run is also recorded as the
+//! interval of lines it spans (a hull, so conservative) with its read/write
+//! kind, and the IBs are independent when no IB's written interval meets an
+//! interval of another IB (a write by a `P`-independent reference, seen by
+//! every IB, is a conflict when there are several IBs). On a conflict the
+//! runtime reports [`crate::abi::Status::Unsupported`] and the compiled code
+//! falls back to the address inspector, whose dependence DAG synchronises the
+//! IBs (§5.5.4).
+//!
 //! Weights equal the per-access counts the address inspector produces
 //! ([`crate::bankmap::unit_maps`]) when no access straddles a cache line
 //! (elements aligned to their size); a straddling access is counted in the
@@ -51,6 +69,9 @@ pub const VERSION: i64 = 0x5745_4654_0001;
 
 /// Largest supported nest depth below `P`.
 pub const MAX_DEPTH: usize = 16;
+
+/// Lines of one run mapped to banks; longer runs are sampled (module docs).
+pub const RUN_SAMPLE: i64 = 16;
 
 /// Iterations of one loop enumerated at most (guards against absurd bounds).
 const MAX_TRIP: i64 = 1 << 40;
@@ -100,6 +121,8 @@ pub struct DescVectors {
     pub ds_lines: Vec<u32>,
     /// Cache-line runs visited (the cost measure).
     pub line_steps: u64,
+    /// With `check`: whether some IB writes lines another IB touches.
+    pub conflict: bool,
 }
 
 impl AffineDesc {
@@ -242,13 +265,15 @@ impl AffineDesc {
         self.refs.len()
     }
 
-    /// Computes the bank vectors of the IBs `[lo + i·ib, lo + (i+1)·ib) ∩ [lo, hi)`.
+    /// Computes the bank vectors of the IBs `[lo + i·ib, lo + (i+1)·ib) ∩ [lo, hi)`;
+    /// with `check`, also whether the IBs conflict (module docs).
     pub fn block_vectors(
         &self,
         map: &dyn AddressMap,
         lo: i64,
         hi: i64,
         ib: i64,
+        check: bool,
     ) -> Result<DescVectors> {
         if ib <= 0 || lo > hi {
             return Err(invalid(format!("bad IB range [{lo}, {hi}) / {ib}")));
@@ -265,7 +290,9 @@ impl AffineDesc {
             mem: vec![0u64; nb],
             llc: vec![0u64; nl],
             lines: Vec::new(),
+            extra_ds: 0,
             steps: 0,
+            ivs: check.then(Vec::new),
         };
         // P-independent references: once, per iteration of P.
         let mut vals = [0i64; MAX_DEPTH + 1];
@@ -277,8 +304,18 @@ impl AffineDesc {
         let inv_llc = std::mem::replace(&mut acc.llc, vec![0; nl]);
         acc.lines.sort_unstable();
         acc.lines.dedup();
-        let inv_ds = acc.lines.len() as u64;
+        let inv_ds = acc.lines.len() as u64 + std::mem::take(&mut acc.extra_ds);
         acc.lines.clear();
+        // Intervals of every IB: (first line, last line, IB, write);
+        // P-independent ones are seen by all IBs (IB = u32::MAX).
+        let mut all_ivs: Vec<(u64, u64, u32, bool)> = Vec::new();
+        let mut conflict = false;
+        if let Some(v) = acc.ivs.as_mut() {
+            if n > 1 && v.iter().any(|x| x.2) {
+                conflict = true;
+            }
+            all_ivs.extend(v.drain(..).map(|(a, b, w)| (a, b, u32::MAX, w)));
+        }
         let mut blocks = Vec::with_capacity(n.max(0) as usize);
         let mut ds = Vec::with_capacity(n.max(0) as usize);
         for i in 0..n {
@@ -289,6 +326,9 @@ impl AffineDesc {
                 for r in self.refs.iter().filter(|r| r.dep[0]) {
                     self.walk(r, 1, &mut vals, 1, &mut acc)?;
                 }
+            }
+            if let Some(v) = acc.ivs.as_mut() {
+                all_ivs.extend(v.drain(..).map(|(x, y, w)| (x, y, i as u32, w)));
             }
             let iters = (b - a) as u64;
             let sat = |x: u64| x.min(u32::MAX as u64) as u32;
@@ -307,16 +347,21 @@ impl AffineDesc {
             acc.lines.sort_unstable();
             acc.lines.dedup();
             let any_inv = iters > 0 && inv_ds > 0;
-            ds.push(sat(
-                acc.lines.len() as u64 + if any_inv { inv_ds } else { 0 }
-            ));
+            let extra = std::mem::take(&mut acc.extra_ds);
+            ds.push(sat(acc.lines.len() as u64
+                + extra
+                + if any_inv { inv_ds } else { 0 }));
             acc.lines.clear();
             blocks.push(BlockVectors { mem, llc });
+        }
+        if check && !conflict {
+            conflict = intervals_conflict(&mut all_ivs);
         }
         Ok(DescVectors {
             blocks,
             ds_lines: ds,
             line_steps: acc.steps,
+            conflict,
         })
     }
 
@@ -339,7 +384,7 @@ impl AffineDesc {
         };
         if lev == r.chain.len() {
             // The reference sits directly in P: one access.
-            return acc.run(addr_at(vals, 1), 0, 1, r.size, w);
+            return acc.run(addr_at(vals, 1), 0, 1, r.size, w, r.write);
         }
         let lp = &self.loops[r.chain[lev]];
         let lin = |c: i64, co: &[i64], vals: &[i64; MAX_DEPTH + 1]| {
@@ -365,7 +410,7 @@ impl AffineDesc {
             vals[lev] = start;
             let a0 = addr_at(vals, lev + 1);
             let stride = r.off[lev].wrapping_mul(lp.step);
-            return acc.run(a0, stride, trip, r.size, w);
+            return acc.run(a0, stride, trip, r.size, w, r.write);
         }
         if !r.dep[lev] {
             vals[lev] = start;
@@ -387,7 +432,49 @@ struct Acc<'a> {
     mem: Vec<u64>,
     llc: Vec<u64>,
     lines: Vec<u64>,
+    /// Lines skipped by sampling (counted as distinct in `D`).
+    extra_ds: u64,
     steps: u64,
+    /// With the independence check: (first line, last line, write) per run.
+    ivs: Option<Vec<(u64, u64, bool)>>,
+}
+
+/// Whether an interval of one IB meets a written interval of another
+/// (`ib == u32::MAX`: seen by every IB, never written here).
+fn intervals_conflict(ivs: &mut [(u64, u64, u32, bool)]) -> bool {
+    // Disjoint merged write segments, each owned by one IB.
+    let mut w: Vec<(u64, u64, u32)> = ivs
+        .iter()
+        .filter(|x| x.3)
+        .map(|x| (x.0, x.1, x.2))
+        .collect();
+    if w.is_empty() {
+        return false;
+    }
+    w.sort_unstable();
+    let mut seg: Vec<(u64, u64, u32)> = Vec::with_capacity(w.len());
+    for (a, b, u) in w {
+        match seg.last_mut() {
+            Some(l) if a <= l.1 => {
+                if l.2 != u {
+                    return true;
+                }
+                l.1 = l.1.max(b);
+            }
+            _ => seg.push((a, b, u)),
+        }
+    }
+    for &(a, b, u, _) in ivs.iter() {
+        // Segments with start <= b, from the last one starting before a.
+        let mut k = seg.partition_point(|s| s.0 <= a).saturating_sub(1);
+        while k < seg.len() && seg[k].0 <= b {
+            if seg[k].1 >= a && seg[k].2 != u {
+                return true;
+            }
+            k += 1;
+        }
+    }
+    false
 }
 
 impl Acc<'_> {
@@ -408,8 +495,22 @@ impl Acc<'_> {
     }
 
     /// Accesses `a0 + stride·t` for `t < trip`, each weighted `w`.
-    fn run(&mut self, a0: i64, stride: i64, trip: i64, size: u32, w: u64) -> Result<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        a0: i64,
+        stride: i64,
+        trip: i64,
+        size: u32,
+        w: u64,
+        write: bool,
+    ) -> Result<()> {
         let line = self.line as i64;
+        if let Some(v) = self.ivs.as_mut() {
+            let end = a0.wrapping_add(stride.wrapping_mul(trip - 1));
+            let (x, y) = (a0.min(end) as u64, a0.max(end) as u64 + size as u64 - 1);
+            v.push((x / self.line, y / self.line, write));
+        }
         if stride == 0 {
             // Every access touches the same bytes: count each line once per access.
             let (f, l) = (
@@ -427,13 +528,17 @@ impl Acc<'_> {
             (a0, stride)
         };
         if s >= line {
-            for t in 0..trip {
+            // One line per access; long runs sampled.
+            let take = trip.min(RUN_SAMPLE);
+            let scale = |x: u64| x.saturating_mul(trip as u64) / take as u64;
+            for t in 0..take {
                 let a = a0.wrapping_add(s.wrapping_mul(t)) as u64;
                 let (f, l) = (a / self.line, (a + size as u64 - 1) / self.line);
                 for x in f..=l {
-                    self.add_line(x, w)?;
+                    self.add_line(x, scale(w))?;
                 }
             }
+            self.extra_ds += (trip - take) as u64;
             return Ok(());
         }
         // s < line: every line from the first to the last address, with the
@@ -444,11 +549,18 @@ impl Acc<'_> {
         let (f, e) = (a0.div_euclid(l), last.div_euclid(l));
         let ceil_div =
             |x: i128, y: i128| -> i128 { x.div_euclid(y) + (x.rem_euclid(y) != 0) as i128 };
-        for x in f..=e {
+        let total = e - f + 1;
+        let take = total.min(RUN_SAMPLE as i128);
+        // Sampled: the first `take` lines, weights scaled by total / take.
+        if take < total {
+            self.extra_ds += (total - take) as u64;
+        }
+        for x in f..f + take {
             let t0 = ceil_div(x * l - a0, s).max(0);
             let t1 = ceil_div((x + 1) * l - a0, s).min(trip as i128);
             if t1 > t0 {
-                self.add_line(x as u64, w.saturating_mul((t1 - t0) as u64))?;
+                let c = (w as i128 * (t1 - t0) * total / take).min(u64::MAX as i128);
+                self.add_line(x as u64, c as u64)?;
             }
         }
         Ok(())
@@ -505,7 +617,7 @@ mod tests {
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 8, llc: 4 };
         let (lo, hi, ib) = (0, 23, 4);
-        let got = d.block_vectors(&map, lo, hi, ib).unwrap();
+        let got = d.block_vectors(&map, lo, hi, ib, true).unwrap();
         let mut acc = Vec::new();
         for k in lo..hi {
             let i = 3 + k;
@@ -571,7 +683,7 @@ mod tests {
         ];
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
-        let got = d.block_vectors(&map, 0, n, 3).unwrap();
+        let got = d.block_vectors(&map, 0, n, 3, false).unwrap();
         let mut acc = Vec::new();
         for i in 0..n {
             for j in i..n {
@@ -602,12 +714,57 @@ mod tests {
         ];
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
-        let got = d.block_vectors(&map, 0, 4, 1).unwrap();
+        let got = d.block_vectors(&map, 0, 4, 1, true).unwrap();
         // 16 doubles = 2 lines per row, 8 accesses each, 1000 times.
         assert_eq!(got.line_steps, 8);
         assert_eq!(got.blocks[0].mem, vec![8000, 8000, 0, 0]);
         assert_eq!(got.blocks[1].mem, vec![0, 0, 8000, 8000]);
         assert_eq!(got.ds_lines, vec![2, 2, 2, 2]);
+    }
+
+    /// Long runs are sampled: 1000 doubles = 63 lines of 128 B... with 64 B
+    /// lines 125 lines, 16 mapped, weights scaled, the rest counted in D.
+    #[test]
+    fn long_runs_sampled() {
+        let desc = vec![
+            VERSION, 2, 1, 0, 1, //
+            0, 0, 0, 1, 1000, 0, 1, //
+            1, 0, 8, 0, 0, 8000, 8,
+        ];
+        let d = AffineDesc::parse(&desc).unwrap();
+        let map = Interleaved { mem: 4, llc: 2 };
+        let got = d.block_vectors(&map, 0, 1, 1, false).unwrap();
+        assert_eq!(got.line_steps, RUN_SAMPLE as u64);
+        assert_eq!(got.ds_lines, vec![125]);
+        // 16 sampled lines of 8 accesses, scaled by 125/16: 62 per line,
+        // four lines per bank.
+        assert_eq!(got.blocks[0].mem, vec![248, 248, 248, 248]);
+    }
+
+    /// Independence: rows written by their own IB only vs a shared row.
+    #[test]
+    fn conflicts_detected_by_line_intervals() {
+        // for i in P: for k in 0..8: a[i*64 + k] = b[k]  (rows of 512 B)
+        let mk = |b_base: i64, b_row: i64| {
+            vec![
+                VERSION, 2, 2, 0, 1, //
+                0, 0, 0, 1, 8, 0, 1, //
+                1, 0x1000, 8, 1, 0, 512, 8, //
+                1, b_base, 8, 0, 0, b_row, 8,
+            ]
+        };
+        let map = Interleaved { mem: 4, llc: 2 };
+        // b elsewhere: independent.
+        let d = AffineDesc::parse(&mk(0x100000, 0)).unwrap();
+        assert!(!d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        // b = row 0 of a (read by every IB, written by IB 0): conflict.
+        let d = AffineDesc::parse(&mk(0x1000, 0)).unwrap();
+        assert!(d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        // b = the previous row of a (a[i-1][k]): IB boundaries conflict.
+        let d = AffineDesc::parse(&mk(0x1000 - 512, 512)).unwrap();
+        assert!(d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        // Without the check nothing is reported.
+        assert!(!d.block_vectors(&map, 0, 8, 2, false).unwrap().conflict);
     }
 
     #[test]

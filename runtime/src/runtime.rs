@@ -208,7 +208,8 @@ pub struct Runtime {
     affine_desc: Mutex<DescCache>,
 }
 
-type DescCache = HashMap<u32, Vec<(Vec<i64>, Arc<Plan>)>>;
+/// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
+type DescCache = HashMap<u32, Vec<(Vec<i64>, Option<Arc<Plan>>)>>;
 
 /// Schedules kept per affine nest on the descriptor path (one per distinct
 /// bounds / base addresses / live-ins, least recently used dropped).
@@ -644,6 +645,7 @@ impl Runtime {
         ib_iters: i64,
         scheme: Scheme,
         permute: i64,
+        check: bool,
         desc: &[i64],
         body: BodyRef<'_>,
     ) -> Result<()> {
@@ -656,7 +658,15 @@ impl Runtime {
             )));
         }
         let p = self.cfg.cores;
-        let mut key = vec![lo, hi, ib_iters, scheme as i64, permute, p as i64];
+        let mut key = vec![
+            lo,
+            hi,
+            ib_iters,
+            scheme as i64,
+            permute,
+            p as i64,
+            check as i64,
+        ];
         key.extend_from_slice(desc);
         let cached = {
             let mut g = lock(&self.affine_desc);
@@ -671,12 +681,26 @@ impl Runtime {
                 None => None,
             }
         };
+        let conflict = || {
+            RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
+        };
         let plan = match cached {
-            Some(pl) => pl,
+            Some(Some(pl)) => pl,
+            Some(None) => return Err(conflict()),
             None => {
                 let t = Instant::now();
                 let parsed = AffineDesc::parse(desc)?;
-                let (plan, st) = self.build_affine_desc(lo, hi, ib_iters, scheme, &parsed)?;
+                let Some((plan, st)) =
+                    self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed)?
+                else {
+                    let mut g = lock(&self.affine_desc);
+                    let slots = g.entry(id).or_default();
+                    if slots.len() >= DESC_CACHE_SLOTS {
+                        slots.remove(0);
+                    }
+                    slots.push((key, None));
+                    return Err(conflict());
+                };
                 let plan = match (permute > 0)
                     .then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute))
                 {
@@ -691,7 +715,7 @@ impl Runtime {
                 if slots.len() >= DESC_CACHE_SLOTS {
                     slots.remove(0);
                 }
-                slots.push((key, plan.clone()));
+                slots.push((key, Some(plan.clone())));
                 plan
             }
         };
@@ -704,11 +728,15 @@ impl Runtime {
         hi: i64,
         ib: i64,
         scheme: Scheme,
+        check: bool,
         desc: &AffineDesc,
-    ) -> Result<(Plan, RegionStats)> {
+    ) -> Result<Option<(Plan, RegionStats)>> {
         let p = self.cfg.cores;
         let machine = self.machine()?;
-        let v = desc.block_vectors(machine.as_ref() as &dyn AddressMap, lo, hi, ib)?;
+        let v = desc.block_vectors(machine.as_ref() as &dyn AddressMap, lo, hi, ib, check)?;
+        if v.conflict {
+            return Ok(None);
+        }
         let n = v.blocks.len();
         let units: Vec<(i64, i64)> = (0..n as i64)
             .map(|i| (lo + i * ib, (lo + (i + 1) * ib).min(hi)))
@@ -740,7 +768,7 @@ impl Runtime {
             &opts,
         )?;
         st.line_steps = v.line_steps;
-        Ok((plan, st))
+        Ok(Some((plan, st)))
     }
 
     fn build_affine(
@@ -888,7 +916,7 @@ impl Runtime {
             .or_else(|| {
                 lock(&self.affine_desc)
                     .get(&id)
-                    .and_then(|v| v.last().map(|e| e.1.clone()))
+                    .and_then(|v| v.iter().rev().find_map(|e| e.1.clone()))
             })
     }
 
