@@ -11,6 +11,13 @@
 //!    the original by more than 3 %.
 //!
 //! Prints a table; `WEFT_BENCH_ONLY=<name,...>` restricts the benchmarks.
+//!
+//! Command (release runtime first, the bench links `target/release/libweft_runtime.a`):
+//!
+//! ```text
+//! cargo build --release -p weft-runtime
+//! WEFT_BENCH_REPS=3 cargo bench -p weft-passes --bench affine
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -13,16 +13,38 @@
 //! if (st != 0) body(ctx, head, tc);                           // nothing ran
 //! ```
 //!
-//! `insp` is an address-only clone of the loop ([`crate::inspector`]'s
-//! inspector skeleton) that reports every load and store of an iteration; the
-//! runtime runs it once at loop entry, builds each IB's memory- and LLC-bank
-//! vectors from the actual base addresses (the bank bits of heap arrays are not
-//! known at compile time), applies eq. 5.1 for the IW size and Algorithm 5 for
-//! the schedule, builds the IB dependence DAG from the same addresses and
-//! inserts the synchronisation of §5.5.4 with transitive-reduction pruning.
-//! The Default scheme of §5.6.1 (equal IBs round-robin) of a parallel nest
-//! needs no inspector.
+//! For a nest whose scheduled loop is proven parallel the call is
+//! `weft_run_affine_desc(nest, head, tc, ib, scheme, desc, len, body, ctx)`:
+//! `desc` is the nest's access-function descriptor ([`crate::affine_desc`]:
+//! loops, IV bounds and every reference's base, size and byte offset `A·i + o`
+//! as words evaluated at the call site from constants and loop invariants), and
+//! the runtime computes each IB's memory- and LLC-bank vectors from it and the
+//! actual base addresses by enumerating cache lines — no inspector, no run of
+//! the loop body — then applies eq. 5.1 for the IW size and Algorithm 5 (or the
+//! Locality-Aware-MLP baseline) for the schedule. A nest without a descriptor
+//! (a non-affine access, a base or coefficient computed inside the loop, no
+//! trip count) keeps the address-only inspector clone ([`crate::inspector`])
+//! passed to `weft_run_affine`, run once at loop entry. The Default scheme of
+//! §5.6.1 (equal IBs round-robin) of a parallel nest needs neither.
 //!
+//! Compile-time bank-vector tables (global arrays aligned to the
+//! bank-interleaving period) are not implemented: no affine benchmark has a
+//! global array (all are heap-allocated, so only run time knows their bank
+//! bits), and under the Table 5.2 mapping (`rochrababgco`, bank bits above the
+//! 2 KiB column bits) the interleaving period is column × bank groups × banks
+//! × ranks × channels bytes, far above a page. The descriptor path handles
+//! globals too (a global's address is a base word), at a per-entry cost
+//! proportional to the cache-line runs (sampled for long runs), with every
+//! constant word (strides, element sizes, constant bounds) folded at compile
+//! time (the remark counts them).
+//!
+//! A nest whose IBs may depend on each other gets both: the descriptor call
+//! with `WEFT_AFFINE_CHECK_DEPS`, where the runtime checks on the described
+//! lines that no IB writes what another touches (then it schedules without a
+//! DAG), and, when it reports a conflict (status 3), `weft_run_affine` with the
+//! inspector, which builds the IB dependence DAG from the exact addresses and
+//! inserts the synchronisation of §5.5.4 with transitive-reduction pruning.
+
 //! Legality: a nest whose scheduled loop is proven parallel is transformed
 //! directly (the DAG is then empty). A nest with no parallel loop is
 //! transformed only when its inspector cannot read data the loop writes (so the
