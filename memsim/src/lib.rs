@@ -19,6 +19,7 @@ pub mod config;
 pub mod core;
 pub mod dram;
 pub mod dram_backend;
+mod evq;
 pub mod machine;
 pub mod manycore;
 pub mod metrics;

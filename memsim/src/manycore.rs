@@ -199,11 +199,10 @@ impl<D: DramBackend> Manycore<D> {
         let mut comps: Vec<Completion> = Vec::new();
         let mut steps = 0u64;
         let mut input_done = false;
+        // Earliest wake-up of any core (kept up to date below).
+        let mut min_wake = self.wake.iter().copied().min().unwrap_or(SLEEP);
         loop {
-            let mut t = SLEEP;
-            for &w in &self.wake {
-                t = t.min(w);
-            }
+            let mut t = min_wake;
             if let Some(m) = self.mem.next_event_time() {
                 t = t.min(m);
             }
@@ -224,10 +223,12 @@ impl<D: DramBackend> Manycore<D> {
                     self.wake[i] = self.wake[i].min(at);
                 }
             }
+            min_wake = SLEEP;
             for i in 0..self.cores.len() {
                 if self.wake[i] <= t {
                     self.wake[i] = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
                 }
+                min_wake = min_wake.min(self.wake[i]);
             }
             steps += 1;
             if steps & 0xffff == 0 {

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone)]
 pub struct ParallelismTracker {
     /// Requests started and not yet in their final data phase, per unit.
-    in_service: Vec<u32>,
+    in_service: Vec<u64>,
     /// End of the last known busy period per unit (exclusive).
     busy_until: Vec<u64>,
     /// Busy cycles per unit.
@@ -84,18 +84,19 @@ impl ParallelismTracker {
             let from = self.at;
             let mut union_end = from;
             let mut sum = 0u64;
-            for u in 0..self.busy_until.len() {
-                let end = if self.in_service[u] > 0 {
-                    stop
-                } else {
-                    self.busy_until[u].min(stop)
-                };
-                if end > from {
-                    let d = end - from;
-                    sum += d;
-                    self.unit_busy[u] += d;
-                    union_end = union_end.max(end);
-                }
+            // branch-free (vectorizable) form of: a unit in service is busy until
+            // `stop`, another until its last burst ends (`busy_until`)
+            for ((&serv, &until), busy) in self
+                .in_service
+                .iter()
+                .zip(&self.busy_until)
+                .zip(self.unit_busy.iter_mut())
+            {
+                let end = if serv > 0 { stop } else { until.min(stop) };
+                let d = end.saturating_sub(from);
+                sum += d;
+                *busy += d;
+                union_end = union_end.max(end);
             }
             let any = union_end - from;
             self.busy_unit_cycles += sum;

@@ -25,8 +25,8 @@
 //! 5. coherence (switchable): a directory at the home bank keeps, per LLC line, the
 //!    sharers and an exclusive owner. A read with no other holder is granted exclusive
 //!    (the MESI E state, so private data needs no upgrade); a read of a line owned by
-//!    another requester invalidates the owner (it forwards the data; the LLC copy is
-//!    marked dirty); a write (read-exclusive) invalidates every other holder, and the
+//!    another requester invalidates the owner (it forwards the data, and writes it
+//!    back to the LLC if its copy is dirty); a write (read-exclusive) invalidates every other holder, and the
 //!    reply waits for the last acknowledgement. The LLC is inclusive when coherence is
 //!    on: evicting a line invalidates its holders.
 //!
@@ -45,8 +45,7 @@ use crate::metrics::{ParallelismMeter, ParallelismSummary, WindowMeter, WindowSu
 use crate::noc::{Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
 use crate::prefetch::{PrefetchParams, StreamPrefetcher};
 use serde::Serialize;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Kind of request a requester sends to the memory side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -81,11 +80,12 @@ pub enum CompletionKind {
         /// Write permission granted.
         exclusive: bool,
     },
-    /// The requester must drop every private copy inside LLC line `addr`. With
-    /// `recall` (the LLC evicted the line) a dirty private copy must be written back;
-    /// without it the directory already forwarded the data to another requester.
+    /// The requester must drop every private copy inside LLC line `addr`, writing
+    /// back the dirty ones (the LLC copy is only dirtied by such write-backs, so a
+    /// line nobody wrote never goes back to DRAM). `recall`: the LLC evicted the
+    /// line (inclusion); otherwise another requester's access invalidated it.
     Invalidate {
-        /// Write back dirty copies.
+        /// The LLC evicted the line (rather than another requester taking it).
         recall: bool,
     },
 }
@@ -141,19 +141,28 @@ impl ClockRatio {
     /// First DRAM cycle at or after core cycle `t`.
     #[inline]
     pub fn core_to_dram_ceil(&self, t: u64) -> u64 {
-        ((t as u128 * self.core_fs as u128).div_ceil(self.dram_fs as u128)) as u64
+        match t.checked_mul(self.core_fs) {
+            Some(x) => x.div_ceil(self.dram_fs),
+            None => ((t as u128 * self.core_fs as u128).div_ceil(self.dram_fs as u128)) as u64,
+        }
     }
 
     /// Last DRAM cycle at or before core cycle `t`.
     #[inline]
     pub fn core_to_dram_floor(&self, t: u64) -> u64 {
-        ((t as u128 * self.core_fs as u128) / self.dram_fs as u128) as u64
+        match t.checked_mul(self.core_fs) {
+            Some(x) => x / self.dram_fs,
+            None => ((t as u128 * self.core_fs as u128) / self.dram_fs as u128) as u64,
+        }
     }
 
     /// First core cycle at or after DRAM cycle `d`.
     #[inline]
     pub fn dram_to_core_ceil(&self, d: u64) -> u64 {
-        ((d as u128 * self.dram_fs as u128).div_ceil(self.core_fs as u128)) as u64
+        match d.checked_mul(self.dram_fs) {
+            Some(x) => x.div_ceil(self.core_fs),
+            None => ((d as u128 * self.dram_fs as u128).div_ceil(self.core_fs as u128)) as u64,
+        }
     }
 }
 
@@ -369,8 +378,7 @@ pub struct MemorySystem<D: DramBackend> {
     dram: D,
     txns: Vec<Txn>,
     free_txns: Vec<u32>,
-    events: BinaryHeap<Reverse<(u64, u64, u8, u32)>>,
-    seq: u64,
+    events: crate::evq::EventQueue,
     now: u64,
     completions: Vec<Completion>,
     outstanding: Vec<u32>,
@@ -452,8 +460,7 @@ impl<D: DramBackend> MemorySystem<D> {
             dram,
             txns: Vec::with_capacity(1024),
             free_txns: Vec::new(),
-            events: BinaryHeap::with_capacity(1024),
-            seq: 0,
+            events: crate::evq::EventQueue::new(),
             now: 0,
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
@@ -522,8 +529,7 @@ impl<D: DramBackend> MemorySystem<D> {
 
     #[inline]
     fn schedule(&mut self, t: u64, ev: u8, txn: u32) {
-        self.seq += 1;
-        self.events.push(Reverse((t, self.seq, ev, txn)));
+        self.events.push(t, (ev, txn));
     }
 
     #[inline]
@@ -651,7 +657,7 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// Earliest core cycle at which the memory side has something to do.
     pub fn next_event_time(&self) -> Option<u64> {
-        let h = self.events.peek().map(|Reverse((t, ..))| *t);
+        let h = self.events.peek_time();
         let d = self.dram_next();
         match (h, d) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -674,7 +680,7 @@ impl<D: DramBackend> MemorySystem<D> {
     /// Processes everything up to and including core cycle `t`.
     pub fn advance_to(&mut self, t: u64) {
         loop {
-            let h = self.events.peek().map(|Reverse((t, ..))| *t);
+            let h = self.events.peek_time();
             let d = self.dram_next();
             let next = match (h, d) {
                 (Some(a), Some(b)) => a.min(b),
@@ -689,11 +695,7 @@ impl<D: DramBackend> MemorySystem<D> {
             if d == Some(next) {
                 self.run_dram(next);
             }
-            while let Some(&Reverse((et, _, ev, txn))) = self.events.peek() {
-                if et > next {
-                    break;
-                }
-                self.events.pop();
+            while let Some((et, (ev, txn))) = self.events.pop_upto(next) {
                 self.handle(et, ev, txn);
             }
         }
@@ -864,8 +866,10 @@ impl<D: DramBackend> MemorySystem<D> {
         let mut not_before = t;
         if x.exclusive {
             if others != 0 {
+                // Holders drop their copies; a dirty one is written back by its
+                // holder (see `CompletionKind::Invalidate`), so the LLC copy is
+                // only dirtied by data that was actually written.
                 not_before = self.invalidate_holders(t, b, slot, others, r);
-                self.banks[b].array.set_dirty(slot, true);
             }
             let bank = &mut self.banks[b];
             bank.sharers[slot] = me;
@@ -875,7 +879,6 @@ impl<D: DramBackend> MemorySystem<D> {
             let mask = 1u64 << (owner & 63);
             not_before = self.invalidate_holders(t, b, slot, mask, r);
             let bank = &mut self.banks[b];
-            bank.array.set_dirty(slot, true);
             bank.owner[slot] = NO_OWNER;
             bank.sharers[slot] = (bank.sharers[slot] & !mask) | me;
         } else if others == 0 {

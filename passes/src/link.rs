@@ -104,3 +104,46 @@ pub fn link(cc: &str, opt_level: &str, inputs: &[&Path], runtime: &Path, exe: &P
     }
     Ok(())
 }
+
+/// Makes a program's memory layout reproducible: the child runs with address-space
+/// layout randomisation off (`personality(ADDR_NO_RANDOMIZE)`, what `setarch -R`
+/// does), so heap, stack and mmap addresses, and therefore the DRAM and LLC banks
+/// of every traced access, are the same on every run. Traced runs (`weft run
+/// --trace`, `weft eval`) use it; without it two runs of one binary give
+/// different bank mappings and different simulated statistics.
+///
+/// Where the kernel refuses the personality change (some sandboxes), the program
+/// still runs, with randomised addresses; [`layout_is_reproducible`] tells.
+pub fn reproducible_layout(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: `personality` is async-signal-safe and touches no memory of the
+    // parent; the closure runs in the forked child before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let cur = libc::personality(0xffff_ffff);
+            if cur != -1 {
+                let _ = libc::personality((cur as libc::c_ulong) | ADDR_NO_RANDOMIZE);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// `ADDR_NO_RANDOMIZE` of `<linux/personality.h>`.
+const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0004_0000;
+
+/// Whether [`reproducible_layout`] takes effect on this machine: a child started
+/// with it reports `ADDR_NO_RANDOMIZE` in `/proc/self/personality`.
+pub fn layout_is_reproducible() -> bool {
+    let mut cmd = Command::new("cat");
+    cmd.arg("/proc/self/personality");
+    match reproducible_layout(&mut cmd).output() {
+        Ok(o) => {
+            let s = String::from_utf8_lossy(&o.stdout);
+            u64::from_str_radix(s.trim(), 16)
+                .map(|p| p & ADDR_NO_RANDOMIZE as u64 != 0)
+                .unwrap_or(false)
+        }
+        Err(_) => false,
+    }
+}

@@ -14,9 +14,21 @@
 //! Invariants of the result: every slab appears exactly once, in a slot of its own
 //! core; with a DAG, every predecessor of a slab is in a strictly earlier slot.
 //!
-//! Cost: O(T · P · M · ⌈Q/64⌉) word operations for T slots, P cores, M slabs per core
-//! and Q banks (bank-maps are packed in `u64` words, so OR/popcount/XNOR over 64
-//! banks is one instruction each).
+//! Cost. The paper states O(N·M·P²) for N regions, P cores and M slabs per core.
+//! This implementation runs one region in O(T·P·M·⌈Q/64⌉) word operations for
+//! T slots (T = M without a DAG), i.e. O(P·M²) for Q <= 64, and in particular
+//! linear, not quadratic, in P: every core scans only its own remaining slabs
+//! once per slot, computing gain and reuse in the same pass. Bank-maps are single
+//! `u64` words when Q <= 64 (a popcount of `set & !covered` per candidate and a
+//! popcount of `set ^ prev` for the reuse tie-break, packed into one key so the
+//! pick is a single first-maximum scan), else the `bitvec` words; the popcounts
+//! use the `popcnt` instruction when the CPU has it (run-time check). Nothing is allocated per candidate; the scan stops early when a candidate adds
+//! every uncovered bank and cannot lose the tie-break. The seeded random
+//! tie-break costs a second pass only on a core's first pick. With a DAG the
+//! readiness of a slab is kept incrementally (pending predecessors, earliest
+//! slot), so the check is O(1) per candidate; the flexibility order adds
+//! O(P·M) per visited core (O(P²·M) per slot) and is skipped once the slot covers
+//! every bank.
 
 use crate::bankset::{self, BankSet};
 use crate::deps::UnitDag;
@@ -286,9 +298,6 @@ pub fn schedule_blp(
     opts: &BlpOptions,
     dag: Option<&UnitDag>,
 ) -> Result<SlotSchedule> {
-    let p = inst.cores();
-    let q = inst.banks();
-    let w = bankset::words_for(q);
     let total = inst.total_slabs();
     if opts.lookahead == 0 {
         return Err(invalid("lookahead q must be at least 1"));
@@ -304,178 +313,348 @@ pub fn schedule_blp(
             )));
         }
     }
-    // Flat bank-maps by global id.
-    let mut flat = vec![0u64; total * w];
-    for c in 0..p {
-        for (k, s) in inst.slabs_of(c).iter().enumerate() {
-            let g = inst.global_id(c, k);
-            flat[g * w..(g + 1) * w].copy_from_slice(s.words());
+    if inst.banks() <= 64 {
+        run_fastest::<u64>(inst, opts, dag)
+    } else {
+        run_fastest::<Box<[u64]>>(inst, opts, dag)
+    }
+}
+
+/// [`run`] compiled with the `popcnt` instruction when the CPU has it (checked at
+/// run time; the default x86-64 target computes popcounts in software).
+fn run_fastest<M: Mask>(
+    inst: &SlabInstance,
+    opts: &BlpOptions,
+    dag: Option<&UnitDag>,
+) -> Result<SlotSchedule> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU supports `popcnt`, checked just above.
+        return unsafe { run_popcnt::<M>(inst, opts, dag) };
+    }
+    run::<M>(inst, opts, dag)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn run_popcnt<M: Mask>(
+    inst: &SlabInstance,
+    opts: &BlpOptions,
+    dag: Option<&UnitDag>,
+) -> Result<SlotSchedule> {
+    run::<M>(inst, opts, dag)
+}
+
+/// A bank-map in the scheduler's working form: one `u64` word when Q <= 64,
+/// otherwise the `bitvec` storage words (dead tail bits zero in both).
+trait Mask: Clone {
+    fn zero(words: usize) -> Self;
+    fn from_set(s: &BankSet) -> Self;
+    fn or_assign(&mut self, o: &Self);
+    /// ⊙ of the set.
+    fn count(&self) -> usize;
+    /// ⊙(self ∧ ¬covered): banks this set adds.
+    fn count_new(&self, covered: &Self) -> usize;
+    /// ⊙(self ⊕ o): banks where the sets differ (Q minus the XNOR reuse).
+    fn count_diff(&self, o: &Self) -> usize;
+}
+
+impl Mask for u64 {
+    #[inline]
+    fn zero(_: usize) -> Self {
+        0
+    }
+    fn from_set(s: &BankSet) -> Self {
+        s.words()[0]
+    }
+    #[inline]
+    fn or_assign(&mut self, o: &Self) {
+        *self |= *o;
+    }
+    #[inline]
+    fn count(&self) -> usize {
+        self.count_ones() as usize
+    }
+    #[inline]
+    fn count_new(&self, covered: &Self) -> usize {
+        (*self & !*covered).count_ones() as usize
+    }
+    #[inline]
+    fn count_diff(&self, o: &Self) -> usize {
+        (*self ^ *o).count_ones() as usize
+    }
+}
+
+impl Mask for Box<[u64]> {
+    fn zero(words: usize) -> Self {
+        vec![0u64; words].into_boxed_slice()
+    }
+    fn from_set(s: &BankSet) -> Self {
+        s.words().into()
+    }
+    fn or_assign(&mut self, o: &Self) {
+        bankset::or_into(self, o);
+    }
+    fn count(&self) -> usize {
+        bankset::count(self)
+    }
+    fn count_new(&self, covered: &Self) -> usize {
+        bankset::count_new(self, covered)
+    }
+    fn count_diff(&self, o: &Self) -> usize {
+        self.iter()
+            .zip(o.iter())
+            .map(|(x, y)| (x ^ y).count_ones() as usize)
+            .sum()
+    }
+}
+
+/// Per-core pool of remaining slabs, ascending slab index (the original order,
+/// which the tie-breaks and the window refer to).
+struct Pool<M> {
+    ids: Vec<u32>,
+    masks: Vec<M>,
+}
+
+/// Algorithm 4 proper over bank-maps of type `M` (see the module doc for the cost).
+#[inline(always)]
+fn run<M: Mask>(
+    inst: &SlabInstance,
+    opts: &BlpOptions,
+    dag: Option<&UnitDag>,
+) -> Result<SlotSchedule> {
+    let p = inst.cores();
+    let q = inst.banks();
+    let words = bankset::words_for(q);
+    let total = inst.total_slabs();
+    let mut pools: Vec<Pool<M>> = (0..p)
+        .map(|c| Pool {
+            ids: (0..inst.slabs_of(c).len() as u32).collect(),
+            masks: inst.slabs_of(c).iter().map(M::from_set).collect(),
+        })
+        .collect();
+    // Dependences: a slab is a candidate at slot t once all its predecessors ran
+    // (`pending` = 0) in slots before t (`ready_at` <= t).
+    let mut pending: Vec<u32> = Vec::new();
+    let mut ready_at: Vec<u32> = Vec::new();
+    let mut succs: Vec<Vec<u32>> = Vec::new();
+    if let Some(d) = dag {
+        pending = (0..total).map(|v| d.preds(v).len() as u32).collect();
+        ready_at = vec![0; total];
+        succs = vec![Vec::new(); total];
+        for v in 0..total {
+            for &u in d.preds(v) {
+                succs[u as usize].push(v as u32);
+            }
         }
     }
-    let map = |g: usize| &flat[g * w..(g + 1) * w];
-    let mut remaining: Vec<Vec<u32>> = (0..p)
-        .map(|c| (0..inst.slabs_of(c).len() as u32).collect())
-        .collect();
-    let mut prev: Vec<Option<usize>> = vec![None; p];
-    const UNSCHED: u32 = u32::MAX;
-    let mut slot_of = vec![UNSCHED; total];
+    let filtered = dag.is_some() || opts.window.is_some();
+    let lim = opts.window.unwrap_or(usize::MAX);
+    // cand[c] = candidate positions in pools[c] for the current slot (when filtered).
+    let mut cand: Vec<Vec<u32>> = vec![Vec::new(); p];
+    let mut prev: Vec<Option<M>> = vec![None; p];
+    let mut scheduled = vec![false; total];
     let mut rng = match opts.tie_break {
         TieBreak::Seeded(s) => Some(SplitMix(s)),
         TieBreak::Lowest => None,
     };
-    let mut history: Vec<Vec<u64>> = Vec::new(); // unions of past slots (for q > 1)
+    let mut history: Vec<M> = Vec::new(); // unions of past slots (for q > 1)
     let mut slots = Vec::new();
     let mut coverage = Vec::new();
     let mut left = total;
-    let mut cand: Vec<usize> = Vec::new();
-    let mut tied: Vec<usize> = Vec::new();
+    let mut visited = vec![false; p];
     while left > 0 {
         let t = slots.len() as u32;
-        let mut base = vec![0u64; w];
+        let mut covered = M::zero(words);
         for h in history.iter().rev().take(opts.lookahead - 1) {
-            bankset::or_into(&mut base, h);
+            covered.or_assign(h);
         }
-        let mut slot_union = vec![0u64; w];
-        let mut covered = base.clone();
+        let mut slot_union = M::zero(words);
         let mut row: Vec<Option<usize>> = vec![None; p];
-        let mut visited = vec![false; p];
+        visited.iter_mut().for_each(|v| *v = false);
+        if filtered {
+            // Candidates are fixed for the whole slot: picks of this slot only
+            // release successors for later slots.
+            for c in 0..p {
+                cand[c].clear();
+                for (i, &k) in pools[c].ids.iter().enumerate().take(lim) {
+                    let g = inst.global_id(c, k as usize);
+                    if dag.is_none() || (pending[g] == 0 && ready_at[g] <= t) {
+                        cand[c].push(i as u32);
+                    }
+                }
+            }
+        }
         for pos in 0..p {
-            // Choose the next core.
             let j = match opts.core_order {
                 CoreOrder::Fixed => pos,
                 CoreOrder::Flexibility => {
-                    let mut best: Option<(usize, usize)> = None; // (key, core)
-                    for c in 0..p {
-                        if visited[c] {
-                            continue;
-                        }
-                        candidates(
-                            &remaining[c],
-                            c,
-                            inst,
-                            opts.window,
-                            dag,
-                            &slot_of,
-                            t,
-                            &mut cand,
-                        );
-                        let n_pos = cand
-                            .iter()
-                            .filter(|&&k| {
-                                bankset::count_new(map(inst.global_id(c, k)), &covered) > 0
-                            })
-                            .count();
-                        let key = if n_pos == 0 { usize::MAX } else { n_pos };
-                        if best.map_or(true, |(bk, _)| key < bk) {
-                            best = Some((key, c));
-                        }
-                    }
-                    best.map(|(_, c)| c).unwrap_or(pos)
+                    next_flexible(&pools, &cand, filtered, &visited, &covered, q).unwrap_or(pos)
                 }
             };
             visited[j] = true;
-            candidates(
-                &remaining[j],
-                j,
-                inst,
-                opts.window,
-                dag,
-                &slot_of,
-                t,
-                &mut cand,
-            );
-            if cand.is_empty() {
+            let pool = &pools[j];
+            let n_cand = if filtered {
+                cand[j].len()
+            } else {
+                pool.ids.len()
+            };
+            if n_cand == 0 {
                 continue;
             }
-            // Primary criterion.
-            tied.clear();
+            let position = |i: usize| if filtered { cand[j][i] as usize } else { i };
+            // Primary = banks added (all equal for the reuse-only first pick and
+            // once the slot covers every bank), secondary = reuse with the core's
+            // previous slab (first maximum wins), else random among the tied.
             let first_reuse_only = pos == 0 && opts.lookahead == 1;
-            if first_reuse_only {
-                tied.extend_from_slice(&cand);
+            let max_gain = if first_reuse_only {
+                0
             } else {
-                let mut best = 0usize;
-                for &k in cand.iter() {
-                    let gain = bankset::count_new(map(inst.global_id(j, k)), &covered);
-                    if tied.is_empty() || gain > best {
-                        best = gain;
-                        tied.clear();
-                        tied.push(k);
-                    } else if gain == best {
-                        tied.push(k);
+                q - covered.count()
+            };
+            let at = match prev[j].as_ref() {
+                Some(pm) if filtered => best_by_key(
+                    cand[j]
+                        .iter()
+                        .map(|&i| (i as usize, &pool.masks[i as usize])),
+                    &covered,
+                    pm,
+                    max_gain,
+                ),
+                Some(pm) => best_by_key(pool.masks.iter().enumerate(), &covered, pm, max_gain),
+                None => {
+                    let gain = |i: usize| {
+                        if max_gain == 0 {
+                            0
+                        } else {
+                            pool.masks[position(i)].count_new(&covered)
+                        }
+                    };
+                    let (mut best_gain, mut best_i, mut ties) = (0usize, 0usize, 0usize);
+                    for i in 0..n_cand {
+                        let g = gain(i);
+                        if ties == 0 || g > best_gain {
+                            (best_gain, best_i, ties) = (g, i, 1);
+                            if g == max_gain && rng.is_none() {
+                                break; // the first one adding every bank wins
+                            }
+                        } else if g == best_gain {
+                            ties += 1;
+                        }
                     }
-                }
-            }
-            // Secondary: bank reuse with the core's previous slab, else random.
-            let pick = if tied.len() == 1 {
-                tied[0]
-            } else if let Some(pg) = prev[j] {
-                let pm = map(pg);
-                let mut best = (0usize, usize::MAX);
-                for &k in tied.iter() {
-                    let r = bankset::count_xnor(map(inst.global_id(j, k)), pm, q);
-                    if best.1 == usize::MAX || r > best.0 {
-                        best = (r, k);
+                    if ties > 1 {
+                        if let Some(r) = rng.as_mut() {
+                            // the r-th of the tied candidates, ascending
+                            let nth = r.below(ties);
+                            best_i = (0..n_cand)
+                                .filter(|&i| gain(i) == best_gain)
+                                .nth(nth)
+                                .unwrap_or(best_i);
+                        }
                     }
-                }
-                best.1
-            } else {
-                match rng.as_mut() {
-                    Some(r) => tied[r.below(tied.len())],
-                    None => tied[0],
+                    position(best_i)
                 }
             };
+            let pool = &mut pools[j];
+            let pick = pool.ids.remove(at) as usize;
+            let m = pool.masks.remove(at);
+            slot_union.or_assign(&m);
+            covered.or_assign(&m);
+            prev[j] = Some(m);
             let g = inst.global_id(j, pick);
-            bankset::or_into(&mut slot_union, map(g));
-            bankset::or_into(&mut covered, map(g));
-            slot_of[g] = t;
-            prev[j] = Some(g);
-            let idx = remaining[j]
-                .iter()
-                .position(|&x| x as usize == pick)
-                .unwrap();
-            remaining[j].remove(idx);
+            scheduled[g] = true;
+            if dag.is_some() {
+                for &s2 in &succs[g] {
+                    pending[s2 as usize] -= 1;
+                    ready_at[s2 as usize] = ready_at[s2 as usize].max(t + 1);
+                }
+            }
             row[j] = Some(pick);
             left -= 1;
         }
         if row.iter().all(|r| r.is_none()) {
             // No core could run anything: the DAG must be cyclic.
-            let stuck = (0..total).find(|&g| slot_of[g] == UNSCHED).unwrap_or(0);
+            let stuck = scheduled.iter().position(|&s| !s).unwrap_or(0);
             return Err(crate::RuntimeError::CyclicDependences(stuck));
         }
-        coverage.push(bankset::count(&slot_union));
-        history.push(slot_union);
+        coverage.push(slot_union.count());
+        if opts.lookahead > 1 {
+            history.push(slot_union);
+        }
         slots.push(row);
     }
     Ok(SlotSchedule { slots, coverage })
 }
 
-/// Candidate slabs of core `c` at slot `t`: within the sliding window and with all
-/// DAG predecessors scheduled in earlier slots. Ascending slab index.
-#[allow(clippy::too_many_arguments)]
-fn candidates(
-    remaining: &[u32],
-    c: usize,
-    inst: &SlabInstance,
-    window: Option<usize>,
-    dag: Option<&UnitDag>,
-    slot_of: &[u32],
-    t: u32,
-    out: &mut Vec<usize>,
-) {
-    out.clear();
-    let lim = window.unwrap_or(usize::MAX);
-    for &k in remaining.iter().take(lim) {
-        let ok = match dag {
-            None => true,
-            Some(d) => d
-                .preds(inst.global_id(c, k as usize))
-                .iter()
-                .all(|&p| slot_of[p as usize] < t),
+/// Position of the first candidate maximising (banks added to `covered`, reuse
+/// with `prev`), both packed in one key; `max_gain` = banks still uncovered (0
+/// when only reuse counts). Stops at a candidate that adds `max_gain` banks and
+/// equals `prev`, which nothing later can beat.
+#[inline(always)]
+fn best_by_key<'a, M: Mask + 'a>(
+    cands: impl Iterator<Item = (usize, &'a M)>,
+    covered: &M,
+    prev: &M,
+    max_gain: usize,
+) -> usize {
+    let top = ((max_gain as u64) << 32) | u32::MAX as u64;
+    let (mut best_key, mut best_at) = (0u64, 0usize);
+    for (at, m) in cands {
+        let gain = if max_gain == 0 {
+            0
+        } else {
+            m.count_new(covered) as u64
         };
-        if ok {
-            out.push(k as usize);
+        let key = (gain << 32) | (u32::MAX as u64 - m.count_diff(prev) as u64);
+        if key > best_key {
+            best_key = key;
+            best_at = at;
+            if key == top {
+                break;
+            }
         }
     }
+    best_at
+}
+
+/// [`CoreOrder::Flexibility`]: the unvisited core with the fewest candidates that
+/// add an uncovered bank (cores with none count as the most flexible); lowest core
+/// on ties. `None` when every core was visited.
+fn next_flexible<M: Mask>(
+    pools: &[Pool<M>],
+    cand: &[Vec<u32>],
+    filtered: bool,
+    visited: &[bool],
+    covered: &M,
+    q: usize,
+) -> Option<usize> {
+    let first = visited.iter().position(|&v| !v)?;
+    if covered.count() == q {
+        return Some(first); // every key is "none adds"
+    }
+    let mut best: Option<(usize, usize)> = None; // (key, core)
+    for c in first..pools.len() {
+        if visited[c] {
+            continue;
+        }
+        let masks = &pools[c].masks;
+        let n_pos = if filtered {
+            cand[c]
+                .iter()
+                .filter(|&&i| masks[i as usize].count_new(covered) > 0)
+                .count()
+        } else {
+            masks.iter().filter(|m| m.count_new(covered) > 0).count()
+        };
+        let key = if n_pos == 0 { usize::MAX } else { n_pos };
+        if best.map_or(true, |(bk, _)| key < bk) {
+            best = Some((key, c));
+        }
+        if key == 1 {
+            break; // nothing later is smaller
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 #[cfg(test)]

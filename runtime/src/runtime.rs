@@ -362,20 +362,8 @@ impl Runtime {
                         let (plan, mut st) = self.build_irregular(lo, hi, si, &chunk, insp)?;
                         let plan = Arc::new(plan);
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
-                        {
-                            let mut s = lock(&self.stats);
-                            let e = s.entry((IRREGULAR, id)).or_default();
-                            e.kind = "irregular".into();
-                            e.id = id;
-                            e.inspections += 1;
-                            e.inspector_ns += st.inspector_ns;
-                            e.units = st.units;
-                            e.unit_iters = si;
-                            e.dag_edges = st.dag_edges;
-                            e.sync_waits = st.sync_waits;
-                            e.banks_per_slot = st.banks_per_slot;
-                            e.original_banks_per_slot = st.original_banks_per_slot;
-                        }
+                        st.unit_iters = si;
+                        self.record_inspection(IRREGULAR, id, "irregular", st);
                         lock(&self.regions).insert(
                             (IRREGULAR, id),
                             Cached {
@@ -390,6 +378,26 @@ impl Runtime {
             }
         };
         self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+    }
+
+    /// Records one inspection of region `(kind, id)`: the schedule-describing fields
+    /// of `st` replace the entry's, its `inspector_ns` is added, and the execution
+    /// counters (which [`Runtime::execute_region`] accumulates) are kept.
+    fn record_inspection(&self, kind: u8, id: u32, name: &str, st: RegionStats) {
+        let mut s = lock(&self.stats);
+        let e = s.entry((kind, id)).or_default();
+        *e = RegionStats {
+            kind: name.into(),
+            id,
+            inspections: e.inspections + 1,
+            inspector_ns: e.inspector_ns + st.inspector_ns,
+            executions: e.executions,
+            executor_ns: e.executor_ns,
+            scheduled_iterations: e.scheduled_iterations,
+            total_iterations: e.total_iterations,
+            coverage_ratio: e.coverage_ratio,
+            ..st
+        };
     }
 
     fn execute_region(
@@ -612,22 +620,16 @@ impl Runtime {
     }
 
     fn record_affine(&self, id: u32, ib_iters: i64, ns: u64, st: RegionStats) {
-        let mut s = lock(&self.stats);
-        let e = s.entry((AFFINE, id)).or_default();
-        e.kind = "affine".into();
-        e.id = id;
-        e.inspections += 1;
-        e.inspector_ns += ns;
-        e.units = st.units;
-        e.unit_iters = ib_iters;
-        e.dag_edges = st.dag_edges;
-        e.sync_waits = st.sync_waits;
-        e.scheme = st.scheme;
-        e.iw_size = st.iw_size;
-        e.ds_lines = st.ds_lines;
-        e.beta = st.beta;
-        e.beta_mean = st.beta_mean;
-        e.line_steps += st.line_steps;
+        let before = lock(&self.stats)
+            .get(&(AFFINE, id))
+            .map_or(0, |e| e.line_steps);
+        let st = RegionStats {
+            inspector_ns: ns,
+            unit_iters: ib_iters,
+            line_steps: before + st.line_steps,
+            ..st
+        };
+        self.record_inspection(AFFINE, id, "affine", st);
     }
 
     /// Affine nest whose IBs are independent, with bank vectors from the

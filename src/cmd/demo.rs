@@ -39,5 +39,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         no_sweeps: true,
         report: None,
         cache: None,
+        keep_traces: false,
     })
 }

@@ -59,6 +59,10 @@ pub struct Args {
     /// Cache directory (default DIR/cache).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// Keep each run's trace in the cache after its simulations (by default it is
+    /// deleted; full-size traces take hundreds of MB each).
+    #[arg(long)]
+    pub keep_traces: bool,
 }
 
 /// Builds the harness options from the arguments.
@@ -70,17 +74,13 @@ pub fn options(args: &Args) -> EvalOptions {
     };
     if args.tiny {
         o.size = Size::Tiny;
+        o.sweep_size = Size::Tiny;
     }
     match args.inputs.as_deref() {
         Some("quick") => o.size = Size::Quick,
         Some("full") => o.size = Size::Full,
         _ => {}
     }
-    o.machine_overrides = if o.size == Size::Full {
-        Vec::new()
-    } else {
-        eval::machine::small_input_caches()
-    };
     if args.no_sweeps {
         o.sweeps = false;
     }
@@ -98,6 +98,7 @@ pub fn options(args: &Args) -> EvalOptions {
     o.only_benches = args.bench.clone();
     o.only_versions = args.versions.clone();
     o.cache = args.cache.clone();
+    o.keep_traces = args.keep_traces;
     o.report = args.report.clone().or_else(|| {
         let full = !o.quick_benchmarks
             && !o.quick_versions

@@ -13,7 +13,8 @@ use anyhow::{bail, Context as _, Result};
   weft run ./prog --cores 4 -- input.mtx 10          # arguments after `--`
 In trace mode the executor runs the schedule sequentially and tags each record with its
 virtual core (WEFT_TRACE, WEFT_CORES); only functions instrumented by `instrument-trace`
-produce records.")]
+produce records. The program runs with ASLR off (reproducible addresses and traces) unless
+--randomize-layout is given.")]
 pub struct Args {
     /// The executable.
     pub exe: PathBuf,
@@ -29,6 +30,11 @@ pub struct Args {
     /// Machine preset or TOML for the runtime's bank maps (default: table5.2).
     #[arg(long)]
     pub machine: Option<String>,
+    /// Keep address-space layout randomisation (by default the program runs with
+    /// ASLR off, like `setarch -R`, so its addresses, banks and traces are the
+    /// same on every run).
+    #[arg(long)]
+    pub randomize_layout: bool,
     /// Arguments passed to the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -47,6 +53,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut cmd = Command::new(&args.exe);
     cmd.args(&args.args);
+    if !args.randomize_layout {
+        weft_passes::link::reproducible_layout(&mut cmd);
+    }
     if let Some(t) = &args.trace {
         cmd.env("WEFT_TRACE", t);
     }

@@ -142,6 +142,40 @@ pub struct Benchmark {
     pub full_input: &'static str,
     /// Other inputs the program accepts.
     pub variants: &'static [Variant],
+    /// Arguments of the evaluation's full size (`weft eval` without `--quick`):
+    /// inputs several times the quick ones, sized so a trace stays near 10^7
+    /// records and the simulation budget of a full run holds (may contain
+    /// `{data}`).
+    pub eval_args: &'static [&'static str],
+    /// Input of the evaluation's full size and its working set.
+    pub eval_input: &'static str,
+    /// How `--size` scales the generated input, for the input-size sweep
+    /// (Fig. 4.16); `None` when the program's size is fixed by its input file.
+    pub size_knob: Option<SizeKnob>,
+}
+
+/// The `--size` argument of a generated-input benchmark: a linear dimension of a
+/// `dims`-dimensional grid whose point count is the problem size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SizeKnob {
+    /// `--size` of the quick run.
+    pub quick: i64,
+    /// `--size` of the full run.
+    pub full: i64,
+    /// `--size` of the evaluation's full size ([`Benchmark::eval_args`]).
+    pub eval: i64,
+    /// Grid dimensions (problem size grows as `size^dims`).
+    pub dims: u32,
+}
+
+impl SizeKnob {
+    /// `--size` giving `scale` times the problem size (grid points) of a run
+    /// whose `--size` is `base`: the linear dimension times `scale^(1/dims)`,
+    /// rounded.
+    pub fn scaled(&self, base: i64, scale: i64) -> i64 {
+        let f = (scale.max(1) as f64).powf(1.0 / f64::from(self.dims.max(1)));
+        ((base as f64) * f).round().max(1.0) as i64
+    }
 }
 
 const SUPPORT: &str = "common/weft_bench.c";
@@ -166,7 +200,10 @@ static ALL: &[Benchmark] = &[
                       pos[nbr[j]] through per-particle neighbour lists (random particle numbering)",
         quick_input: "12^3 = 1,728 particles, ~80 neighbours each, 3 steps; 0.66 MiB",
         full_input: "48^3 = 110,592 particles, 10 steps; 42 MiB",
+        eval_args: &["--quick", "--size", "20", "--iters", "3"],
+        eval_input: "20^3 = 8,000 particles, ~80 neighbours each, 3 steps; 3.05 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "stun",
@@ -181,6 +218,8 @@ static ALL: &[Benchmark] = &[
         quick_input: "2-D Laplacian on a 28x28 grid (784 rows); 0.38 MiB",
         full_input:
             "2-D Laplacian on a 140x140 grid (19,600 rows, natural order); 43 MiB",
+        eval_args: &["--quick", "--size", "48"],
+        eval_input: "2-D Laplacian on a 48x48 grid (2,304 rows); 1.83 MiB",
         variants: &[
             Variant {
                 name: "bcsstk13",
@@ -193,6 +232,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["suitesparse/bcsstk16.mtx"],
             },
         ],
+        size_knob: None,
     },
     Benchmark {
         name: "hpcg",
@@ -206,7 +246,10 @@ static ALL: &[Benchmark] = &[
                       gathers x[col[j]]",
         quick_input: "16^3 grid (4,096 rows, 97k nonzeros), 5 CG iterations; 1.4 MiB",
         full_input: "64^3 grid (262,144 rows, 6.9M nonzeros), 50 iterations; 94.5 MiB",
+        eval_args: &["--quick", "--size", "24", "--iters", "8"],
+        eval_input: "24^3 grid (13,824 rows, 0.35M nonzeros), 8 CG iterations; 4.77 MiB",
         variants: &[],
+        size_knob: Some(SizeKnob { quick: 16, full: 64, eval: 24, dims: 3 }),
     },
     Benchmark {
         name: "minife",
@@ -220,7 +263,10 @@ static ALL: &[Benchmark] = &[
                       connectivity and CSR-slot index arrays, colour by colour) plus CG",
         quick_input: "8^3 elements (729 nodes), 20 CG iterations; 0.5 MiB",
         full_input: "36^3 elements (50,653 nodes), 50 CG iterations; 42 MiB",
+        eval_args: &["--quick", "--size", "16", "--iters", "20"],
+        eval_input: "16^3 elements (4,913 nodes), 20 CG iterations; 3.78 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "gmres",
@@ -234,11 +280,14 @@ static ALL: &[Benchmark] = &[
                       matrix; SpMV gathers x[col[j]]",
         quick_input: "3-D convection-diffusion, 12^3 grid, m = 10, 2 restart cycles; 0.33 MiB",
         full_input: "3-D convection-diffusion, 50^3 grid (125,000 rows), m = 30, 3 cycles; 43 MiB",
+        eval_args: &["--quick", "--size", "20"],
+        eval_input: "3-D convection-diffusion, 20^3 grid (8,000 rows), m = 10, 2 restart cycles; 1.53 MiB",
         variants: &[Variant {
             name: "bayer10",
             args: &["--input", "{data}/suitesparse/bayer10.mtx"],
             inputs: &["suitesparse/bayer10.mtx"],
         }],
+        size_knob: Some(SizeKnob { quick: 12, full: 50, eval: 20, dims: 3 }),
     },
     Benchmark {
         name: "carey",
@@ -257,6 +306,8 @@ static ALL: &[Benchmark] = &[
         quick_input:
             "kron_g14_k16.gapbs.edges (16,381 ids, 425,860 adjacency entries), 3 days; 1.9 MiB",
         full_input: "generated R-MAT scale 19, edge factor 16 (524,288 vertices, 15.5M adjacency entries), 10 days; 67 MiB",
+        eval_args: &["--quick", "--size", "15"],
+        eval_input: "generated R-MAT scale 15, edge factor 16 (32,768 vertices, 882,830 adjacency entries), 3 days; 3.87 MiB",
         variants: &[
             Variant {
                 name: "facebook",
@@ -279,6 +330,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["graphs/cit-HepTh.relabeled.edges"],
             },
         ],
+        size_knob: None,
     },
     Benchmark {
         name: "equake",
@@ -294,11 +346,14 @@ static ALL: &[Benchmark] = &[
             "Spark98 sf10.1.pack (7,294 nodes, 35,025 tetrahedra, 97,138 blocks), 2 steps; 7.8 MiB",
         full_input:
             "generated box mesh of 32^3 cubes x 6 tetrahedra (35,937 nodes), 20 steps; 41 MiB",
+        eval_args: &["--quick", "--input", "{data}/spark98/sf10.1.pack", "--iters", "6"],
+        eval_input: "Spark98 sf10.1.pack mesh (7,294 nodes, 35,025 tetrahedra), 6 time steps; 7.82 MiB",
         variants: &[Variant {
             name: "sf10",
             args: &["--input", "{data}/spark98/sf10.1.pack"],
             inputs: &["spark98/sf10.1.pack"],
         }],
+        size_knob: None,
     },
     Benchmark {
         name: "gauss_seidel",
@@ -312,6 +367,8 @@ static ALL: &[Benchmark] = &[
                       list, x gathered through the column index array",
         quick_input: "METIS 4elt.graph Laplacian + I (15,606 rows), 4 sweeps; 1.7 MiB",
         full_input: "27-point stencil on a 50^3 grid (125,000 rows), 20 sweeps; 41 MiB",
+        eval_args: &["--quick", "--input", "{data}/metis/4elt.graph", "--iters", "12"],
+        eval_input: "METIS 4elt.graph Laplacian + I (15,606 rows), 12 sweeps; 1.70 MiB",
         variants: &[
             Variant {
                 name: "mdual",
@@ -324,6 +381,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["metis/copter2.graph"],
             },
         ],
+        size_knob: None,
     },
     // ------------------------------------------------------------ affine (ch. 5)
     Benchmark {
@@ -337,7 +395,10 @@ static ALL: &[Benchmark] = &[
         description: "dense matrix multiplication C = A*B, i-k-j order",
         quick_input: "n = 80; 0.15 MiB",
         full_input: "n = 1800; 74 MiB",
+        eval_args: &["--quick", "--size", "160"],
+        eval_input: "n = 160; 0.59 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "syr2k",
@@ -350,7 +411,10 @@ static ALL: &[Benchmark] = &[
         description: "symmetric rank-2k update on the lower triangle",
         quick_input: "n = m = 96; 0.21 MiB",
         full_input: "n = m = 1800; 74 MiB",
+        eval_args: &["--quick", "--size", "160"],
+        eval_input: "n = m = 160; 0.59 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "lu",
@@ -363,7 +427,10 @@ static ALL: &[Benchmark] = &[
         description: "SPLASH-2-style blocked LU without pivoting (block 16)",
         quick_input: "n = 96; 0.07 MiB",
         full_input: "n = 3072; 72 MiB",
+        eval_args: &["--quick", "--size", "192"],
+        eval_input: "n = 192; 0.28 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "fft",
@@ -377,7 +444,10 @@ static ALL: &[Benchmark] = &[
                       twiddles, transposes)",
         quick_input: "2^14 points (128 x 128); 0.75 MiB",
         full_input: "2^22 points (2048 x 2048); 192 MiB (data, scratch and twiddle matrices)",
+        eval_args: &["--quick", "--size", "16"],
+        eval_input: "2^16 points (256 x 256); 3 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "radix",
@@ -390,7 +460,10 @@ static ALL: &[Benchmark] = &[
         description: "SPLASH-2-style radix sort of 32-bit keys (radix 256, 64 blocks)",
         quick_input: "65,536 keys; 0.75 MiB",
         full_input: "16,777,216 keys; 128 MiB",
+        eval_args: &["--quick", "--size", "262144"],
+        eval_input: "262,144 keys; 2.25 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "ocean",
@@ -403,7 +476,10 @@ static ALL: &[Benchmark] = &[
         description: "Ocean-style red-black SOR for the Poisson equation",
         quick_input: "128 x 128 grid, 15 iterations; 0.26 MiB",
         full_input: "2200 x 2200 grid, 10 iterations; 74 MiB",
+        eval_args: &["--quick", "--size", "256"],
+        eval_input: "256 x 256 grid, 15 iterations; 1.02 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "cholesky",
@@ -416,7 +492,10 @@ static ALL: &[Benchmark] = &[
         description: "dense left-looking Cholesky factorization",
         quick_input: "n = 160; 0.2 MiB",
         full_input: "n = 3072; 72 MiB",
+        eval_args: &["--quick", "--size", "320"],
+        eval_input: "n = 320; 0.78 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "jacobi2d",
@@ -429,7 +508,10 @@ static ALL: &[Benchmark] = &[
         description: "2-D Jacobi 5-point stencil (two grids, alternating)",
         quick_input: "128 x 128, 8 steps; 0.25 MiB",
         full_input: "2200 x 2200, 10 steps; 74 MiB",
+        eval_args: &["--quick", "--size", "320"],
+        eval_input: "320 x 320, 8 steps; 1.56 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "2mm",
@@ -442,7 +524,10 @@ static ALL: &[Benchmark] = &[
         description: "two chained matrix products (PolyBench 2mm)",
         quick_input: "n = 64; 0.16 MiB",
         full_input: "n = 1400; 75 MiB",
+        eval_args: &["--quick", "--size", "128"],
+        eval_input: "n = 128; 0.62 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "gemver",
@@ -456,7 +541,10 @@ static ALL: &[Benchmark] = &[
                       (PolyBench gemver)",
         quick_input: "n = 384; 1.1 MiB",
         full_input: "n = 3200, 2 repetitions; 78 MiB",
+        eval_args: &["--quick", "--size", "960"],
+        eval_input: "n = 960; 7.09 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "transpose",
@@ -469,7 +557,10 @@ static ALL: &[Benchmark] = &[
         description: "out-of-place matrix transpose round trips",
         quick_input: "n = 256, 5 round trips; 1 MiB",
         full_input: "n = 2200, 5 round trips; 74 MiB",
+        eval_args: &["--quick", "--size", "640"],
+        eval_input: "n = 640, 5 round trips; 6.25 MiB",
         variants: &[],
+        size_knob: None,
     },
     Benchmark {
         name: "conv2d",
@@ -482,7 +573,10 @@ static ALL: &[Benchmark] = &[
         description: "2-D convolution with a 5x5 filter",
         quick_input: "128 x 128 image, 2 applications; 0.25 MiB",
         full_input: "2200 x 2200 image, 3 applications; 74 MiB",
+        eval_args: &["--quick", "--size", "320"],
+        eval_input: "320 x 320 image, 2 applications; 1.56 MiB",
         variants: &[],
+        size_knob: None,
     },
 ];
 
@@ -538,6 +632,11 @@ impl Benchmark {
             RunSize::Full => self.full_args,
         };
         expand(raw, &data_dir())
+    }
+
+    /// Arguments of the evaluation's full size ([`Benchmark::eval_args`]).
+    pub fn eval_args(&self) -> Vec<String> {
+        expand(self.eval_args, &data_dir())
     }
 
     /// Arguments of a named variant, if it exists.

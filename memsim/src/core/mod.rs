@@ -548,13 +548,15 @@ impl Core {
     /// should run next because of it.
     pub fn complete<D: DramBackend>(&mut self, c: &Completion, mem: &mut MemorySystem<D>) -> u64 {
         match c.kind {
-            CompletionKind::Invalidate { recall } => {
+            CompletionKind::Invalidate { .. } => {
+                // A dirty copy is written back whether the LLC recalls the line or
+                // another requester takes it: the directory never assumes dirtiness.
                 self.st.invalidations += 1;
                 let base = (c.addr >> self.llc_shift) << self.llc_shift;
                 let n = 1u64 << (self.llc_shift.saturating_sub(self.l1_shift));
                 for i in 0..n {
                     let l = (base >> self.l1_shift) + i;
-                    if self.l1.invalidate(l) == Some(true) && recall {
+                    if self.l1.invalidate(l) == Some(true) {
                         self.send_writeback(l << self.l1_shift, c.time, mem);
                     }
                 }
@@ -563,7 +565,7 @@ impl Core {
                     let n2 = 1u64 << (self.llc_shift.saturating_sub(s2));
                     let mut dirty = Vec::new();
                     for i in 0..n2 {
-                        if l2.invalidate((base >> s2) + i) == Some(true) && recall {
+                        if l2.invalidate((base >> s2) + i) == Some(true) {
                             dirty.push(((base >> s2) + i) << s2);
                         }
                     }

@@ -36,8 +36,11 @@ pub struct Channel {
     pub groups: Vec<BankGroup>,
     /// Ranks.
     pub ranks: Vec<Rank>,
-    banks_per_group: u32,
     banks_per_rank: u32,
+    /// Bank-group index of each bank.
+    group_idx: Vec<u32>,
+    /// Rank index of each bank.
+    rank_idx: Vec<u32>,
 }
 
 impl Channel {
@@ -49,21 +52,24 @@ impl Channel {
             banks: vec![Bank::default(); n],
             groups: vec![BankGroup::default(); (ranks * bankgroups) as usize],
             ranks: vec![Rank::default(); ranks as usize],
-            banks_per_group,
             banks_per_rank: bankgroups * banks_per_group,
+            group_idx: (0..n as u32).map(|b| b / banks_per_group).collect(),
+            rank_idx: (0..n as u32)
+                .map(|b| b / (bankgroups * banks_per_group))
+                .collect(),
         }
     }
 
     /// Rank of a bank-in-channel index.
     #[inline]
     pub fn rank_of(&self, b: usize) -> usize {
-        b / self.banks_per_rank as usize
+        self.rank_idx[b] as usize
     }
 
     /// Bank-group index (into `groups`) of a bank.
     #[inline]
     pub fn group_of(&self, b: usize) -> usize {
-        b / self.banks_per_group as usize
+        self.group_idx[b] as usize
     }
 
     /// Banks per rank.
@@ -73,7 +79,7 @@ impl Channel {
 
     /// Earliest cycle at which `kind` may be issued to bank `b` (ignores the
     /// bank's row state: the caller asks for the command the state requires).
-    #[inline]
+    #[inline(always)]
     pub fn ready(&self, kind: CommandKind, b: usize) -> u64 {
         let bank = &self.banks[b];
         match kind {
@@ -95,6 +101,18 @@ impl Channel {
             }
             CommandKind::Ref => self.refresh_ready(self.rank_of(b)).unwrap_or(u64::MAX),
         }
+    }
+
+    /// Earliest (RD, WR) of bank `b` (same as [`Self::ready`] for each).
+    #[inline]
+    pub fn ready_column(&self, b: usize) -> (u64, u64) {
+        let bank = &self.banks[b];
+        let g = &self.groups[self.group_of(b)];
+        let r = &self.ranks[self.rank_of(b)];
+        (
+            bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd),
+            bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr),
+        )
     }
 
     /// Earliest REF of `rank`, or `None` while one of its banks is open.

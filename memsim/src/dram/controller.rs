@@ -125,6 +125,39 @@ struct Entry {
     after_read: bool,
 }
 
+const NONE: u32 = u32::MAX;
+
+/// Per-bank summary of the eligible requests, for class-uniform schedulers
+/// (see [`MemScheduler::class_uniform`]): the first eligible request in queue
+/// order, and the oldest (lowest `seq`) other eligible read hit, write hit and
+/// non-hit. Recomputed when the bank's queue, its row state, the drain mode or a
+/// request's eligibility changes (`dirty`), or when a not-yet-eligible request
+/// becomes eligible (`recheck_at`).
+#[derive(Debug, Clone, Copy)]
+struct BankView {
+    dirty: bool,
+    recheck_at: u64,
+    first: u32,
+    hit_rd: u32,
+    hit_wr: u32,
+    other: u32,
+    has_hits: bool,
+}
+
+impl Default for BankView {
+    fn default() -> Self {
+        BankView {
+            dirty: true,
+            recheck_at: u64::MAX,
+            first: NONE,
+            hit_rd: NONE,
+            hit_wr: NONE,
+            other: NONE,
+            has_hits: false,
+        }
+    }
+}
+
 /// One memory controller and its channel.
 pub struct Controller {
     id: u32,
@@ -154,6 +187,10 @@ pub struct Controller {
     window_reads: usize,
     window_writes: usize,
     bank_count: Vec<u32>,
+    /// Per-bank summaries (class-uniform schedulers only).
+    views: Vec<BankView>,
+    /// The scheduler is class-uniform: use `views`.
+    fast: bool,
     /// Queued reads per burst address.
     pending_reads: AddrMap<u32>,
     /// Extra reads merged into a queued read: (tag, source, arrival).
@@ -183,6 +220,8 @@ impl Controller {
         let ch = Channel::new(tm, cfg.ranks, cfg.bankgroups, cfg.banks_per_group);
         let nb = ch.banks.len();
         let refresh_interval = (tm.refi / cfg.ranks as u64).max(1);
+        let sched = scheduler::build(cfg, nb as u32);
+        let fast = sched.class_uniform() && !sched.wants_prepare();
         Controller {
             id,
             ch,
@@ -201,7 +240,7 @@ impl Controller {
             next_refresh: refresh_interval,
             next_refresh_rank: 0,
             pending_refresh: VecDeque::new(),
-            sched: scheduler::build(cfg, nb as u32),
+            sched,
             read_q: VecDeque::new(),
             write_q: VecDeque::new(),
             window: vec![Vec::new(); nb],
@@ -209,6 +248,8 @@ impl Controller {
             window_reads: 0,
             window_writes: 0,
             bank_count: vec![0; nb],
+            views: vec![BankView::default(); nb],
+            fast,
             pending_reads: AddrMap::default(),
             merged: AddrMap::default(),
             pending_writes: AddrMap::default(),
@@ -231,7 +272,15 @@ impl Controller {
 
     /// Replace the scheduler (e.g. one not named in [`crate::config::SchedulerKind`]).
     pub fn set_scheduler(&mut self, s: Box<dyn MemScheduler>) {
+        self.fast = s.class_uniform() && !s.wants_prepare();
         self.sched = s;
+        self.invalidate_views();
+    }
+
+    fn invalidate_views(&mut self) {
+        for v in &mut self.views {
+            v.dirty = true;
+        }
     }
 
     /// Channel index.
@@ -391,7 +440,35 @@ impl Controller {
             self.window_reads += 1;
         }
         self.window_len += 1;
-        self.window[e.req.bank as usize].push(e);
+        let b = e.req.bank as usize;
+        if self.staged() {
+            self.views[b].dirty = true;
+        } else if !self.views[b].dirty {
+            // Without staging a new request is eligible from its arrival on and has
+            // the highest `seq` of its bank, so it only fills an empty slot of the
+            // bank's view (same result as recomputing it).
+            let j = self.window[b].len() as u32;
+            let v = &mut self.views[b];
+            if !e.after_read && e.req.is_write == self.draining {
+                let hit = self.ch.banks[b].open_row == Some(e.req.row);
+                v.has_hits |= hit;
+                if v.first == NONE {
+                    v.first = j;
+                } else {
+                    let slot = if !hit {
+                        &mut v.other
+                    } else if e.req.is_write {
+                        &mut v.hit_wr
+                    } else {
+                        &mut v.hit_rd
+                    };
+                    if *slot == NONE {
+                        *slot = j;
+                    }
+                }
+            }
+        }
+        self.window[b].push(e);
     }
 
     /// Move completions with `done <= upto` to `out`.
@@ -431,10 +508,12 @@ impl Controller {
             {
                 self.draining = true;
                 self.stage_blocked = false;
+                self.invalidate_views();
             }
         } else if writes <= self.low && !(self.input_done && !reads_waiting && writes > 0) {
             self.draining = false;
             self.stage_blocked = false;
+            self.invalidate_views();
         }
     }
 
@@ -491,6 +570,7 @@ impl Controller {
                 any_open = true;
                 let rt = self.ch.banks[b].next_pre;
                 if rt <= t {
+                    self.views[b].dirty = true;
                     self.ch.issue(CommandKind::Pre, b, 0, t, false);
                     self.stats.commands.pre += 1;
                     return (true, t + 1);
@@ -501,6 +581,9 @@ impl Controller {
         if !any_open {
             let rt = self.ch.refresh_ready(r).unwrap_or(u64::MAX);
             if rt <= t {
+                for v in &mut self.views[lo..lo + bpr] {
+                    v.dirty = true;
+                }
                 self.ch.issue(CommandKind::Ref, lo, 0, t, false);
                 self.stats.commands.refresh += 1;
                 self.pending_refresh.pop_front();
@@ -531,6 +614,33 @@ impl Controller {
         if self.window_len == 0 {
             return (false, u64::MAX);
         }
+        let (pick, future) = if self.fast {
+            let fast = self.pick_fast(t);
+            #[cfg(debug_assertions)]
+            {
+                let general = self.pick_general(t);
+                debug_assert_eq!(fast.0, general.0, "fast scheduling path diverged at {t}");
+                if fast.0.is_none() {
+                    debug_assert_eq!(fast.1, general.1, "fast wake-up bound diverged at {t}");
+                }
+            }
+            fast
+        } else {
+            self.pick_general(t)
+        };
+        match pick {
+            Some((b, j, cmd)) => {
+                self.issue(b, j, cmd, t, blp);
+                (true, t + 1)
+            }
+            None => (false, future),
+        }
+    }
+
+    /// The scheduler's choice at `t` among all ready requests, as
+    /// (bank, index in its window queue, command), and a lower bound of the next
+    /// cycle at which some command may be ready (when there is no choice).
+    fn pick_general(&mut self, t: u64) -> (Option<(usize, usize, CommandKind)>, u64) {
         if self.sched.wants_prepare() {
             let mut reqs: Vec<QueuedRequest> = self
                 .window
@@ -641,13 +751,140 @@ impl Controller {
                 }
             }
         }
-        match best {
-            Some((_, _, b, j, cmd)) => {
-                self.issue(b, j, cmd, t, blp);
-                (true, t + 1)
+        (best.map(|(_, _, b, j, c)| (b, j, c)), future)
+    }
+
+    /// Recomputes bank `b`'s [`BankView`] at cycle `t`.
+    fn refresh_view(&mut self, b: usize, t: u64) {
+        let open = self.ch.banks[b].open_row;
+        let staged = self.staged();
+        let mut v = BankView {
+            dirty: false,
+            ..BankView::default()
+        };
+        let q = &self.window[b];
+        for (j, e) in q.iter().enumerate() {
+            if e.eligible_from > t {
+                v.recheck_at = v.recheck_at.min(e.eligible_from);
+                continue;
             }
-            None => (false, future),
+            if e.after_read || (!staged && e.req.is_write != self.draining) {
+                continue;
+            }
+            let hit = open == Some(e.req.row);
+            v.has_hits |= hit;
+            if v.first == NONE {
+                v.first = j as u32;
+                continue;
+            }
+            let slot = if !hit {
+                &mut v.other
+            } else if e.req.is_write {
+                &mut v.hit_wr
+            } else {
+                &mut v.hit_rd
+            };
+            if *slot == NONE || e.req.seq < q[*slot as usize].req.seq {
+                *slot = j as u32;
+            }
         }
+        self.views[b] = v;
+    }
+
+    /// [`Self::pick_general`] for class-uniform schedulers: per bank only the
+    /// representatives of [`BankView`] are candidates. Same decision and same
+    /// wake-up bound as the general path, because every other eligible request
+    /// of a bank has the same command, readiness and priority as its class's
+    /// representative and a higher `seq` (checked in debug builds).
+    fn pick_fast(&mut self, t: u64) -> (Option<(usize, usize, CommandKind)>, u64) {
+        let mut future = u64::MAX;
+        // (priority, seq, bank, index, command)
+        let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
+        for b in 0..self.window.len() {
+            if self.window[b].is_empty() {
+                continue;
+            }
+            let rank = self.ch.rank_of(b);
+            if self.ch.ranks[rank].refresh_pending {
+                continue;
+            }
+            if self.views[b].dirty || t >= self.views[b].recheck_at {
+                self.refresh_view(b, t);
+            }
+            // Wake-up bound exactly as in the general path (the manycore side
+            // retries overflowed requests at DRAM wake-ups, so it must not change).
+            let bank = &self.ch.banks[b];
+            let (rt_act, rt_rd, rt_wr) = match bank.open_row {
+                None => (self.ch.ready(CommandKind::Act, b), u64::MAX, u64::MAX),
+                Some(_) => {
+                    let (rd, wr) = self.ch.ready_column(b);
+                    (u64::MAX, rd, wr)
+                }
+            };
+            let (rt_a, rt_b) = match bank.open_row {
+                None => (rt_act, u64::MAX),
+                Some(_) => (rt_rd.min(rt_wr), bank.next_pre),
+            };
+            if rt_a > t && rt_b > t {
+                future = future.min(rt_a.min(rt_b));
+                continue;
+            }
+            let v = self.views[b];
+            if v.recheck_at != u64::MAX {
+                future = future.min(v.recheck_at.max(rt_a.min(rt_b)));
+            }
+            if v.first == NONE {
+                continue;
+            }
+            let q = &self.window[b];
+            let bank = &self.ch.banks[b];
+            for j in [v.first, v.hit_rd, v.hit_wr, v.other] {
+                if j == NONE {
+                    continue;
+                }
+                let e = &q[j as usize];
+                let (cmd, hit) = match bank.open_row {
+                    Some(r) if r == e.req.row => (
+                        if e.req.is_write {
+                            CommandKind::Wr
+                        } else {
+                            CommandKind::Rd
+                        },
+                        true,
+                    ),
+                    Some(_) => (CommandKind::Pre, false),
+                    None => (CommandKind::Act, false),
+                };
+                let rt = match cmd {
+                    CommandKind::Act => rt_act,
+                    CommandKind::Pre => bank.next_pre,
+                    CommandKind::Rd => rt_rd,
+                    _ => rt_wr,
+                };
+                if rt > t {
+                    future = future.min(rt);
+                    continue;
+                }
+                let c = Candidate {
+                    req: &e.req,
+                    command: cmd,
+                    row_hit: hit,
+                    oldest_in_bank: j == v.first,
+                    bank_has_hits: v.has_hits,
+                    hits_since_act: bank.hits_since_act,
+                };
+                if let Some(p) = self.sched.priority(t, &c) {
+                    let better = match best {
+                        None => true,
+                        Some((bp, bs, ..)) => p > bp || (p == bp && e.req.seq < bs),
+                    };
+                    if better {
+                        best = Some((p, e.req.seq, b, j as usize, cmd));
+                    }
+                }
+            }
+        }
+        (best.map(|(_, _, b, j, c)| (b, j, c)), future)
     }
 
     fn issue(
@@ -659,6 +896,7 @@ impl Controller {
         blp: &mut ParallelismTracker,
     ) {
         let gb = self.global_bank_base + b;
+        self.views[b].dirty = true;
         {
             let e = &mut self.window[b][j];
             if e.req.first_cmd.is_none() {
@@ -752,6 +990,7 @@ impl Controller {
                 self.war_writes -= 1;
             }
         }
+        self.invalidate_views();
     }
 
     /// Move one request from the active transaction queue into its bank queue.

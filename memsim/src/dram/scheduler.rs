@@ -82,6 +82,17 @@ pub trait MemScheduler: Send {
         false
     }
 
+    /// True if [`priority`](Self::priority) depends on a candidate only through
+    /// its command, bank, `row_hit`, `oldest_in_bank`, `bank_has_hits` and
+    /// `hits_since_act` (never on the request's age, source or state) and does
+    /// not change the scheduler's state. The controller may then evaluate, per
+    /// bank, only the oldest request of each command class (plus the bank's
+    /// first eligible request), which gives the same decision as evaluating
+    /// every request. Default: false (every ready request is evaluated).
+    fn class_uniform(&self) -> bool {
+        false
+    }
+
     /// Called before each decision with every queued request, oldest first.
     fn prepare(&mut self, _now: u64, _queued: &mut [QueuedRequest]) {}
 
@@ -105,6 +116,9 @@ impl MemScheduler for Fcfs {
     }
     fn priority(&mut self, _now: u64, c: &Candidate<'_>) -> Option<u64> {
         c.oldest_in_bank.then_some(0)
+    }
+    fn class_uniform(&self) -> bool {
+        true
     }
 }
 
@@ -145,6 +159,9 @@ impl MemScheduler for FrFcfs {
     }
     fn on_command(&mut self, _now: u64, req: &QueuedRequest, _cmd: CommandKind) {
         self.last_bank = req.bank;
+    }
+    fn class_uniform(&self) -> bool {
+        true
     }
 }
 

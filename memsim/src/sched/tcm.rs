@@ -13,7 +13,8 @@
 //! nice, high row-buffer locality is not) and the order is rotated each interval so
 //! every thread gets the top rank in turn, with a seeded random shuffle instead when
 //! the cluster's niceness values are all equal (the paper's fallback for similar
-//! threads). Request order: (1) higher thread rank, (2) row hit, (3) oldest.
+//! threads); the ranking computed at a quantum boundary holds for a whole shuffle
+//! interval. Request order: (1) higher thread rank, (2) row hit, (3) oldest.
 //!
 //! Simplifications: memory intensity is requests per quantum (the controller sees no
 //! instruction counts, so not MPKI); bandwidth use is requests served; each controller
@@ -192,6 +193,9 @@ impl MemScheduler for Tcm {
             while self.quantum_end <= now {
                 self.quantum_end += self.quantum;
             }
+            // the fresh ranking (nicest bandwidth-sensitive thread on top) holds
+            // for a whole shuffle interval
+            self.next_shuffle = now + self.shuffle_interval;
         }
         if now >= self.next_shuffle {
             self.shuffle();
@@ -239,5 +243,125 @@ impl MemScheduler for Tcm {
         }
         let hit = matches!(c.command, CommandKind::Rd | CommandKind::Wr);
         Some((rank << 1) | hit as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(source: u32, bank: u32, seq: u64) -> QueuedRequest {
+        QueuedRequest {
+            seq,
+            arrival: seq,
+            source,
+            is_write: false,
+            addr: seq * 64,
+            bank,
+            row: 0,
+            column: 0,
+            tag: seq,
+            sched_state: 0,
+            first_cmd: None,
+            in_service: false,
+        }
+    }
+
+    fn prio(t: &mut Tcm, r: &QueuedRequest, command: CommandKind) -> Option<u64> {
+        t.priority(
+            0,
+            &Candidate {
+                req: r,
+                command,
+                row_hit: matches!(command, CommandKind::Rd | CommandKind::Wr),
+                oldest_in_bank: false,
+                bank_has_hits: false,
+                hits_since_act: 0,
+            },
+        )
+    }
+
+    /// Feeds `n` served requests of `thread` (no row hits).
+    fn load(t: &mut Tcm, thread: u32, n: u64) {
+        for i in 0..n {
+            let mut r = req(thread, (i % 8) as u32, i);
+            t.on_arrival(0, &mut r);
+            r.first_cmd = Some(CommandKind::Act);
+            t.on_complete(0, &r);
+        }
+    }
+
+    #[test]
+    fn paper_parameters_by_default() {
+        let t = Tcm::new(1);
+        assert_eq!(t.quantum, 1_000_000);
+        assert_eq!(t.shuffle_interval, 800);
+        assert!((t.cluster_thresh - 4.0 / 24.0).abs() < 1e-12);
+    }
+
+    /// Light threads (few requests per quantum, the controller's stand-in for low
+    /// MPKI) form the latency-sensitive cluster and beat heavy threads even when
+    /// the heavy thread's request is a row hit.
+    #[test]
+    fn light_threads_are_latency_sensitive_and_served_first() {
+        let mut t = Tcm::with_params(1000, 0.25, 100, 7);
+        load(&mut t, 0, 10); // light
+        load(&mut t, 1, 10); // light
+        load(&mut t, 2, 200); // heavy
+        load(&mut t, 3, 300); // heavy
+        t.prepare(1000, &mut []);
+        // total 520, budget 130: threads 0 and 1 (20) fit, 2 does not
+        assert_eq!(
+            {
+                let mut b = t.bandwidth_cluster().to_vec();
+                b.sort();
+                b
+            },
+            vec![2, 3]
+        );
+        let light = req(0, 0, 1);
+        let lighter_rank = prio(&mut t, &light, CommandKind::Act).unwrap();
+        let heavy_hit = prio(&mut t, &req(3, 0, 0), CommandKind::Rd).unwrap();
+        let heavy2_hit = prio(&mut t, &req(2, 0, 0), CommandKind::Rd).unwrap();
+        assert!(lighter_rank > heavy_hit && lighter_rank > heavy2_hit);
+        // inside the latency-sensitive cluster the lighter thread ranks higher
+        let mut t = Tcm::with_params(1000, 0.5, 100, 7);
+        load(&mut t, 0, 5);
+        load(&mut t, 1, 20);
+        load(&mut t, 2, 200);
+        t.prepare(1000, &mut []);
+        assert!(
+            prio(&mut t, &req(0, 0, 0), CommandKind::Act)
+                > prio(&mut t, &req(1, 0, 0), CommandKind::Act)
+        );
+    }
+
+    /// The bandwidth-sensitive ranking rotates every shuffle interval so each
+    /// thread holds the top rank once per cycle of intervals, starting with the
+    /// nicest (highest bank-level parallelism, lowest row-buffer locality).
+    #[test]
+    fn bandwidth_cluster_ranks_rotate_each_shuffle_interval() {
+        let mut t = Tcm::with_params(1000, 0.0, 100, 7);
+        // thread 5: BLP 4 banks, no hits (nicest); 6: BLP 2; 7: BLP 1 (least nice)
+        for (thread, banks) in [(5u32, 4u32), (6, 2), (7, 1)] {
+            let mut q: Vec<QueuedRequest> = (0..banks).map(|b| req(thread, b, b as u64)).collect();
+            t.prepare(0, &mut q);
+            load(&mut t, thread, 50);
+        }
+        t.prepare(1000, &mut []);
+        assert_eq!(t.bandwidth_cluster(), &[5, 6, 7]);
+        let top = |t: &mut Tcm| {
+            (5..8u32)
+                .max_by_key(|&th| prio(t, &req(th, 0, 0), CommandKind::Act).unwrap())
+                .unwrap()
+        };
+        assert_eq!(top(&mut t), 5);
+        let mut tops = vec![];
+        for k in 1..=3u64 {
+            // next_shuffle was 100 and is now past; each call crosses one interval
+            t.prepare(1000 + k * 100, &mut []);
+            tops.push(top(&mut t));
+        }
+        assert_eq!(tops, vec![6, 7, 5]);
     }
 }

@@ -7,3 +7,4 @@ mod dram_micro;
 mod golden;
 mod manycore_golden;
 mod micro;
+mod oddities;

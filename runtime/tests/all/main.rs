@@ -6,6 +6,7 @@ mod coverage;
 mod executor;
 mod fig49;
 mod props;
+mod reference;
 mod table51;
 
 use weft_runtime::bankset::BankSet;

@@ -118,6 +118,16 @@ proptest! {
     }
 
     #[test]
+    fn blp_equals_reference(inst in slab_instance(), opts in options(),
+                            e in prop::collection::vec((any::<u32>(), any::<u32>()), 0..20),
+                            with_dag in any::<bool>()) {
+        let dag = with_dag.then(|| random_dag(inst.total_slabs(), &e));
+        let fast = schedule_blp(&inst, &opts, dag.as_ref()).unwrap();
+        let slow = super::reference::reference_blp(&inst, &opts, dag.as_ref()).unwrap();
+        prop_assert_eq!(fast, slow);
+    }
+
+    #[test]
     fn blp_respects_dag(inst in slab_instance(), opts in options(),
                         e in prop::collection::vec((any::<u32>(), any::<u32>()), 0..20)) {
         let dag = random_dag(inst.total_slabs(), &e);
@@ -179,6 +189,27 @@ proptest! {
     }
 
     #[test]
+    fn ib_schedule_equals_reference(
+        n in 1usize..5, w in 1usize..6, mb in 1usize..9, lb in 1usize..9,
+        raw in prop::collection::vec((prop::collection::vec(0u32..3, 8), prop::collection::vec(0u32..3, 8)), 0..60),
+        scheme in 0u32..4,
+        e in prop::collection::vec((any::<u32>(), any::<u32>()), 0..30),
+        with_dag in any::<bool>(),
+        eta in prop::sample::select(vec![(1.0, 1.0), (40.0, 12.0)]),
+    ) {
+        let blocks: Vec<BlockVectors> = raw.into_iter()
+            .map(|(m, l)| BlockVectors { mem: m[..mb].to_vec(), llc: l[..lb].to_vec() })
+            .collect();
+        let m = blocks.len();
+        let inst = IbInstance { cores: n, window: w, mem_banks: mb, llc_banks: lb, blocks };
+        let dag = with_dag.then(|| random_dag(m, &e));
+        let opts = MlpOptions { scheme: Scheme::from_code(scheme).unwrap(), eta_mem: eta.0, eta_llc: eta.1 };
+        let fast = schedule_ibs(&inst, &opts, dag.as_ref()).unwrap();
+        let slow = super::reference::reference_ibs(&inst, &opts, dag.as_ref()).unwrap();
+        prop_assert_eq!(fast, slow);
+    }
+
+    #[test]
     fn dependence_check_links_every_conflict(
         acc in prop::collection::vec((0u32..6, 0u64..16, any::<bool>()), 0..40)
     ) {
@@ -198,5 +229,109 @@ proptest! {
                     "conflict {} -> {} not ordered", x.unit, y.unit);
             }
         }}
+    }
+}
+
+/// The optimized Algorithm 4 returns exactly the reference schedule on larger
+/// instances too (bench-sized, and more than 64 banks), for every variant.
+#[test]
+fn blp_equals_reference_on_large_instances() {
+    let mut rng = super::Rng(77);
+    for &(p, m, q, max_b) in &[(64, 50, 64, 11), (9, 30, 130, 20), (16, 20, 32, 3)] {
+        let inst = super::random_instance(&mut rng, p, m, q, max_b);
+        let n = inst.total_slabs();
+        let edges: Vec<(u32, u32)> = (0..n as u64 / 2)
+            .map(|_| {
+                let a = rng.below(n as u64) as u32;
+                let b = rng.below(n as u64) as u32;
+                (a.min(b), a.max(b))
+            })
+            .filter(|(a, b)| a != b)
+            .collect();
+        let dag = UnitDag::from_edges(n, &edges).unwrap();
+        for lookahead in [1, 2] {
+            for flex in [false, true] {
+                for window in [None, Some(3)] {
+                    for tie_break in [TieBreak::Lowest, TieBreak::Seeded(5)] {
+                        let opts = BlpOptions {
+                            lookahead,
+                            core_order: if flex {
+                                CoreOrder::Flexibility
+                            } else {
+                                CoreOrder::Fixed
+                            },
+                            window,
+                            tie_break,
+                        };
+                        for d in [None, Some(&dag)] {
+                            let fast = schedule_blp(&inst, &opts, d).unwrap();
+                            let slow = super::reference::reference_blp(&inst, &opts, d).unwrap();
+                            assert_eq!(
+                                fast,
+                                slow,
+                                "P={p} M={m} Q={q} {opts:?} dag={}",
+                                d.is_some()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The optimized Algorithm 5 returns exactly the reference schedule on larger
+/// instances (many groups, more than 64 banks, with and without a DAG).
+#[test]
+fn ib_schedule_equals_reference_on_large_instances() {
+    let mut rng = super::Rng(99);
+    for &(m, cores, window, mb, lb, dense) in &[
+        (3000usize, 8usize, 16usize, 32usize, 36usize, 3u64),
+        (1500, 5, 40, 80, 70, 8),
+        (800, 3, 7, 16, 8, 2),
+    ] {
+        let blocks: Vec<BlockVectors> = (0..m)
+            .map(|_| {
+                let mut v = |n: usize| {
+                    let mut c = vec![0u32; n];
+                    for _ in 0..1 + rng.below(dense) {
+                        c[rng.below(n as u64) as usize] += 1 + rng.below(3) as u32;
+                    }
+                    c
+                };
+                BlockVectors {
+                    mem: v(mb),
+                    llc: v(lb),
+                }
+            })
+            .collect();
+        let inst = IbInstance {
+            cores,
+            window,
+            mem_banks: mb,
+            llc_banks: lb,
+            blocks,
+        };
+        let edges: Vec<(u32, u32)> = (0..m / 2)
+            .map(|_| {
+                let a = rng.below(m as u64) as u32;
+                let b = (a as u64 + 1 + rng.below(50)).min(m as u64 - 1) as u32;
+                (a, b)
+            })
+            .filter(|(a, b)| a < b)
+            .collect();
+        let dag = UnitDag::from_edges(m, &edges).unwrap();
+        for scheme in [Scheme::MlpFirst, Scheme::ClpFirst, Scheme::Balanced] {
+            let opts = MlpOptions {
+                scheme,
+                eta_mem: 40.0,
+                eta_llc: 12.0,
+            };
+            for d in [None, Some(&dag)] {
+                let fast = schedule_ibs(&inst, &opts, d).unwrap();
+                let slow = super::reference::reference_ibs(&inst, &opts, d).unwrap();
+                assert_eq!(fast, slow, "m={m} {scheme:?} dag={}", d.is_some());
+            }
+        }
     }
 }

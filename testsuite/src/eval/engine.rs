@@ -6,9 +6,12 @@
 //! engine runs it layer by layer, each layer in parallel on a rayon pool of
 //! `jobs` threads. Identical jobs are merged before running: PAR-BS, TCM, MLP
 //! Ideal and BLP Ideal all consume the Original trace, and a sweep point equal to
-//! the default configuration reuses the default runs. Checksums are compared as
-//! soon as the run layer finishes, before any simulation, so a wrong program
-//! aborts the evaluation early with the benchmark and version named.
+//! the default configuration reuses the default runs. Runs and simulations go
+//! benchmark by benchmark (builds all at once first): a benchmark's checksums are
+//! compared as soon as its runs finish, before its simulations, so a wrong
+//! program aborts the evaluation early with the benchmark and version named, and
+//! its traces are deleted once simulated (unless `keep_traces`), so disk use is
+//! bounded by one benchmark's traces.
 
 use super::backend::*;
 use super::cache::{Cache, ContentHasher};
@@ -106,6 +109,14 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
         Knob::Machine { path } => {
             job.machine = job.machine.with(path, value);
             job.run.machine = job.machine.clone();
+        }
+        Knob::MachinePercent { path } => {
+            // An unreadable field leaves the machine as is; check_knob has
+            // already vetted the path on the preset.
+            if let Ok(base) = super::machine::int_field(&job.machine, path) {
+                job.machine = job.machine.with(path, base * value / 100);
+                job.run.machine = job.machine.clone();
+            }
         }
         Knob::Cores => {
             job.run.cores = Some(value as u32);
@@ -211,7 +222,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                         bench: bench.name.clone(),
                                         pipeline: version.pipeline.into(),
                                     },
-                                    size: opts.size,
+                                    size: opts.sweep_size,
                                     input_scale: 1,
                                     reorder: None,
                                     cores: None,
@@ -242,6 +253,9 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
 }
 
 /// Keys of the three layers.
+/// One benchmark's run jobs and simulation jobs, with their cache keys.
+type RunSimJobs = (Vec<(RunJob, String)>, Vec<(SimJob, String)>);
+
 struct Keys {
     build: BTreeMap<BuildJob, String>,
     run: BTreeMap<RunJob, String>,
@@ -330,7 +344,19 @@ where
                     return (job, hit, true);
                 }
                 let res = match cache.fresh_dir(stage, &key) {
-                    Ok(dir) => f(&job, &dir),
+                    // A panic in one job (a simulator invariant, a bug) fails that
+                    // job, named in the report, instead of the whole evaluation.
+                    Ok(dir) => {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&job, &dir)))
+                            .unwrap_or_else(|p| {
+                                let msg = p
+                                    .downcast_ref::<String>()
+                                    .cloned()
+                                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                    .unwrap_or_else(|| "unknown panic payload".into());
+                                Err(StageError::Failed(format!("{stage} stage panicked: {msg}")))
+                            })
+                    }
                     Err(e) => Err(StageError::Failed(format!("cache directory: {e}"))),
                 };
                 // Failures are not cached (they may be transient); unavailable
@@ -384,67 +410,109 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
         &mut out.job_counts,
         |job, dir| backend.build(job, dir),
     );
-    let run_jobs: Vec<(RunJob, String)> = k
-        .run
-        .iter()
-        .map(|(j, key)| (j.clone(), key.clone()))
-        .collect();
-    let runs = layer(
-        &pool,
-        &cache,
-        "run",
-        run_jobs,
-        &pb,
-        &mut out.job_counts,
-        |job: &RunJob, dir| match builds.get(&job.build) {
-            Some(Ok(b)) => backend.run(job, b, dir),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err(StageError::Failed(
-                "build job missing from the graph".into(),
-            )),
-        },
-    );
-
-    // Checksums before any simulation: abort on the first mismatch.
-    let checks: Vec<honesty::ChecksumRun> = cells
-        .iter()
-        .filter_map(|c| {
-            let job = c.job.as_ref().ok()?;
-            let run = runs.get(&job.run)?.as_ref().ok()?;
-            Some(honesty::ChecksumRun {
-                study: c.study,
-                bench: c.bench.name.clone(),
-                version: c.version.id.to_string(),
-                baseline: c.version.is_baseline(),
-                reordered: job.run.reorder.is_some(),
-                input_scale: job.run.input_scale,
-                point: c.point.clone(),
-                checksum: run.checksum.clone(),
-            })
-        })
-        .collect();
-    if opts.check_checksums {
-        out.checksums = honesty::check_checksums(&checks)?;
+    // Runs and simulations go benchmark by benchmark, so at most one
+    // benchmark's traces are on disk at a time (full-size traces are hundreds
+    // of MB each); a trace is deleted once its simulations are done unless
+    // `keep_traces`, and regenerated if a later simulation needs it.
+    let mut groups: BTreeMap<&str, RunSimJobs> = BTreeMap::new();
+    for (j, key) in &k.run {
+        groups
+            .entry(j.build.bench.as_str())
+            .or_default()
+            .0
+            .push((j.clone(), key.clone()));
     }
+    for (j, key) in &k.sim {
+        groups
+            .entry(j.run.build.bench.as_str())
+            .or_default()
+            .1
+            .push((j.clone(), key.clone()));
+    }
+    let mut runs: BTreeMap<RunJob, StageResult<RunOut>> = BTreeMap::new();
+    let mut sims: BTreeMap<SimJob, StageResult<SimStats>> = BTreeMap::new();
+    for (bench, (run_jobs, sim_jobs)) in groups {
+        let group_runs = layer(
+            &pool,
+            &cache,
+            "run",
+            run_jobs,
+            &pb,
+            &mut out.job_counts,
+            |job: &RunJob, dir| match builds.get(&job.build) {
+                Some(Ok(b)) => backend.run(job, b, dir),
+                Some(Err(e)) => Err(e.clone()),
+                None => Err(StageError::Failed(
+                    "build job missing from the graph".into(),
+                )),
+            },
+        );
 
-    let sim_jobs: Vec<(SimJob, String)> = k
-        .sim
-        .iter()
-        .map(|(j, key)| (j.clone(), key.clone()))
-        .collect();
-    let sims = layer(
-        &pool,
-        &cache,
-        "sim",
-        sim_jobs,
-        &pb,
-        &mut out.job_counts,
-        |job: &SimJob, dir| match runs.get(&job.run) {
-            Some(Ok(r)) => backend.simulate(job, r, dir),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err(StageError::Failed("run job missing from the graph".into())),
-        },
-    );
+        // Checksums before this benchmark's simulations: abort on the first
+        // mismatch.
+        let checks: Vec<honesty::ChecksumRun> = cells
+            .iter()
+            .filter(|c| c.bench.name == bench)
+            .filter_map(|c| {
+                let job = c.job.as_ref().ok()?;
+                let run = group_runs.get(&job.run)?.as_ref().ok()?;
+                Some(honesty::ChecksumRun {
+                    study: c.study,
+                    bench: c.bench.name.clone(),
+                    version: c.version.id.to_string(),
+                    baseline: c.version.is_baseline(),
+                    reordered: job.run.reorder.is_some(),
+                    input_scale: job.run.input_scale,
+                    point: c.point.clone(),
+                    checksum: run.checksum.clone(),
+                })
+            })
+            .collect();
+        if opts.check_checksums {
+            let n = honesty::check_checksums(&checks)?;
+            out.checksums.checked += n.checked;
+            out.checksums.unchecked_reordered += n.unchecked_reordered;
+        }
+
+        let group_sims = layer(
+            &pool,
+            &cache,
+            "sim",
+            sim_jobs,
+            &pb,
+            &mut out.job_counts,
+            |job: &SimJob, dir| match group_runs.get(&job.run) {
+                Some(Ok(r)) if r.trace.is_file() => backend.simulate(job, r, dir),
+                Some(Ok(r)) => {
+                    // The trace was deleted after earlier simulations: run the
+                    // program again (reproducible: same checksum, same trace).
+                    let build = match builds.get(&job.run.build) {
+                        Some(Ok(b)) => b,
+                        _ => return Err(StageError::Failed("build missing".into())),
+                    };
+                    let again = backend.run(&job.run, build, dir)?;
+                    if again.checksum != r.checksum || again.records != r.records {
+                        return Err(StageError::Failed(format!(
+                            "regenerating the trace gave checksum {} and {} records, the cached run {} and {}",
+                            again.checksum, again.records, r.checksum, r.records
+                        )));
+                    }
+                    let res = backend.simulate(job, &again, dir);
+                    let _ = std::fs::remove_file(&again.trace);
+                    res
+                }
+                Some(Err(e)) => Err(e.clone()),
+                None => Err(StageError::Failed("run job missing from the graph".into())),
+            },
+        );
+        if !opts.keep_traces {
+            for r in group_runs.values().flatten() {
+                let _ = std::fs::remove_file(&r.trace);
+            }
+        }
+        runs.extend(group_runs);
+        sims.extend(group_sims);
+    }
     pb.finish_and_clear();
 
     for c in cells {

@@ -140,8 +140,11 @@ pub fn materialize(spec: &MachineSpec) -> Result<String, String> {
 /// of a quick run (0.3-1.5 MiB) would fit the presets' 10 MB / 18 MB LLCs and
 /// never reach DRAM. So these runs shrink the caches, keeping associativity,
 /// line size and latencies: `table4.2` L1 4 KiB, L2 16 KiB, L3 128 KiB;
-/// `table5.2` L1 4 KiB, L2 (LLC) 8 KiB per tile. The full run uses the presets
-/// unchanged. The machine label of every record shows the overrides.
+/// `table5.2` L1 4 KiB, L2 (LLC) 8 KiB per tile. The full run uses them too: its
+/// inputs (`eval_args` of the registry, several times the quick ones) are sized
+/// so full-length traces stay simulable in the time budget, and the same cache
+/// shrinking keeps them several times the LLC. The machine label of every
+/// record shows the overrides.
 pub fn small_input_caches() -> Vec<(super::versions::Study, String, i64)> {
     use super::versions::Study::{Ch4, Ch5};
     vec![
@@ -151,6 +154,13 @@ pub fn small_input_caches() -> Vec<(super::versions::Study, String, i64)> {
         (Ch5, "l1.size_bytes".into(), 4 << 10),
         (Ch5, "llc.size_bytes".into(), 36 * (8 << 10)),
     ]
+}
+
+/// The integer at `path` of the materialized machine `spec`.
+pub fn int_field(spec: &MachineSpec, path: &str) -> Result<i64, String> {
+    let t: toml::Table = toml::from_str(&materialize(spec)?).map_err(|e| e.to_string())?;
+    get_int(&t, path)
+        .ok_or_else(|| format!("machine `{}` has no integer field `{path}`", spec.label()))
 }
 
 /// Whether `path` is an integer field of `preset`.
@@ -209,6 +219,33 @@ mod tests {
         .unwrap();
         assert_eq!(c.dram.banks_per_group, 4);
         assert_eq!(c.dram.banks_per_rank(), base.dram.banks_per_rank() * 4);
+    }
+
+    #[test]
+    fn every_sweep_point_is_a_valid_machine() {
+        use crate::eval::versions::{sweeps, Knob};
+        for full in [false, true] {
+            let o = if full {
+                crate::eval::EvalOptions::full("x")
+            } else {
+                crate::eval::EvalOptions::quick("x")
+            };
+            let spec = o.machine(crate::eval::versions::Study::Ch4);
+            for sw in sweeps() {
+                for &v in &sw.values {
+                    let m = match sw.knob {
+                        Knob::Machine { path } => spec.clone().with(path, v),
+                        Knob::MachinePercent { path } => {
+                            let base = int_field(&spec, path).unwrap();
+                            spec.clone().with(path, base * v / 100)
+                        }
+                        Knob::Cores => spec.clone().with("core.count", v),
+                        _ => continue,
+                    };
+                    materialize(&m).unwrap_or_else(|e| panic!("{} = {v}: {e}", sw.id));
+                }
+            }
+        }
     }
 
     #[test]

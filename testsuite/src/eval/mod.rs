@@ -90,6 +90,10 @@ pub struct EvalOptions {
     pub quick_benchmarks: bool,
     /// Run the sensitivity sweeps of §4.5.4.
     pub sweeps: bool,
+    /// Input size of the sweeps' runs (the full run sweeps on quick inputs: six
+    /// knobs x three values x two versions x eight benchmarks at full size
+    /// would take several times the main matrix).
+    pub sweep_size: Size,
     /// Studies to run.
     pub studies: Vec<Study>,
     /// Restrict to these benchmarks (empty = all of the size class).
@@ -109,6 +113,9 @@ pub struct EvalOptions {
     pub report: Option<PathBuf>,
     /// Overrides of the studies' machine presets (dotted TOML path, value).
     pub machine_overrides: Vec<(Study, String, i64)>,
+    /// Keep trace files after their simulations (default: delete them; a later
+    /// simulation that needs one reruns the program).
+    pub keep_traces: bool,
 }
 
 impl EvalOptions {
@@ -118,6 +125,7 @@ impl EvalOptions {
         EvalOptions {
             out: out.into(),
             size: Size::Quick,
+            sweep_size: Size::Quick,
             quick_versions: true,
             quick_benchmarks: true,
             sweeps: false,
@@ -130,6 +138,7 @@ impl EvalOptions {
             cache: None,
             report: None,
             machine_overrides: machine::small_input_caches(),
+            keep_traces: false,
         }
     }
 
@@ -141,6 +150,7 @@ impl EvalOptions {
             quick_benchmarks: false,
             sweeps: true,
             machine_overrides: Vec::new(),
+            keep_traces: false,
             ..Self::quick(out)
         }
     }

@@ -307,6 +307,17 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
         inp.opts.jobs,
         sm.seconds
     );
+    if inp.opts.sweeps && inp.opts.sweep_size != inp.opts.size {
+        let _ = writeln!(
+            s,
+            "The sensitivity sweeps ran on the {} inputs (to keep the full run within its time budget).\n",
+            match inp.opts.sweep_size {
+                super::backend::Size::Tiny => "tiny",
+                super::backend::Size::Quick => "quick",
+                super::backend::Size::Full => "full",
+            }
+        );
+    }
     let _ = writeln!(s, "## Summary\n");
     let _ = writeln!(s, "| study | metric | weft | dissertation | source |");
     let _ = writeln!(s, "|---|---|---:|---:|---|");

@@ -280,6 +280,12 @@ pub enum Knob {
         /// Dotted path in the preset's TOML.
         path: &'static str,
     },
+    /// A machine-config field as a percentage of the run's own value (so the
+    /// sweep follows the cache sizes of the run's size class).
+    MachinePercent {
+        /// Dotted path in the preset's TOML.
+        path: &'static str,
+    },
     /// The number of cores (machine `core.count` and the runtime's `WEFT_CORES`).
     Cores,
     /// Iterations per slab of `insert-inspector` (its `slab` option; the
@@ -323,11 +329,12 @@ pub fn sweeps() -> Vec<Sweep> {
         },
         Sweep {
             id: "llc",
-            label: "LLC capacity (bytes)",
-            knob: Knob::Machine {
+            label:
+                "LLC capacity (% of the run's LLC; Fig. 4.15 uses 5, 10, 12 MB of a 10 MB default)",
+            knob: Knob::MachinePercent {
                 path: "llc.size_bytes",
             },
-            values: vec![5 << 20, 10 << 20, 12 << 20],
+            values: vec![50, 100, 125],
             benchmarks: vec![],
             source: "§4.5.4, Fig. 4.15",
         },

@@ -2,7 +2,8 @@
 //!
 //! - **benchmarks**: the registry of `crate::bench` (chapter 4 = irregular
 //!   class, chapter 5 = affine class), with the registry's quick arguments for
-//!   the quick and tiny sizes and its full arguments for the full size.
+//!   the quick and tiny sizes and its evaluation arguments (`eval_args`) for the
+//!   full size.
 //! - **build**: the benchmark's C source to LLVM IR with clang-19
 //!   (`bench::emit_ir`), the version's pipeline through `weft-passes`'
 //!   `PassManager`, then linked with the benchmark support object and
@@ -66,7 +67,7 @@ fn class_of(study: Study) -> BenchClass {
 fn run_args(b: &bench::Benchmark, size: Size) -> Vec<String> {
     match size {
         Size::Tiny | Size::Quick => b.args(RunSize::Quick),
-        Size::Full => b.args(RunSize::Full),
+        Size::Full => b.eval_args(),
     }
 }
 
@@ -89,7 +90,7 @@ impl Backend for WeftBackend {
 
     fn notes(&self) -> Vec<String> {
         vec![
-            format!("DRAM model of the simulations: {DRAM_MODEL}; row-buffer hit rates are therefore 0 and PAR-BS/TCM cannot be compared."),
+            format!("DRAM model of the simulations: {DRAM_MODEL}."),
             "Inspector overhead = the inspector's share of the region time the runtime measured in trace mode (wall clock; tracing slows the executor, so this underestimates the native share). The inspectors' own memory accesses are traced, so simulated cycles include their cost.".into(),
         ]
     }
@@ -114,7 +115,7 @@ impl Backend for WeftBackend {
                 paper_name: b.paper_name.map(str::to_string),
                 study,
                 input: match size {
-                    Size::Full => b.full_input.to_string(),
+                    Size::Full => b.eval_input.to_string(),
                     _ => b.quick_input.to_string(),
                 },
                 content_hash: h.hex(),
@@ -140,16 +141,15 @@ impl Backend for WeftBackend {
 
     fn check_knob(&self, machine: &str, knob: &Knob) -> StageResult<()> {
         match knob {
-            Knob::Machine { path } => {
+            Knob::Machine { path } | Knob::MachinePercent { path } => {
                 super::machine::has_field(machine, path).map_err(StageError::Unavailable)
             }
             Knob::Cores => {
                 super::machine::has_field(machine, "core.count").map_err(StageError::Unavailable)
             }
             Knob::SlabIters => Ok(()),
-            Knob::InputScale => Err(StageError::Unavailable(
-                "the benchmark registry has no input-scale argument; Fig. 4.16 needs one".into(),
-            )),
+            // Checked per benchmark when it runs (its registry `size_knob`).
+            Knob::InputScale => Ok(()),
         }
     }
 
@@ -182,9 +182,19 @@ impl Backend for WeftBackend {
         let b = bench::by_name(&job.build.bench).map_err(failed)?;
         let mut args = run_args(b, job.size);
         if job.input_scale != 1 {
-            return Err(StageError::Unavailable(
-                "input scaling is not supported by the registry".into(),
-            ));
+            let knob = b.size_knob.ok_or_else(|| {
+                StageError::Unavailable(format!(
+                    "`{}` has no generated input whose size `--size` scales",
+                    b.name
+                ))
+            })?;
+            let base = match job.size {
+                Size::Tiny | Size::Quick => knob.quick,
+                Size::Full => knob.eval,
+            };
+            // A later `--size` overrides an earlier one (weft_bench.c).
+            args.push("--size".into());
+            args.push(knob.scaled(base, job.input_scale).to_string());
         }
         if let Some(Reorder::Gpart) = job.reorder {
             let Some(i) = args.iter().position(|a| a == "--input") else {
@@ -228,7 +238,10 @@ impl Backend for WeftBackend {
         };
         let trace = dir.join("trace.bin");
         let stats = dir.join("stats.json");
-        let out = Command::new(&build.exe)
+        let mut cmd = Command::new(&build.exe);
+        // Same addresses, hence same banks, on every run (no ASLR).
+        weft_passes::link::reproducible_layout(&mut cmd);
+        let out = cmd
             .args(&args)
             .env("WEFT_TRACE", &trace)
             .env("WEFT_STATS", &stats)
@@ -267,17 +280,14 @@ impl Backend for WeftBackend {
     }
 }
 
-/// The DRAM model the simulation uses, and why.
-pub const DRAM_MODEL: &str = "memsim::simple_dram (fixed latency tRCD+tCL+tBL per request, one request per bank at a time, no row buffers, no request scheduling)";
+/// The DRAM model the simulation uses.
+pub const DRAM_MODEL: &str = "memsim DDR4 controllers (`dram_backend::DdrBackend`: per-channel controllers with bank/rank timing, row buffers, the version's request scheduler; cycle-exact against DRAMsim3 on read-only traces)";
+
+/// Seed of every simulation (TCM's shuffles); fixed so runs are reproducible.
+pub const SIM_SEED: u64 = 1;
 
 fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStats> {
     use weft_memsim::config::MachineConfig;
-    if job.scheduler != MemScheduler::FrFcfs {
-        return Err(StageError::Unavailable(format!(
-            "scheduler `{}`: the manycore model's DRAM backend ({DRAM_MODEL}) has no request scheduler to replace",
-            job.scheduler.name()
-        )));
-    }
     let text = super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
     let cfg = MachineConfig::from_toml_str(&text, &job.machine.label()).map_err(failed)?;
     let oracle = weft_memsim::oracle::Oracle::parse(job.oracle.name()).ok_or_else(|| {
@@ -286,26 +296,19 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
             job.oracle.name()
         ))
     })?;
-    let (cp, sp) = weft_memsim::machine::params(&cfg, oracle).map_err(failed)?;
-    let d = &cfg.dram;
-    let t = &d.timing;
-    let dram = weft_memsim::simple_dram::SimpleDram::new(
-        d.channels,
-        d.banks_per_channel(),
-        u64::from(d.row_bytes),
-        u64::from(t.tRCD + t.tCL + t.tBL),
-        d.read_queue_entries as usize,
-    );
-    let f = std::fs::File::open(trace).map_err(|e| failed(format!("{}: {e}", trace.display())))?;
-    let reader = weft_memsim::trace::TraceReader::new(
-        std::io::BufReader::new(f),
-        trace.display().to_string(),
-    )
-    .map_err(failed)?;
-    let cores = reader.cores();
-    let mut src = weft_memsim::trace_source::DemuxSource::new(reader, cores);
-    let mut mc = weft_memsim::manycore::Manycore::new(cores, cp, sp, dram).map_err(failed)?;
-    let st = mc.run(&mut src, |_| {}).map_err(failed)?;
+    let scheduler =
+        weft_memsim::dram_backend::Scheduler::parse(job.scheduler.name()).ok_or_else(|| {
+            StageError::Unavailable(format!(
+                "scheduler `{}` is not offered by weft-memsim",
+                job.scheduler.name()
+            ))
+        })?;
+    let opts = weft_memsim::run::RunOptions {
+        scheduler,
+        oracle,
+        seed: SIM_SEED,
+    };
+    let st = weft_memsim::run::simulate_trace_file(&cfg, trace, &opts, |_| {}).map_err(failed)?;
     if let Ok(text) = serde_json::to_string(&st) {
         let _ = std::fs::write(dir.join("sim.json"), text);
     }

@@ -74,3 +74,42 @@ fn tiny_ch4_pipeline_runs_end_to_end() {
         );
     }
 }
+
+/// Two traced runs of one binary give byte-identical traces (and therefore the
+/// same simulated statistics): the program runs with ASLR off, so every heap
+/// address, and with it every DRAM and LLC bank, is reproducible. Before this,
+/// two `weft eval --quick` runs of one commit differed by 1-2 points of BLP.
+#[test]
+fn traced_runs_are_reproducible() {
+    use weft_testsuite::eval::backend::{Backend, BuildJob, MachineSpec, RunJob};
+    if !weft_passes::link::layout_is_reproducible() {
+        eprintln!("skipped: this kernel refuses personality(ADDR_NO_RANDOMIZE)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let backend = WeftBackend::new();
+    let build = BuildJob {
+        bench: "hpcg".into(),
+        pipeline: weft_testsuite::eval::versions::pipelines::CH4_BLP_OPT.into(),
+    };
+    let bdir = dir.path().join("build");
+    std::fs::create_dir_all(&bdir).unwrap();
+    let built = backend.build(&build, &bdir).expect("build");
+    let job = RunJob {
+        build,
+        size: Size::Tiny,
+        input_scale: 1,
+        reorder: None,
+        cores: Some(4),
+        machine: MachineSpec::preset("table4.2").with("core.count", 4),
+    };
+    let mut traces = Vec::new();
+    for k in 0..2 {
+        let rdir = dir.path().join(format!("run{k}"));
+        std::fs::create_dir_all(&rdir).unwrap();
+        let out = backend.run(&job, &built, &rdir).expect("run");
+        traces.push(std::fs::read(&out.trace).unwrap());
+    }
+    assert!(!traces[0].is_empty());
+    assert!(traces[0] == traces[1], "two traced runs differ");
+}

@@ -25,6 +25,8 @@ struct Synthetic {
     /// Cycles multiplier per pipeline (default 1.0).
     speed: BTreeMap<&'static str, f64>,
     seen_cores: Mutex<Vec<Option<u32>>>,
+    /// Oracle whose simulation panics.
+    panic_oracle: Option<Oracle>,
 }
 
 impl Backend for Synthetic {
@@ -100,6 +102,9 @@ impl Backend for Synthetic {
     }
     fn simulate(&self, job: &SimJob, _run: &RunOut, _dir: &Path) -> StageResult<SimStats> {
         self.sims.fetch_add(1, Ordering::SeqCst);
+        if Some(job.oracle) == self.panic_oracle {
+            panic!("invariant violated in the simulator");
+        }
         let speed = self
             .speed
             .iter()
@@ -141,6 +146,7 @@ fn leak(s: &str) -> &'static str {
 fn opts(dir: &Path) -> EvalOptions {
     let mut o = EvalOptions::full(dir.join("out"));
     o.size = Size::Tiny;
+    o.sweep_size = Size::Tiny;
     o.sweeps = false;
     o.quiet = true;
     o.jobs = 2;
@@ -417,4 +423,78 @@ fn plots_are_written_as_svg_and_png_when_a_font_exists() {
     assert!(out.files.iter().any(|f| f.ends_with("ch5_beta.png")));
     let svg = std::fs::read_to_string(plots.join("ch4_blp.svg")).unwrap();
     assert!(svg.contains("spmv") && svg.contains("BLP Optimized"));
+}
+
+#[test]
+fn a_panicking_job_fails_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts(dir.path());
+    o.studies = vec![Study::Ch4];
+    let b = Synthetic {
+        panic_oracle: Some(Oracle::BlpIdeal),
+        ..Default::default()
+    };
+    let out = eval::run(&o, &b).expect("the evaluation survives a panicking job");
+    let recs = &out.output.records;
+    assert_eq!(recs.len(), 18);
+    for r in recs {
+        if r.version == "blp-ideal" {
+            match &r.status {
+                Status::Failed(why) => assert!(why.contains("panicked"), "{why}"),
+                s => panic!("{}: {s:?}", r.bench),
+            }
+        } else {
+            assert_eq!(r.status, Status::Ok, "{} {}", r.bench, r.version);
+        }
+    }
+}
+
+#[test]
+fn traces_are_deleted_after_simulation_and_regenerated_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts(dir.path());
+    o.studies = vec![Study::Ch4];
+    o.only_versions = vec!["original".into()];
+    let b = Synthetic::default();
+    eval::run(&o, &b).unwrap();
+    let traces: Vec<_> = walk(&dir.path().join("out"))
+        .into_iter()
+        .filter(|p| p.ends_with("trace.bin"))
+        .collect();
+    assert!(traces.is_empty(), "{traces:?}");
+    // A new version on the cached Original runs: the runs come from the cache,
+    // their traces are regenerated (one program run per benchmark) and deleted.
+    o.only_versions = vec!["original".into(), "blp-ideal".into()];
+    let b2 = Synthetic::default();
+    let out = eval::run(&o, &b2).unwrap();
+    assert_eq!(out.output.job_counts["run"], (0, 2));
+    assert_eq!(b2.runs.load(Ordering::SeqCst), 2);
+    assert_eq!(b2.sims.load(Ordering::SeqCst), 2);
+    assert!(out.output.records.iter().all(|r| r.status == Status::Ok));
+    // With keep_traces they stay.
+    o.keep_traces = true;
+    o.cache = Some(dir.path().join("other-cache"));
+    eval::run(&o, &Synthetic::default()).unwrap();
+    assert_eq!(
+        walk(&dir.path().join("other-cache"))
+            .into_iter()
+            .filter(|p| p.ends_with("trace.bin"))
+            .count(),
+        2
+    );
+}
+
+fn walk(p: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(p) {
+        for e in rd.flatten() {
+            let q = e.path();
+            if q.is_dir() {
+                out.extend(walk(&q));
+            } else {
+                out.push(q);
+            }
+        }
+    }
+    out
 }
