@@ -73,6 +73,12 @@ pub const MAX_DEPTH: usize = 16;
 /// Lines of one run mapped to banks; longer runs are sampled (module docs).
 pub const RUN_SAMPLE: i64 = 16;
 
+/// Runs (address sequences of a reference's innermost loop) one entry may
+/// visit; beyond it the runtime gives up (`RuntimeError::SearchBudget`, the
+/// compiled code then runs the loop sequentially) rather than spend more
+/// than the loop itself would.
+pub const RUN_BUDGET: u64 = 1 << 18;
+
 /// Iterations of one loop enumerated at most (guards against absurd bounds).
 const MAX_TRIP: i64 = 1 << 40;
 
@@ -292,6 +298,7 @@ impl AffineDesc {
             lines: Vec::new(),
             extra_ds: 0,
             steps: 0,
+            runs: 0,
             ivs: check.then(Vec::new),
         };
         // P-independent references: once, per iteration of P.
@@ -435,6 +442,7 @@ struct Acc<'a> {
     /// Lines skipped by sampling (counted as distinct in `D`).
     extra_ds: u64,
     steps: u64,
+    runs: u64,
     /// With the independence check: (first line, last line, write) per run.
     ivs: Option<Vec<(u64, u64, bool)>>,
 }
@@ -506,6 +514,10 @@ impl Acc<'_> {
         write: bool,
     ) -> Result<()> {
         let line = self.line as i64;
+        self.runs += 1;
+        if self.runs > RUN_BUDGET {
+            return Err(crate::RuntimeError::SearchBudget(RUN_BUDGET));
+        }
         if let Some(v) = self.ivs.as_mut() {
             let end = a0.wrapping_add(stride.wrapping_mul(trip - 1));
             let (x, y) = (a0.min(end) as u64, a0.max(end) as u64 + size as u64 - 1);

@@ -209,7 +209,9 @@ pub struct Runtime {
 }
 
 /// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
-type DescCache = HashMap<u32, Vec<(Vec<i64>, Option<Arc<Plan>>)>>;
+/// `Err(())`: the descriptor exceeded its run budget (sequential fallback).
+type DescCache = HashMap<u32, Vec<(Vec<i64>, DescEntry)>>;
+type DescEntry = std::result::Result<Option<Arc<Plan>>, ()>;
 
 /// Schedules kept per affine nest on the descriptor path (one per distinct
 /// bounds / base addresses / live-ins, least recently used dropped).
@@ -687,20 +689,34 @@ impl Runtime {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
         };
         let plan = match cached {
-            Some(Some(pl)) => pl,
-            Some(None) => return Err(conflict()),
+            Some(Ok(Some(pl))) => pl,
+            Some(Ok(None)) => return Err(conflict()),
+            Some(Err(())) => {
+                return Err(RuntimeError::SearchBudget(crate::affine_desc::RUN_BUDGET))
+            }
             None => {
                 let t = Instant::now();
                 let parsed = AffineDesc::parse(desc)?;
-                let Some((plan, st)) =
-                    self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed)?
-                else {
+                let built = match self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed) {
+                    Err(RuntimeError::SearchBudget(b)) => {
+                        // Too many runs: remember it, the caller runs sequentially.
+                        let mut g = lock(&self.affine_desc);
+                        let slots = g.entry(id).or_default();
+                        if slots.len() >= DESC_CACHE_SLOTS {
+                            drop(slots.remove(0));
+                        }
+                        slots.push((key, Err(())));
+                        return Err(RuntimeError::SearchBudget(b));
+                    }
+                    r => r?,
+                };
+                let Some((plan, st)) = built else {
                     let mut g = lock(&self.affine_desc);
                     let slots = g.entry(id).or_default();
                     if slots.len() >= DESC_CACHE_SLOTS {
-                        slots.remove(0);
+                        drop(slots.remove(0));
                     }
-                    slots.push((key, None));
+                    slots.push((key, Ok(None)));
                     return Err(conflict());
                 };
                 let plan = match (permute > 0)
@@ -715,9 +731,9 @@ impl Runtime {
                 let mut g = lock(&self.affine_desc);
                 let slots = g.entry(id).or_default();
                 if slots.len() >= DESC_CACHE_SLOTS {
-                    slots.remove(0);
+                    drop(slots.remove(0));
                 }
-                slots.push((key, Some(plan.clone())));
+                slots.push((key, Ok(Some(plan.clone()))));
                 plan
             }
         };
@@ -918,7 +934,7 @@ impl Runtime {
             .or_else(|| {
                 lock(&self.affine_desc)
                     .get(&id)
-                    .and_then(|v| v.iter().rev().find_map(|e| e.1.clone()))
+                    .and_then(|v| v.iter().rev().find_map(|e| e.1.clone().ok().flatten()))
             })
     }
 
