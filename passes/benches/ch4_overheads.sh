@@ -1,59 +1,94 @@
 #!/usr/bin/env bash
-# Measures the issue-6 figures on every irregular benchmark (quick inputs):
-#  1. `weft opt` time (default pipeline, on clang's IR) against `clang-19 -O1 -c` of the C file;
-#  2. the inspector's share of the region's run time (runtime stats: inspector_ns vs executor_ns),
-#     natively (WEFT_CORES=2) and in trace mode (WEFT_CORES=16, instrumented kernels);
+# Measures the issue-6 figures on every irregular benchmark:
+#  1. `weft opt` time (default pipeline, on clang's IR) against `clang-19 -O1 -c` of the C file
+#     (best of 3 each);
+#  2. the inspector's share of the regions' run time, inspector_ns / (inspector_ns + executor_ns)
+#     summed over the kernel regions (runtime stats), natively (WEFT_CORES=2, default pipeline)
+#     and in trace mode (WEFT_CORES=16, instrumented kernels); plus the region executions and
+#     inspections, and where the inspector's time went (record / dependence check / schedule);
 #  3. native executor overhead with the identity (static) schedule on one worker:
-#     `executor-form` binary against the unchanged program (`--passes=none`), best of 3.
-# Usage: passes/benches/ch4_overheads.sh [weft-binary]   (run from the repository root)
+#     `executor-form` binary against the unchanged program (`--passes=none`), best of N of the
+#     kernel time each benchmark reports on stderr (`time: <s> s`, input loading excluded).
+# Usage (from the repository root; use release builds, e.g. `cargo build --release -p weft -p weft-runtime`):
+#   passes/benches/ch4_overheads.sh [weft-binary] [quick|full] [N]
+# The runtime linked is the one next to the weft binary (target/<profile>/libweft_runtime.a)
+# unless WEFT_RUNTIME_LIB is set. Arguments per benchmark are the registry's
+# (testsuite/src/bench.rs) quick or full arguments.
 set -euo pipefail
-WEFT=${1:-target/debug/weft}
+WEFT=${1:-target/release/weft}
+SIZE=${2:-quick}
+N=${3:-3}
+ONLY=${ONLY:-}
 B=testsuite/benchmarks
+D=${WEFT_DATA:-/work/shared/data}
 OUT=$(mktemp -d)
 FLAGS="-O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-discard-value-names -g0 -std=c11 -I$B/common"
 clang-19 $FLAGS -c $B/common/weft_bench.c -o $OUT/wb.o
+args() { # registry arguments of benchmark $1 for $SIZE
+  case "$SIZE:$1" in
+    quick:carey) echo "--quick --input $D/graphs/kron_g14_k16.gapbs.edges" ;;
+    quick:equake) echo "--quick --input $D/spark98/sf10.1.pack" ;;
+    quick:gauss_seidel) echo "--quick --input $D/metis/4elt.graph" ;;
+    quick:*) echo "--quick" ;;
+    full:*) echo "" ;;
+  esac
+}
 now() { date +%s.%N; }
-best3() { # best wall time of 3 runs of "$@"
+bestn() { # best wall time of N runs of "$@"
   local best=""
-  for _ in 1 2 3; do
+  for _ in $(seq "$N"); do
     local t0; t0=$(now); "$@" >/dev/null 2>&1; local t1; t1=$(now)
     local d; d=$(echo "$t1 - $t0" | bc -l)
     if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
   done
   echo "$best"
 }
-share() { # inspector share (%) from a runtime stats JSON
+bestk() { # best kernel time (the benchmark's "time: <s> s" line on stderr) of N runs of "$@"
+  local best=""
+  for _ in $(seq "$N"); do
+    local d; d=$("$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1)
+    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
+  done
+  echo "$best"
+}
+share() { # "share% executions inspections record% deps% sched%" from a runtime stats JSON
   python3 - "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ins = exe = 0
-def walk(x):
-    global ins, exe
-    if isinstance(x, dict):
-        if "inspector_ns" in x and "executor_ns" in x:
-            ins += x["inspector_ns"]; exe += x["executor_ns"]
-        for v in x.values(): walk(v)
-    elif isinstance(x, list):
-        for v in x: walk(v)
-walk(d)
-print("%.2f" % (100.0 * ins / max(1, ins + exe)))
+ins = exe = ex = insp = rec = dep = sch = 0
+for r in d.get("regions", []):
+    if r.get("kind") != "irregular":
+        continue
+    ins += r["inspector_ns"]; exe += r["executor_ns"]
+    ex += r["executions"]; insp += r["inspections"]
+    b = r.get("inspector_breakdown") or {}
+    rec += b.get("record_ns", 0); dep += b.get("dependence_ns", 0); sch += b.get("schedule_ns", 0)
+tot = max(1, ins + exe)
+print("%.2f %d %d %.1f %.1f %.1f" % (100.0 * ins / tot, ex, insp,
+      100.0 * rec / tot, 100.0 * dep / tot, 100.0 * sch / tot))
 PY
 }
-printf "%-14s %9s %9s %7s %9s %9s %9s %9s %8s\n" bench clang_s opt_s opt% insp_nat% insp_tr% orig_s exec_s exec%
+printf "%-13s %7s %7s %6s | %8s %5s %5s %6s %6s %6s | %8s | %8s %8s %7s\n" \
+  bench clang_s opt_s opt% insp_nat% execs insps rec% deps% sched% insp_tr% orig_s exec_s exec%
 for c in $B/irregular/*.c; do
   n=$(basename $c .c)
+  if [ -n "$ONLY" ] && [ "$ONLY" != "$n" ]; then continue; fi
+  A=$(args $n)
   clang-19 $FLAGS -S -emit-llvm $c -o $OUT/$n.ll
-  tc=$(best3 clang-19 $FLAGS -c $c -o $OUT/$n.o)
-  to=$(best3 $WEFT opt $OUT/$n.ll -o $OUT/$n.opt.bc)
+  tc=$(bestn clang-19 $FLAGS -c $c -o $OUT/$n.o)
+  to=$(bestn $WEFT opt $OUT/$n.ll -o $OUT/$n.opt.bc)
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.orig --passes=none
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.exec --passes=executor-form
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.blp --passes=insert-inspector,parallel-for
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.tr --passes='insert-inspector,parallel-for,instrument-trace<only=kernel_*>'
-  WEFT_CORES=2 WEFT_STATS=$OUT/$n.nat.json $OUT/$n.blp --quick >/dev/null 2>&1
-  WEFT_CORES=16 WEFT_TRACE=$OUT/$n.trace WEFT_STATS=$OUT/$n.tr.json $OUT/$n.tr --quick >/dev/null 2>&1
-  to_=$(WEFT_CORES=1 best3 $OUT/$n.orig --quick)
-  te=$(WEFT_CORES=1 best3 $OUT/$n.exec --quick)
-  printf "%-14s %9.3f %9.3f %7.1f %9s %9s %9.3f %9.3f %8.2f\n" $n $tc $to $(echo "100*$to/$tc" | bc -l) \
-    $(share $OUT/$n.nat.json) $(share $OUT/$n.tr.json) $to_ $te $(echo "100*($te-$to_)/$to_" | bc -l)
+  WEFT_CORES=2 WEFT_STATS=$OUT/$n.nat.json $OUT/$n.blp $A >/dev/null 2>&1
+  WEFT_CORES=16 WEFT_TRACE=$OUT/$n.trace WEFT_STATS=$OUT/$n.tr.json $OUT/$n.tr $A >/dev/null 2>&1
+  rm -f $OUT/$n.trace
+  to_=$(WEFT_CORES=1 bestk $OUT/$n.orig $A)
+  te=$(WEFT_CORES=1 bestk $OUT/$n.exec $A)
+  read -r sn ex insp rec dep sch <<<"$(share $OUT/$n.nat.json)"
+  read -r st _ <<<"$(share $OUT/$n.tr.json)"
+  printf "%-13s %7.3f %7.3f %6.1f | %8s %5s %5s %6s %6s %6s | %8s | %8.5f %8.5f %7.2f\n" $n $tc $to \
+    $(echo "100*$to/$tc" | bc -l) $sn $ex $insp $rec $dep $sch $st $to_ $te $(echo "100*($te-$to_)/$to_" | bc -l)
 done
 rm -rf $OUT

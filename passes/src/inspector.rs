@@ -31,18 +31,25 @@
 //! branch must not be written by the loop (it would read stale data); the
 //! pass proves that with the frontend's alias relation and refuses otherwise.
 //!
-//! Schedule reuse (§4.4.1, "re-run it when they are reassigned"): the runtime
-//! caches one schedule per region id. Each static region gets
-//! [`CONTEXT_SLOTS`] runtime ids, one per saved context (base pointers,
-//! bounds): an execution whose context matches a saved one reuses that id's
-//! schedule; otherwise a slot is recycled round-robin, its id invalidated and
-//! the context saved (a kernel called on another matrix, Gauss-Seidel's
-//! colours, CG's two vectors). Index arrays reassigned in place are caught by invalidation calls
-//! after code that may write integer arrays: after each integer store,
+//! Schedule reuse (§4.4.1, "re-run it when they are reassigned"): the
+//! inspector runs once per index-array assignment, the executor on every
+//! call. Each static region owns [`CONTEXT_SLOTS`] runtime ids; before the
+//! call the live-in values of the context (base pointers, bounds) are packed
+//! into an `i64` key and `weft_region_select` returns the id whose saved key
+//! is equal (its cached schedule is reused) or recycles the least recently
+//! used id (a kernel called on another matrix, Gauss-Seidel's colours, CG's
+//! two vectors: up to [`CONTEXT_SLOTS`] contexts per region stay cached).
+//! Index arrays reassigned in place are caught by `weft_region_reset(region)`
+//! calls after code that may write integer arrays: after each integer store,
 //! memory intrinsic or unknown external call outside generated code, placed
 //! at the exits of the outermost enclosing loop that does not itself run a
 //! region (so a loop that fills an index array costs one call). This is
 //! conservative: integer stores to other arrays cause a re-inspection too.
+//!
+//! Dependence check cost: the inspector of a loop the frontend proves
+//! parallel (no slab can conflict) reports its stores with `is_write = 0`,
+//! so the runtime skips the §4.4.6 check; only loops with possible
+//! cross-iteration conflicts (`y[dst[e]] += ...`) report writes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -283,6 +290,18 @@ pub fn make_inspector<'ctx>(
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
 ) -> Result<usize> {
+    make_inspector_with(module, f, k, true)
+}
+
+/// [`make_inspector`]; with `report_writes == false` stores are reported with
+/// `is_write = 0` (the loop is proven parallel: the runtime's dependence
+/// check has nothing to find and is skipped).
+pub fn make_inspector_with<'ctx>(
+    module: &Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    k: IntValue<'ctx>,
+    report_writes: bool,
+) -> Result<usize> {
     let td = util::target_data(module);
     let report = rtabi::declare(module, RtFn::InspectAccess)?;
     let cx = module.get_context();
@@ -306,7 +325,7 @@ pub fn make_inspector<'ctx>(
                     k.into(),
                     p.into(),
                     i32t.const_int(size, false).into(),
-                    i32t.const_int(w as u64, false).into(),
+                    i32t.const_int((w && report_writes) as u64, false).into(),
                 ];
                 b.build_call(report, &args, "")?;
                 n += 1;
@@ -370,49 +389,61 @@ fn next_region_id(module: &Module<'_>) -> u32 {
 }
 
 /// Context slots per region: a region executed with up to this many
-/// different contexts in turn (Gauss-Seidel colours, CG's `p` and `z`)
-/// keeps one cached schedule per context instead of re-inspecting.
-pub const CONTEXT_SLOTS: u32 = 4;
+/// different contexts (Gauss-Seidel colours, CG's `p` and `z`) keeps one
+/// cached schedule per context instead of re-inspecting; the runtime
+/// recycles the least recently used slot beyond that.
+pub const CONTEXT_SLOTS: u32 = weft_runtime::runtime::CONTEXT_SLOTS;
 
 /// The runtime region ids of region `base` (one per context slot).
 pub fn runtime_ids(base: u32) -> std::ops::Range<u32> {
     base * CONTEXT_SLOTS..(base + 1) * CONTEXT_SLOTS
 }
 
-fn field_ne<'ctx>(
+/// A live-in value as one `i64` key word (`None`: not comparable).
+fn key_word<'ctx>(
     module: &Module<'ctx>,
     b: &inkwell::builder::Builder<'ctx>,
-    va: BasicValueEnum<'ctx>,
-    vb: BasicValueEnum<'ctx>,
-) -> Result<IntValue<'ctx>> {
+    v: BasicValueEnum<'ctx>,
+) -> Result<Option<IntValue<'ctx>>> {
     let cx = module.get_context();
-    Ok(match (va, vb) {
-        (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
-            b.build_int_compare(IntPredicate::NE, x, y, "")?
+    let i64t = cx.i64_type();
+    Ok(match v {
+        BasicValueEnum::IntValue(x) => {
+            let w = x.get_type().get_bit_width();
+            if w > 64 {
+                None
+            } else if w == 64 {
+                Some(x)
+            } else {
+                Some(b.build_int_z_extend(x, i64t, "")?)
+            }
         }
-        (BasicValueEnum::PointerValue(x), BasicValueEnum::PointerValue(y)) => {
-            let it = cx.i64_type();
-            let xi = b.build_ptr_to_int(x, it, "")?;
-            let yi = b.build_ptr_to_int(y, it, "")?;
-            b.build_int_compare(IntPredicate::NE, xi, yi, "")?
-        }
-        (BasicValueEnum::FloatValue(x), BasicValueEnum::FloatValue(y)) => {
+        BasicValueEnum::PointerValue(x) => Some(b.build_ptr_to_int(x, i64t, "")?),
+        BasicValueEnum::FloatValue(x) => {
             let bits = util::target_data(module).get_bit_size(&x.get_type()) as u32;
+            if !(1..=64).contains(&bits) {
+                return Ok(None);
+            }
             let it = cx
-                .custom_width_int_type(std::num::NonZeroU32::new(bits.max(1)).expect("non-zero"))
+                .custom_width_int_type(std::num::NonZeroU32::new(bits).expect("non-zero"))
                 .map_err(|e| PassError::Llvm(e.to_string()))?;
             let xi = b.build_bit_cast(x, it, "")?.into_int_value();
-            let yi = b.build_bit_cast(y, it, "")?.into_int_value();
-            b.build_int_compare(IntPredicate::NE, xi, yi, "")?
+            Some(if bits == 64 {
+                xi
+            } else {
+                b.build_int_z_extend(xi, i64t, "")?
+            })
         }
-        // Aggregates and vectors: treated as always different (re-inspect).
-        _ => cx.bool_type().const_int(1, false),
+        // Aggregates and vectors: not comparable (a fresh slot every time).
+        _ => None,
     })
 }
 
-/// Picks the runtime region id for this execution: the slot whose saved
-/// context equals the current one, or (round-robin) a victim slot that is
-/// invalidated and takes the current context. Returns the `i32` region id.
+/// Picks the runtime region id for this execution: packs the live-in values
+/// of the context into an `i64` key and asks the runtime
+/// (`weft_region_select`), which returns the id of the slot that saved the
+/// same key or recycles the least recently used of the region's
+/// [`CONTEXT_SLOTS`] slots (dropping its schedule). Returns the `i32` id.
 pub fn emit_context_cache<'ctx>(
     module: &Module<'ctx>,
     site: &outline::CallSite<'ctx>,
@@ -422,79 +453,58 @@ pub fn emit_context_cache<'ctx>(
     let cx = module.get_context();
     let b = &site.builder;
     let i32t = cx.i32_type();
+    let i64t = cx.i64_type();
     let sty = outline::context_type(module, plan);
-    let k = CONTEXT_SLOTS;
     let n = plan.live_ins.len() as u32;
-    let arr = sty.array_type(k);
-    let last = module.add_global(arr, None, &format!("weft.region.{region}.last"));
-    last.set_linkage(Linkage::Internal);
-    last.set_initializer(&arr.const_zero());
-    let vty = cx.bool_type().array_type(k);
-    let valid = module.add_global(vty, None, &format!("weft.region.{region}.valid"));
-    valid.set_linkage(Linkage::Internal);
-    valid.set_initializer(&vty.const_zero());
-    let next = module.add_global(i32t, None, &format!("weft.region.{region}.next"));
-    next.set_linkage(Linkage::Internal);
-    next.set_initializer(&i32t.const_zero());
-    let slot_ptr = |b: &inkwell::builder::Builder<'ctx>, s: IntValue<'ctx>| {
-        // SAFETY: in-bounds index (< CONTEXT_SLOTS) into the slot array.
-        unsafe { b.build_in_bounds_gep(arr, last.as_pointer_value(), &[i32t.const_zero(), s], "") }
-    };
-    let valid_ptr = |b: &inkwell::builder::Builder<'ctx>, s: IntValue<'ctx>| {
-        // SAFETY: in-bounds index into the flag array.
-        unsafe { b.build_in_bounds_gep(vty, valid.as_pointer_value(), &[i32t.const_zero(), s], "") }
-    };
-    let mut sel = i32t.const_int(k as u64, false);
-    for s in (0..k).rev() {
-        let sv = i32t.const_int(s as u64, false);
-        let vp = valid_ptr(b, sv)?;
-        let ok = b.build_load(cx.bool_type(), vp, "")?.into_int_value();
-        let mut differs = b.build_not(ok, "")?;
-        let sp = slot_ptr(b, sv)?;
-        for j in 0..n {
-            let t = plan.live_ins[j as usize].get_type();
-            let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
-            let pb = b.build_struct_gep(sty, sp, j, "")?;
-            let va = b.build_load(t, pa, "")?;
-            let vb = b.build_load(t, pb, "")?;
-            let ne = field_ne(module, b, va, vb)?;
-            differs = b.build_or(differs, ne, "")?;
+    // Marks the region id as used in the module (see `next_region_id`).
+    let g = module.add_global(cx.i8_type(), None, &format!("weft.region.{region}.last"));
+    g.set_linkage(Linkage::Internal);
+    g.set_initializer(&cx.i8_type().const_zero());
+    let kty = i64t.array_type(n.max(1));
+    let key = outline::entry_alloca(module, b, kty.into(), "weft.key")?;
+    let mut comparable = true;
+    for j in 0..n {
+        let t = plan.live_ins[j as usize].get_type();
+        let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
+        let v = b.build_load(t, pa, "")?;
+        match key_word(module, b, v)? {
+            Some(w) => {
+                // SAFETY: in-bounds index (< n) into the key array.
+                let pk = unsafe {
+                    b.build_in_bounds_gep(
+                        kty,
+                        key,
+                        &[i32t.const_zero(), i32t.const_int(j as u64, false)],
+                        "",
+                    )?
+                };
+                b.build_store(pk, w)?;
+            }
+            None => comparable = false,
         }
-        sel = b.build_select(differs, sel, sv, "")?.into_int_value();
     }
-    let chosen = outline::entry_alloca(module, b, i32t.into(), "weft.slot")?;
-    b.build_store(chosen, sel)?;
-    let miss = b.build_int_compare(
-        IntPredicate::EQ,
+    let first = region
+        .checked_mul(CONTEXT_SLOTS)
+        .ok_or_else(|| PassError::Llvm(format!("region id {region} too large")))?;
+    let out = outline::entry_alloca(module, b, i32t.into(), "weft.slot")?;
+    b.build_store(out, i32t.const_int(first as u64, false))?;
+    let sel = rtabi::declare(module, RtFn::RegionSelect)?;
+    let key_arg = if comparable {
+        key
+    } else {
+        cx.ptr_type(inkwell::AddressSpace::default()).const_null()
+    };
+    b.build_call(
         sel,
-        i32t.const_int(k as u64, false),
-        "weft.miss",
+        &[
+            i32t.const_int(region as u64, false).into(),
+            key_arg.into(),
+            i32t.const_int(n as u64, false).into(),
+            out.into(),
+        ],
+        "",
     )?;
-    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
-    outline::emit_if(module, b, miss, "weft.reinspect", |b| {
-        let victim = b
-            .build_load(i32t, next.as_pointer_value(), "weft.victim")?
-            .into_int_value();
-        let nx = b.build_int_add(victim, i32t.const_int(1, false), "")?;
-        let nx = b.build_int_unsigned_rem(nx, i32t.const_int(k as u64, false), "")?;
-        b.build_store(next.as_pointer_value(), nx)?;
-        let base = i32t.const_int((region * k) as u64, false);
-        let id = b.build_int_add(base, victim, "")?;
-        b.build_call(inval, &[id.into()], "")?;
-        let sp = slot_ptr(b, victim)?;
-        for j in 0..n {
-            let t = plan.live_ins[j as usize].get_type();
-            let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
-            let pb = b.build_struct_gep(sty, sp, j, "")?;
-            let v = b.build_load(t, pa, "")?;
-            b.build_store(pb, v)?;
-        }
-        b.build_store(valid_ptr(b, victim)?, cx.bool_type().const_int(1, false))?;
-        b.build_store(chosen, victim)?;
-        Ok(())
-    })?;
-    let s = b.build_load(i32t, chosen, "")?.into_int_value();
-    Ok(b.build_int_add(i32t.const_int((region * k) as u64, false), s, "weft.region")?)
+    Ok(b.build_load(i32t, out, "weft.region")?.into_int_value())
 }
 
 fn apply<'ctx>(
@@ -510,7 +520,7 @@ fn apply<'ctx>(
     let with_inspector = !original || needs_check;
     let (insp_fn, nrep) = if with_inspector {
         let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
-        let n = make_inspector(module, insp.function, insp.k)?;
+        let n = make_inspector_with(module, insp.function, insp.k, needs_check)?;
         (Some(insp.function), n)
     } else {
         (None, 0)
@@ -838,7 +848,7 @@ fn insert_invalidations<'ctx>(
         }
     }
     drop(a);
-    let inval = rtabi::declare(module, RtFn::RegionInvalidate)?;
+    let inval = rtabi::declare(module, RtFn::RegionReset)?;
     let ctx = module.get_context();
     let b = ctx.create_builder();
     let i32t = ctx.i32_type();
@@ -860,9 +870,7 @@ fn insert_invalidations<'ctx>(
             },
         }
         for r in regions {
-            for id in runtime_ids(*r) {
-                b.build_call(inval, &[i32t.const_int(id as u64, false).into()], "")?;
-            }
+            b.build_call(inval, &[i32t.const_int(*r as u64, false).into()], "")?;
         }
         n += 1;
     }

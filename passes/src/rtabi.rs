@@ -30,6 +30,10 @@ pub enum RtFn {
     RunAffineDesc,
     /// `weft_region_invalidate(region)`.
     RegionInvalidate,
+    /// `weft_region_select(base, key, nkey, &out_id)`.
+    RegionSelect,
+    /// `weft_region_reset(base)`.
+    RegionReset,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
     /// `weft_num_cores(&out)`.
@@ -46,6 +50,8 @@ impl RtFn {
             RtFn::RunAffine => "weft_run_affine",
             RtFn::RunAffineDesc => "weft_run_affine_desc",
             RtFn::RegionInvalidate => "weft_region_invalidate",
+            RtFn::RegionSelect => "weft_region_select",
+            RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
             RtFn::NumCores => "weft_num_cores",
         }

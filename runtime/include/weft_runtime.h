@@ -88,7 +88,18 @@ int32_t weft_run_affine_desc(uint32_t nest_id, int64_t lo, int64_t hi, int64_t i
 /* Drops the cached schedules of a region/nest id (its index arrays changed). */
 int32_t weft_region_invalidate(uint32_t region_id);
 
-/* Called by inspectors: iteration iter accesses size bytes at addr. */
+/* Context-keyed schedule reuse: runtime id for static region `base` executing
+ * with context key[0..nkey) (its live-in values): the id (base * 64 + slot) whose
+ * saved key equals key, else the least recently used of the base's 64 slots,
+ * whose schedule is dropped. key = NULL: incomparable context, always a fresh slot. */
+int32_t weft_region_select(uint32_t base, const uint64_t *key, uint32_t nkey, uint32_t *out_id);
+
+/* Forgets the saved contexts of static region `base` and drops all its schedules. */
+int32_t weft_region_reset(uint32_t base);
+
+/* Called by inspectors: iteration iter accesses size bytes at addr. is_write != 0:
+ * a write the slab dependence check must include (compilers pass 0 for stores of
+ * loops they prove parallel). */
 int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
 /* Trace mode: records an access of the current virtual core (core 0 outside

@@ -145,6 +145,23 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_region_invalidate(uint32_t region_id)",
     },
     AbiFn {
+        name: "weft_region_select",
+        ret: I32,
+        params: &[
+            ("base", U32),
+            ("key", Ptr),
+            ("nkey", U32),
+            ("out_id", Ptr),
+        ],
+        c_proto: "int32_t weft_region_select(uint32_t base, const uint64_t *key, uint32_t nkey, uint32_t *out_id)",
+    },
+    AbiFn {
+        name: "weft_region_reset",
+        ret: I32,
+        params: &[("base", U32)],
+        c_proto: "int32_t weft_region_reset(uint32_t base)",
+    },
+    AbiFn {
         name: "weft_inspect_access",
         ret: I32,
         params: &[
@@ -499,7 +516,52 @@ pub extern "C" fn weft_region_invalidate(region_id: u32) -> i32 {
     })
 }
 
-/// Reports one access of iteration `iter` from inside an inspector.
+/// Context slots (runtime ids `base * CONTEXT_SLOTS ..`) per static region.
+pub use crate::runtime::CONTEXT_SLOTS;
+
+/// Picks the runtime id for static region `base` executing with context `key`
+/// (`nkey` words: its live-in values): the id whose saved key equals `key`, or
+/// the least recently used of the base's [`CONTEXT_SLOTS`] ids, whose schedule
+/// is dropped and which takes `key`. `key == NULL` means the context cannot be
+/// compared (always a fresh id).
+#[no_mangle]
+pub extern "C" fn weft_region_select(
+    base: u32,
+    key: *const u64,
+    nkey: u32,
+    out_id: *mut u32,
+) -> i32 {
+    guard(|| {
+        if out_id.is_null() {
+            return Err(null("out_id"));
+        }
+        let k = if key.is_null() {
+            None
+        } else {
+            // SAFETY: the caller passes `nkey` readable words.
+            Some(unsafe { std::slice::from_raw_parts(key, nkey as usize) })
+        };
+        let id = global()?.select_context(base, k).map_err(rt_err)?;
+        // SAFETY: checked non-null.
+        unsafe { *out_id = id };
+        Ok(())
+    })
+}
+
+/// Forgets every saved context of static region `base` and drops the
+/// schedules of all its ids (index arrays may have been reassigned).
+#[no_mangle]
+pub extern "C" fn weft_region_reset(base: u32) -> i32 {
+    guard(|| {
+        global()?.reset_contexts(base);
+        Ok(())
+    })
+}
+
+/// Reports one access of iteration `iter` from inside an inspector. `is_write`
+/// is nonzero for writes the runtime must include in the slab dependence check
+/// (§4.4.6); the compiler reports the stores of loops it proves parallel with
+/// 0 (they still count for the bank maps, which treat reads and writes alike).
 #[no_mangle]
 pub extern "C" fn weft_inspect_access(
     h: *mut Inspector,

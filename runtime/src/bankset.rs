@@ -97,6 +97,20 @@ impl BankSet {
         count_xnor(self.words(), other.words(), self.len())
     }
 
+    /// Set over `len` banks from raw words (bank `b` = bit `b % 64` of word
+    /// `b / 64`); missing words are zero, bits at positions `>= len` are dropped.
+    pub fn from_words(len: usize, words: &[u64]) -> Self {
+        let mut s = Self::new(len);
+        let n = s.words().len();
+        for (d, w) in s.words_mut().iter_mut().zip(words.iter().take(n)) {
+            *d = *w;
+        }
+        if len % 64 != 0 && n > 0 {
+            s.words_mut()[n - 1] &= (1u64 << (len % 64)) - 1;
+        }
+        s
+    }
+
     /// Raw storage words (dead tail bits are zero).
     pub fn words(&self) -> &[u64] {
         self.bits.as_raw_slice()
@@ -235,6 +249,14 @@ mod tests {
         assert_eq!(a.count_new(&b), 2);
         assert_eq!(a.count_xnor(&b), 128);
         assert!(BankSet::from_banks(4, &[4]).is_err());
+    }
+
+    #[test]
+    fn from_words_masks_the_tail() {
+        let a = BankSet::from_words(70, &[0b1010, 0b111_0000_0001]);
+        assert_eq!(a.banks(), vec![1, 3, 64]);
+        assert_eq!(BankSet::from_words(3, &[0xff]).banks(), vec![0, 1, 2]);
+        assert_eq!(BankSet::from_words(130, &[1]).banks(), vec![0]);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod blp;
 pub mod deps;
 pub mod error;
 pub mod executor;
+pub mod inspect;
 pub mod machine;
 pub mod mlp;
 pub mod optimal;

@@ -40,6 +40,11 @@ impl Machine {
         })
     }
 
+    /// The address-to-bank mapper shared with the simulator.
+    pub fn mapper(&self) -> &BankMapper {
+        &self.mapper
+    }
+
     /// LLC capacity in cache lines (C of eq. 5.1).
     pub fn llc_lines(&self) -> u64 {
         self.config.llc.size_bytes / self.config.llc.line_bytes.max(1) as u64

@@ -7,6 +7,16 @@
 //! [`Runtime::invalidate`], or when its bounds, unit size, scheme or core count
 //! change) and reused by every later execution — the inspector runs once, the
 //! executor many times, as in the timing loops of the dissertation's benchmarks.
+//! Compiled regions pick their id with [`Runtime::select_context`]: one static
+//! region owns [`CONTEXT_SLOTS`] ids, keyed by the live-in values of its call
+//! (LRU beyond that), so a kernel run on several index arrays in turn
+//! (Gauss-Seidel's colours) keeps one schedule per array. A region with a
+//! single slab in all (one worker) runs without inspection.
+//!
+//! Irregular inspections record through [`crate::inspect::SlabRecorder`]
+//! (bank-map bits and compact records; the dependence check only when
+//! something is reported as written); [`RegionStats::inspector_breakdown`]
+//! says where the time went.
 
 use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
@@ -14,6 +24,7 @@ use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
 use crate::deps::{sync_points, Access, UnitDag};
 use crate::error::invalid;
 use crate::executor::{execute_native, execute_sequential, BodyRef, Plan};
+use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
 use crate::trace::Tracer;
@@ -85,6 +96,9 @@ impl RuntimeConfig {
 }
 
 /// Collects the accesses an inspector reports (the `weft_inspector_t` of the C ABI).
+/// Irregular regions record straight into a [`SlabRecorder`] (bank-map bits and
+/// compact records, see [`crate::inspect`]); affine nests keep every access for
+/// their weighted bank vectors.
 pub struct Inspector {
     lo: i64,
     hi: i64,
@@ -93,34 +107,16 @@ pub struct Inspector {
     error: Option<String>,
 }
 
-#[derive(Clone, Debug)]
 enum Layout {
-    /// Slabs: per-core chunk starts (len P+1) and slab offsets (len P+1).
-    Slabs {
-        chunk: Vec<i64>,
-        offset: Vec<u32>,
-        slab_iters: i64,
-    },
+    /// Slabs of an irregular region.
+    Slabs(Box<SlabRecorder>),
     /// Iteration blocks of `ib` iterations from `lo`.
     Blocks { ib: i64 },
 }
 
 impl Inspector {
-    fn unit_of(&self, iter: i64) -> u32 {
-        match &self.layout {
-            Layout::Slabs {
-                chunk,
-                offset,
-                slab_iters,
-            } => {
-                let c = chunk.partition_point(|&s| s <= iter) - 1;
-                offset[c] + ((iter - chunk[c]) / slab_iters) as u32
-            }
-            Layout::Blocks { ib } => ((iter - self.lo) / ib) as u32,
-        }
-    }
-
     /// Records one access of iteration `iter` (must lie in the inspected range).
+    #[inline]
     pub fn access(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
         if iter < self.lo || iter >= self.hi {
             let m = format!(
@@ -130,13 +126,15 @@ impl Inspector {
             self.error.get_or_insert(m.clone());
             return Err(invalid(m));
         }
-        let unit = self.unit_of(iter);
-        self.accesses.push(Access {
-            unit,
-            addr,
-            size: size.max(1),
-            write,
-        });
+        match &mut self.layout {
+            Layout::Slabs(r) => r.record(iter, addr, size, write),
+            Layout::Blocks { ib } => self.accesses.push(Access {
+                unit: ((iter - self.lo) / *ib) as u32,
+                addr,
+                size: size.max(1),
+                write,
+            }),
+        }
         Ok(())
     }
 }
@@ -187,6 +185,33 @@ pub struct RegionStats {
     /// Descriptor path: cache-line runs visited to build the bank vectors
     /// (summed over inspections; the cost is proportional to it).
     pub line_steps: u64,
+    /// Irregular regions: where the last inspection's time went.
+    pub inspector_breakdown: Option<InspectorBreakdown>,
+}
+
+/// Time split of one irregular inspection (all in ns).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct InspectorBreakdown {
+    /// Accesses the inspector reported.
+    pub accesses: u64,
+    /// Running the inspector: reports, slab lookup, bank mapping into bank-maps.
+    pub record_ns: u64,
+    /// Building the bank sets and the §4.4.6 dependence check.
+    pub dependence_ns: u64,
+    /// Algorithm 4, synchronisation pruning and plan building.
+    pub schedule_ns: u64,
+}
+
+/// Runtime ids per static region for context-keyed schedule reuse
+/// ([`Runtime::select_context`]): ids `base * CONTEXT_SLOTS ..`.
+pub const CONTEXT_SLOTS: u32 = 64;
+
+/// The saved contexts of one static region (LRU over [`CONTEXT_SLOTS`] slots).
+#[derive(Default)]
+struct Contexts {
+    /// Per slot: key hash, key, last use.
+    slots: Vec<Option<(u64, Vec<u64>, u64)>>,
+    clock: u64,
 }
 
 struct Cached {
@@ -200,6 +225,7 @@ pub struct Runtime {
     cfg: RuntimeConfig,
     machine: OnceLock<std::result::Result<Arc<Machine>, String>>,
     regions: Mutex<HashMap<(u8, u32), Cached>>,
+    contexts: Mutex<HashMap<u32, Contexts>>,
     stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
     pfor: Mutex<(u64, u64, u64)>,
     tracer: Option<Mutex<Tracer>>,
@@ -241,6 +267,7 @@ impl Runtime {
             cfg,
             machine: OnceLock::new(),
             regions: Mutex::new(HashMap::new()),
+            contexts: Mutex::new(HashMap::new()),
             stats: Mutex::new(BTreeMap::new()),
             pfor: Mutex::new((0, 0, 0)),
             tracer,
@@ -314,6 +341,77 @@ impl Runtime {
         lock(&self.affine_desc).remove(&id);
     }
 
+    /// Context-keyed schedule reuse: the runtime id of static region `base`
+    /// for context `key` (its live-in values; `None` = not comparable). A key
+    /// seen before gets its slot's id back; otherwise the least recently used
+    /// slot (a free one first) is invalidated and takes the key. Bounded: at
+    /// most [`CONTEXT_SLOTS`] keys per base. Ids are `base * CONTEXT_SLOTS + slot`.
+    pub fn select_context(&self, base: u32, key: Option<&[u64]>) -> Result<u32> {
+        let first = base.checked_mul(CONTEXT_SLOTS).ok_or_else(|| {
+            invalid(format!(
+                "region base {base} too large for {CONTEXT_SLOTS} slots"
+            ))
+        })?;
+        let hash = key.map(|k| {
+            k.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| {
+                (h ^ w).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29)
+            })
+        });
+        let mut all = lock(&self.contexts);
+        let set = all.entry(base).or_default();
+        if set.slots.is_empty() {
+            set.slots = vec![None; CONTEXT_SLOTS as usize];
+        }
+        set.clock += 1;
+        let now = set.clock;
+        if let (Some(k), Some(h)) = (key, hash) {
+            for (i, s) in set.slots.iter_mut().enumerate() {
+                if let Some((sh, sk, used)) = s {
+                    if *sh == h && sk.as_slice() == k {
+                        *used = now;
+                        return Ok(first + i as u32);
+                    }
+                }
+            }
+        }
+        let victim = set
+            .slots
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, s)| s.as_ref().map_or(0, |(_, _, used)| *used))
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        set.slots[victim] = Some((
+            hash.unwrap_or(0),
+            key.map(|k| k.to_vec()).unwrap_or_default(),
+            now,
+        ));
+        if key.is_none() {
+            // Never matched again: mark it least recent.
+            if let Some((_, _, used)) = &mut set.slots[victim] {
+                *used = 0;
+            }
+        }
+        drop(all);
+        self.invalidate(first + victim as u32);
+        Ok(first + victim as u32)
+    }
+
+    /// Forgets the saved contexts of static region `base` and drops the
+    /// schedules of all its ids.
+    pub fn reset_contexts(&self, base: u32) {
+        let had = lock(&self.contexts).remove(&base).is_some();
+        if had {
+            if let Some(first) = base.checked_mul(CONTEXT_SLOTS) {
+                let mut r = lock(&self.regions);
+                for id in first..first.saturating_add(CONTEXT_SLOTS) {
+                    r.remove(&(IRREGULAR, id));
+                    r.remove(&(AFFINE, id));
+                }
+            }
+        }
+    }
+
     fn chunks(&self, lo: i64, hi: i64) -> Vec<i64> {
         let p = self.cfg.cores;
         let n = (hi - lo) as i128;
@@ -350,8 +448,14 @@ impl Runtime {
             slab_iters
         };
         let key = (lo, hi, si, 0u32, p);
+        // One slab in all (one worker and `slab_iters` covering its chunk):
+        // nothing to schedule and no slab to conflict with, so no inspection.
+        let slabs: i64 = (0..p)
+            .map(|c| (chunk[c + 1] - chunk[c] + si - 1) / si)
+            .sum();
         let (plan, scheduled) = match inspect {
             None => (Arc::new(Plan::static_chunks(lo, hi, p)), false),
+            Some(_) if slabs <= 1 => (Arc::new(Plan::static_chunks(lo, hi, p)), true),
             Some(insp) => {
                 let cached = lock(&self.regions)
                     .get(&(IRREGULAR, id))
@@ -439,7 +543,7 @@ impl Runtime {
         hi: i64,
         layout: Layout,
         insp: &dyn Fn(i64, i64, &mut Inspector),
-    ) -> Result<Vec<Access>> {
+    ) -> Result<(Vec<Access>, Layout)> {
         let mut h = Inspector {
             lo,
             hi,
@@ -452,7 +556,7 @@ impl Runtime {
         if let Some(e) = h.error {
             return Err(invalid(e));
         }
-        Ok(h.accesses)
+        Ok((h.accesses, h.layout))
     }
 
     fn build_irregular(
@@ -476,22 +580,34 @@ impl Runtime {
             }
             offset[c + 1] = units.len() as u32;
         }
-        let accesses = self.inspect(
-            lo,
-            hi,
-            Layout::Slabs {
+        let n = units.len();
+        let t0 = Instant::now();
+        let table = BankTable::new(&machine);
+        let line = machine.line_bytes().max(1);
+        let rec = SlabRecorder::new(
+            SlabLayout {
                 chunk: chunk.to_vec(),
                 offset: offset.clone(),
                 slab_iters: si,
             },
-            insp,
-        )?;
-        let n = units.len();
-        let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &accesses)?;
-        let dag = UnitDag::from_accesses(n, &accesses)?;
-        drop(accesses);
+            machine.num_mem_banks(),
+            line.trailing_zeros(),
+            table,
+        );
+        let (_, layout) = self.inspect(lo, hi, Layout::Slabs(Box::new(rec)), insp)?;
+        let Layout::Slabs(rec) = layout else {
+            return Err(RuntimeError::Panicked(
+                "internal: the inspector lost its slab layout".into(),
+            ));
+        };
+        let t1 = Instant::now();
+        let maps = rec.bank_maps();
+        let dag = rec.dependences()?;
+        let t2 = Instant::now();
+        let accesses = rec.accesses() as u64;
+        drop(rec);
         let slabs: Vec<Vec<_>> = (0..p)
-            .map(|c| maps.mem[offset[c] as usize..offset[c + 1] as usize].to_vec())
+            .map(|c| maps[offset[c] as usize..offset[c + 1] as usize].to_vec())
             .collect();
         let inst = SlabInstance::new(machine.num_mem_banks(), slabs)?;
         let dag_ref = (!dag.has_no_edges()).then_some(&dag);
@@ -525,8 +641,15 @@ impl Runtime {
             barrier: self.cfg.slot_barrier,
         };
         plan.validate()?;
+        let t3 = Instant::now();
         let st = RegionStats {
             units: n as u64,
+            inspector_breakdown: Some(InspectorBreakdown {
+                accesses,
+                record_ns: (t1 - t0).as_nanos() as u64,
+                dependence_ns: (t2 - t1).as_nanos() as u64,
+                schedule_ns: (t3 - t2).as_nanos() as u64,
+            }),
             dag_edges: dag.num_edges() as u64,
             sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
             banks_per_slot: Some(sched.mean_coverage()),
@@ -806,7 +929,7 @@ impl Runtime {
         let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
             Some(insp) => {
                 let machine = self.machine()?;
-                let acc = self.inspect(lo, hi, Layout::Blocks { ib }, insp)?;
+                let (acc, _) = self.inspect(lo, hi, Layout::Blocks { ib }, insp)?;
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();

@@ -1,6 +1,6 @@
 ; PASSES: insert-inspector
 ; CHECK: i64 @test(
-; CHECK: call i32 @weft_region_invalidate(i32 0)
+; CHECK: call i32 @weft_region_reset(i32 0)
 ; REMARK: invalidation point(s)
 ; run: @test(300)
 ; cores: 1,2

@@ -1,0 +1,503 @@
+//! The irregular inspector's recording path (dissertation §4.4.1 inspector,
+//! §4.4.2 bank-maps Δ, §4.4.6 runtime dependence check), built for speed: the
+//! inspector runs once per index-array assignment, but on the quick inputs a
+//! region executes only a few times, so its cost shows directly in the
+//! region's run time (§4.5 reports ~4%).
+//!
+//! What happens per reported access (no allocation, no hashing):
+//! - the slab of the iteration comes from a cached `[lo, hi)` range (the
+//!   inspector walks iterations in order, so the cache almost always hits);
+//! - the memory bank of each cache line comes from [`BankTable`], a lookup
+//!   table over the address bits that select the bank (exact for the bit-field
+//!   mappings of `weft-memsim`), and sets one bit in the slab's bank-map words;
+//! - the access is appended to a compact record list for the dependence check.
+//!
+//! At the end, [`SlabRecorder::dependences`] builds the slab DAG only when
+//! some reported access writes (the compiler reports the stores of loops it
+//! proves parallel as non-conflicting, `is_write = 0`, so their check is
+//! skipped): a bitmap of the written 4-byte granules over their address span
+//! (a hash set when they lie far apart), then one streaming pass that links
+//! each access to the nearest conflicting writer and readers of the granule
+//! (RAW, WAR, WAW), relying on slabs being reported in
+//! non-decreasing order; out-of-order reports fall back to the sort-based
+//! [`UnitDag::from_accesses`]. Both give the same dependence relation (the
+//! transitive reduction may differ), which the executor enforces.
+
+use crate::bankset::{words_for, BankSet};
+use crate::deps::{Access, UnitDag, GRANULE};
+use crate::machine::Machine;
+use crate::Result;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use weft_memsim::addrmap::Field;
+
+/// Exact address → memory-bank lookup: the bank depends only on the address
+/// bits of the channel, rank, bank-group and bank fields, which lie in
+/// `[lsb, lsb + span)`; the table holds the bank of every value of those bits.
+/// Spans over [`BankTable::MAX_SPAN`] bits fall back to the mapper.
+#[derive(Clone, Debug)]
+pub struct BankTable {
+    lsb: u32,
+    mask: u64,
+    table: Vec<u16>,
+    machine: Option<std::sync::Arc<Machine>>,
+}
+
+impl BankTable {
+    /// Widest bank-bit span tabulated (2^16 entries of 2 bytes).
+    pub const MAX_SPAN: u32 = 16;
+
+    /// Table for `machine`'s DRAM mapping.
+    pub fn new(machine: &std::sync::Arc<Machine>) -> BankTable {
+        let dram = &machine.mapper().dram;
+        let (mut lo, mut hi, mut pos) = (u32::MAX, 0u32, 0u32);
+        for (f, bits) in dram.fields() {
+            if matches!(
+                f,
+                Field::Channel | Field::Rank | Field::BankGroup | Field::Bank
+            ) && bits > 0
+            {
+                lo = lo.min(pos);
+                hi = hi.max(pos + bits);
+            }
+            pos += bits;
+        }
+        if lo == u32::MAX {
+            // A single bank.
+            return BankTable {
+                lsb: 0,
+                mask: 0,
+                table: vec![0],
+                machine: None,
+            };
+        }
+        let span = hi - lo;
+        if span > Self::MAX_SPAN || machine.mapper().num_mem_banks() > u16::MAX as u32 {
+            return BankTable {
+                lsb: 0,
+                mask: 0,
+                table: Vec::new(),
+                machine: Some(machine.clone()),
+            };
+        }
+        let table = (0..1u64 << span)
+            .map(|v| machine.mapper().mem_bank(v << lo) as u16)
+            .collect();
+        BankTable {
+            lsb: lo,
+            mask: (1u64 << span) - 1,
+            table,
+            machine: None,
+        }
+    }
+
+    /// Memory bank of byte address `addr`.
+    #[inline]
+    pub fn bank(&self, addr: u64) -> usize {
+        match &self.machine {
+            None => self.table[((addr >> self.lsb) & self.mask) as usize] as usize,
+            Some(m) => m.mapper().mem_bank(addr) as usize,
+        }
+    }
+}
+
+/// Where the slabs of a region lie: per-core chunk starts (len P+1), the id
+/// of each core's first slab (len P+1) and the slab length.
+#[derive(Clone, Debug)]
+pub struct SlabLayout {
+    /// Chunk boundaries: core `c` runs `[chunk[c], chunk[c+1])`.
+    pub chunk: Vec<i64>,
+    /// `offset[c]` = id of core `c`'s first slab; `offset[P]` = number of slabs.
+    pub offset: Vec<u32>,
+    /// Iterations per slab (the last slab of a chunk may be shorter).
+    pub slab_iters: i64,
+}
+
+impl SlabLayout {
+    /// Slab of iteration `iter` and the iteration range of that slab.
+    /// `iter` must lie in `[chunk[0], chunk[P])`.
+    pub fn slab_of(&self, iter: i64) -> (u32, i64, i64) {
+        let c = self.chunk.partition_point(|&s| s <= iter).saturating_sub(1);
+        let c = c.min(self.chunk.len().saturating_sub(2));
+        let k = (iter - self.chunk[c]) / self.slab_iters;
+        let lo = self.chunk[c] + k * self.slab_iters;
+        let hi = (lo + self.slab_iters).min(self.chunk[c + 1]);
+        (self.offset[c] + k as u32, lo, hi)
+    }
+
+    /// Number of slabs.
+    pub fn slabs(&self) -> usize {
+        self.offset.last().copied().unwrap_or(0) as usize
+    }
+}
+
+/// One recorded access, 16 bytes: address, slab, size (low 31 bits) and the
+/// write flag (bit 31).
+#[derive(Clone, Copy, Debug)]
+struct Rec {
+    addr: u64,
+    unit: u32,
+    size_w: u32,
+}
+
+const WRITE_BIT: u32 = 1 << 31;
+
+/// Accumulates the bank-maps and the access records of a slab layout.
+pub struct SlabRecorder {
+    layout: SlabLayout,
+    cur_lo: i64,
+    cur_hi: i64,
+    cur_unit: u32,
+    banks: usize,
+    words: usize,
+    bits: Vec<u64>,
+    table: BankTable,
+    line_shift: u32,
+    recs: Vec<Rec>,
+    writes: usize,
+    monotone: bool,
+}
+
+impl SlabRecorder {
+    /// Recorder for `layout` with `banks` memory banks, cache lines of
+    /// `2^line_shift` bytes and the bank lookup `table`.
+    pub fn new(layout: SlabLayout, banks: usize, line_shift: u32, table: BankTable) -> Self {
+        let words = words_for(banks);
+        let n = layout.slabs();
+        SlabRecorder {
+            layout,
+            cur_lo: 0,
+            cur_hi: 0,
+            cur_unit: 0,
+            banks,
+            words,
+            bits: vec![0; n * words],
+            table,
+            line_shift,
+            recs: Vec::new(),
+            writes: 0,
+            monotone: true,
+        }
+    }
+
+    /// Records an access of iteration `iter` (the caller checked the range).
+    #[inline]
+    pub fn record(&mut self, iter: i64, addr: u64, size: u32, write: bool) {
+        if iter < self.cur_lo || iter >= self.cur_hi {
+            let (u, lo, hi) = self.layout.slab_of(iter);
+            if u < self.cur_unit {
+                self.monotone = false;
+            }
+            self.cur_unit = u;
+            self.cur_lo = lo;
+            self.cur_hi = hi;
+        }
+        let u = self.cur_unit as usize;
+        let size = size.clamp(1, WRITE_BIT - 1);
+        let first = addr >> self.line_shift;
+        let last = (addr + size as u64 - 1) >> self.line_shift;
+        let row = &mut self.bits[u * self.words..(u + 1) * self.words];
+        for l in first..=last {
+            let b = self.table.bank(l << self.line_shift);
+            row[b / 64] |= 1u64 << (b % 64);
+        }
+        self.writes += write as usize;
+        self.recs.push(Rec {
+            addr,
+            unit: self.cur_unit,
+            size_w: size | if write { WRITE_BIT } else { 0 },
+        });
+    }
+
+    /// Number of recorded accesses.
+    pub fn accesses(&self) -> usize {
+        self.recs.len()
+    }
+
+    /// Number of recorded writes (0: the dependence check has nothing to do).
+    pub fn writes(&self) -> usize {
+        self.writes
+    }
+
+    /// The bank-map of every slab, in slab order.
+    pub fn bank_maps(&self) -> Vec<BankSet> {
+        self.bits
+            .chunks(self.words)
+            .map(|w| BankSet::from_words(self.banks, w))
+            .collect()
+    }
+
+    /// The slab dependence DAG of §4.4.6 (no edges when nothing is written).
+    pub fn dependences(&self) -> Result<UnitDag> {
+        let n = self.layout.slabs();
+        if self.writes == 0 {
+            return Ok(UnitDag::empty(n));
+        }
+        if !self.monotone {
+            let acc: Vec<Access> = self
+                .recs
+                .iter()
+                .map(|r| Access {
+                    unit: r.unit,
+                    addr: r.addr,
+                    size: r.size_w & !WRITE_BIT,
+                    write: r.size_w & WRITE_BIT != 0,
+                })
+                .collect();
+            return UnitDag::from_accesses(n, &acc);
+        }
+        let granules = Self::granules;
+        // Written granules: their span decides between dense arrays and hashing.
+        let (mut gmin, mut gmax, mut wcount) = (u64::MAX, 0u64, 0usize);
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            let g = granules(r);
+            gmin = gmin.min(*g.start());
+            gmax = gmax.max(*g.end());
+            wcount += g.count();
+        }
+        let span = gmax - gmin + 1;
+        let edges = if span <= (DENSE_SPAN as u64).max(8 * wcount as u64) {
+            self.edges_dense(gmin, span as usize)
+        } else {
+            self.edges_hashed()
+        };
+        UnitDag::from_edges(n, &edges)
+    }
+
+    /// Granules of a record.
+    fn granules(r: &Rec) -> std::ops::RangeInclusive<u64> {
+        let size = (r.size_w & !WRITE_BIT) as u64;
+        r.addr / GRANULE..=(r.addr + size - 1) / GRANULE
+    }
+
+    /// Streaming conflict detection with per-granule state in arrays over the
+    /// span `[gmin, gmin + span)` of the written granules: last writer, and
+    /// the readers since that write as a linked list in a pool.
+    fn edges_dense(&self, gmin: u64, span: usize) -> Vec<(u32, u32)> {
+        const NONE: u32 = u32::MAX;
+        let mut written = vec![0u64; span.div_ceil(64)];
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            for g in Self::granules(r) {
+                let i = (g - gmin) as usize;
+                written[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut lw = vec![NONE; span];
+        let mut head = vec![NONE; span];
+        let mut pool: Vec<(u32, u32)> = Vec::new();
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for r in &self.recs {
+            let w = r.size_w & WRITE_BIT != 0;
+            let u = r.unit;
+            for g in Self::granules(r) {
+                let Some(i) = g.checked_sub(gmin).map(|i| i as usize) else {
+                    continue;
+                };
+                if i >= span || written[i / 64] >> (i % 64) & 1 == 0 {
+                    continue;
+                }
+                if w {
+                    if lw[i] != NONE && lw[i] != u {
+                        edges.push((lw[i], u));
+                    }
+                    let mut h = head[i];
+                    while h != NONE {
+                        let (x, next) = pool[h as usize];
+                        if x != u {
+                            edges.push((x, u));
+                        }
+                        h = next;
+                    }
+                    head[i] = NONE;
+                    lw[i] = u;
+                } else if lw[i] != u && (head[i] == NONE || pool[head[i] as usize].0 != u) {
+                    if lw[i] != NONE {
+                        edges.push((lw[i], u));
+                    }
+                    pool.push((u, head[i]));
+                    head[i] = (pool.len() - 1) as u32;
+                }
+            }
+        }
+        edges
+    }
+
+    /// The same with hashed per-granule state (written granules far apart).
+    fn edges_hashed(&self) -> Vec<(u32, u32)> {
+        const NONE: u32 = u32::MAX;
+        let mut written: HashSet<u64, Fast> = HashSet::default();
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            written.extend(Self::granules(r));
+        }
+        // Per written granule: last writer and the readers since that write.
+        let mut state: HashMap<u64, (u32, Vec<u32>), Fast> = HashMap::default();
+        state.reserve(written.len());
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for r in &self.recs {
+            let w = r.size_w & WRITE_BIT != 0;
+            let u = r.unit;
+            for g in Self::granules(r) {
+                if !written.contains(&g) {
+                    continue;
+                }
+                let (lw, readers) = state.entry(g).or_insert((NONE, Vec::new()));
+                if w {
+                    if *lw != NONE && *lw != u {
+                        edges.push((*lw, u));
+                    }
+                    for &x in readers.iter() {
+                        if x != u {
+                            edges.push((x, u));
+                        }
+                    }
+                    readers.clear();
+                    *lw = u;
+                } else if readers.last() != Some(&u) && *lw != u {
+                    if *lw != NONE {
+                        edges.push((*lw, u));
+                    }
+                    readers.push(u);
+                }
+            }
+        }
+        edges
+    }
+}
+
+/// Written-granule spans up to this many granules (or 8 per written granule)
+/// use the dense arrays of [`SlabRecorder`]'s dependence check (8 bytes each).
+const DENSE_SPAN: usize = 1 << 20;
+
+/// splitmix64 finaliser as a hasher for granule numbers.
+#[derive(Default, Clone, Copy)]
+pub struct SplitMix(u64);
+
+impl Hasher for SplitMix {
+    fn finish(&self) -> u64 {
+        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 ^= i;
+    }
+}
+
+type Fast = BuildHasherDefault<SplitMix>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bankmap::AddressMap;
+
+    fn machine() -> std::sync::Arc<Machine> {
+        std::sync::Arc::new(Machine::load("table5.2").unwrap())
+    }
+
+    #[test]
+    fn bank_table_matches_the_mapper() {
+        let m = machine();
+        let t = BankTable::new(&m);
+        assert!(t.machine.is_none(), "table5.2 has a narrow bank span");
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = x >> 20;
+            assert_eq!(t.bank(a), m.mem_bank(a), "address {a:#x}");
+        }
+    }
+
+    fn layout() -> SlabLayout {
+        // 2 cores over [0, 10): core 0 [0,5) slabs of 2: 0:[0,2) 1:[2,4) 2:[4,5);
+        // core 1 [5,10): 3:[5,7) 4:[7,9) 5:[9,10)
+        SlabLayout {
+            chunk: vec![0, 5, 10],
+            offset: vec![0, 3, 6],
+            slab_iters: 2,
+        }
+    }
+
+    #[test]
+    fn slab_of_hand_computed() {
+        let l = layout();
+        assert_eq!(l.slab_of(0), (0, 0, 2));
+        assert_eq!(l.slab_of(4), (2, 4, 5));
+        assert_eq!(l.slab_of(5), (3, 5, 7));
+        assert_eq!(l.slab_of(9), (5, 9, 10));
+        assert_eq!(l.slabs(), 6);
+    }
+
+    #[test]
+    fn maps_and_dependences_match_the_generic_path() {
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let mut r = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+        let mut acc = Vec::new();
+        // iteration i reads x[idx[i]] and writes y[dst[i]] (8-byte elements)
+        let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
+        let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
+        for i in 0..10i64 {
+            let u = layout().slab_of(i).0;
+            for (addr, w) in [
+                (0x10_0000 + 8 * idx[i as usize], false),
+                (0x10_0000 + 8 * dst[i as usize], true),
+                (0x80_0000 + 4096 * i as u64, false),
+            ] {
+                r.record(i, addr, 8, w);
+                acc.push(Access {
+                    unit: u,
+                    addr,
+                    size: 8,
+                    write: w,
+                });
+            }
+        }
+        let generic = crate::bankmap::unit_maps(m.as_ref(), 6, &acc).unwrap();
+        assert_eq!(r.bank_maps(), generic.mem);
+        let fast = r.dependences().unwrap();
+        let slow = UnitDag::from_accesses(6, &acc).unwrap();
+        assert_eq!(closure(&fast), closure(&slow));
+        assert!(!fast.has_no_edges());
+        let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
+        assert_eq!(closure(&hashed), closure(&slow));
+    }
+
+    /// Reachability matrix (the dependence relation both DAGs must induce).
+    fn closure(d: &UnitDag) -> Vec<Vec<bool>> {
+        let n = d.len();
+        let mut r = vec![vec![false; n]; n];
+        for v in 0..n {
+            for &p in d.preds(v) {
+                r[p as usize][v] = true;
+                for u in 0..n {
+                    if r[u][p as usize] {
+                        r[u][v] = true;
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn no_writes_no_edges_and_out_of_order_falls_back() {
+        let m = machine();
+        let mut r = SlabRecorder::new(layout(), m.num_mem_banks(), 6, BankTable::new(&m));
+        r.record(9, 64, 4, false);
+        r.record(0, 64, 4, false);
+        assert!(r.dependences().unwrap().has_no_edges());
+        r.record(1, 64, 4, true);
+        // units 5 (read), 0 (read), 0 (write): WAR edge 5 -> 0 would be cyclic in
+        // unit order; the generic path orders by unit: 0 writes before 5 reads.
+        let d = r.dependences().unwrap();
+        assert_eq!(d.edges(), vec![(0, 5)]);
+    }
+}
