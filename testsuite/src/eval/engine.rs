@@ -462,6 +462,7 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
                     version: c.version.id.to_string(),
                     baseline: c.version.is_baseline(),
                     reordered: job.run.reorder.is_some(),
+                    size: job.run.size,
                     input_scale: job.run.input_scale,
                     point: c.point.clone(),
                     checksum: run.checksum.clone(),

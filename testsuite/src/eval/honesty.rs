@@ -35,6 +35,9 @@ pub struct ChecksumRun {
     pub baseline: bool,
     /// Whether the input was reordered.
     pub reordered: bool,
+    /// Input size class (sweeps of a full run use the quick inputs, whose
+    /// results differ from the full ones).
+    pub size: super::backend::Size,
     /// Input scale.
     pub input_scale: i64,
     /// Sweep point.
@@ -54,15 +57,16 @@ pub struct ChecksumCount {
 
 /// Checks every run against its reference.
 pub fn check_checksums(runs: &[ChecksumRun]) -> Result<ChecksumCount> {
-    let mut groups: BTreeMap<(Study, &str, i64), Vec<&ChecksumRun>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Study, &str, super::backend::Size, i64), Vec<&ChecksumRun>> =
+        BTreeMap::new();
     for r in runs {
         groups
-            .entry((r.study, r.bench.as_str(), r.input_scale))
+            .entry((r.study, r.bench.as_str(), r.size, r.input_scale))
             .or_default()
             .push(r);
     }
     let mut count = ChecksumCount::default();
-    for ((_, _, _), rs) in groups {
+    for ((_, _, _, _), rs) in groups {
         // Reference: the baseline on the unmodified input, main study first.
         let reference = rs
             .iter()
@@ -472,10 +476,25 @@ mod tests {
             version: version.into(),
             baseline,
             reordered,
+            size: crate::eval::backend::Size::Quick,
             input_scale: 1,
             point: None,
             checksum: cs.into(),
         }
+    }
+
+    #[test]
+    fn different_input_sizes_are_separate_groups() {
+        // A full run's sweeps use the quick inputs: their checksums differ from
+        // the full-size runs' and must not be compared with them.
+        let mut quick = run("original", true, false, "2");
+        quick.point = Some(SweepPoint {
+            sweep: "banks".into(),
+            value: 1,
+        });
+        let mut full = run("original", true, false, "1");
+        full.size = crate::eval::backend::Size::Full;
+        assert_eq!(check_checksums(&[full, quick]).unwrap().checked, 2);
     }
 
     #[test]
