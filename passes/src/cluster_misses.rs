@@ -91,6 +91,7 @@ impl Pass for ClusterMisses {
                 scheme: PERMUTE_FLAG as u32,
                 with_inspector: false,
                 fingerprint: false,
+                desc: None,
             };
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(

@@ -13,16 +13,38 @@
 //! if (st != 0) body(ctx, head, tc);                           // nothing ran
 //! ```
 //!
-//! `insp` is an address-only clone of the loop ([`crate::inspector`]'s
-//! inspector skeleton) that reports every load and store of an iteration; the
-//! runtime runs it once at loop entry, builds each IB's memory- and LLC-bank
-//! vectors from the actual base addresses (the bank bits of heap arrays are not
-//! known at compile time), applies eq. 5.1 for the IW size and Algorithm 5 for
-//! the schedule, builds the IB dependence DAG from the same addresses and
-//! inserts the synchronisation of §5.5.4 with transitive-reduction pruning.
-//! The Default scheme of §5.6.1 (equal IBs round-robin) of a parallel nest
-//! needs no inspector.
+//! For a nest whose scheduled loop is proven parallel the call is
+//! `weft_run_affine_desc(nest, head, tc, ib, scheme, desc, len, body, ctx)`:
+//! `desc` is the nest's access-function descriptor ([`crate::affine_desc`]:
+//! loops, IV bounds and every reference's base, size and byte offset `A·i + o`
+//! as words evaluated at the call site from constants and loop invariants), and
+//! the runtime computes each IB's memory- and LLC-bank vectors from it and the
+//! actual base addresses by enumerating cache lines — no inspector, no run of
+//! the loop body — then applies eq. 5.1 for the IW size and Algorithm 5 (or the
+//! Locality-Aware-MLP baseline) for the schedule. A nest without a descriptor
+//! (a non-affine access, a base or coefficient computed inside the loop, no
+//! trip count) keeps the address-only inspector clone ([`crate::inspector`])
+//! passed to `weft_run_affine`, run once at loop entry. The Default scheme of
+//! §5.6.1 (equal IBs round-robin) of a parallel nest needs neither.
 //!
+//! Compile-time bank-vector tables (global arrays aligned to the
+//! bank-interleaving period) are not implemented: no affine benchmark has a
+//! global array (all are heap-allocated, so only run time knows their bank
+//! bits), and under the Table 5.2 mapping (`rochrababgco`, bank bits above the
+//! 2 KiB column bits) the interleaving period is column × bank groups × banks
+//! × ranks × channels bytes, far above a page. The descriptor path handles
+//! globals too (a global's address is a base word), at a per-entry cost
+//! proportional to the cache-line runs (sampled for long runs), with every
+//! constant word (strides, element sizes, constant bounds) folded at compile
+//! time (the remark counts them).
+//!
+//! A nest whose IBs may depend on each other gets both: the descriptor call
+//! with `WEFT_AFFINE_CHECK_DEPS`, where the runtime checks on the described
+//! lines that no IB writes what another touches (then it schedules without a
+//! DAG), and, when it reports a conflict (status 3), `weft_run_affine` with the
+//! inspector, which builds the IB dependence DAG from the exact addresses and
+//! inserts the synchronisation of §5.5.4 with transitive-reduction pruning.
+
 //! Legality: a nest whose scheduled loop is proven parallel is transformed
 //! directly (the DAG is then empty). A nest with no parallel loop is
 //! transformed only when its inspector cannot read data the loop writes (so the
@@ -46,14 +68,14 @@ use crate::rtabi::{self, RtFn};
 use crate::strip_mine::{self, StripPlan};
 use crate::util;
 
-/// Scheme names accepted by `scheme=`, in runtime-code order (0..=3).
-pub const SCHEMES: &[&str] = &["default", "mlp-first", "clp-first", "balanced"];
+/// Scheme names accepted by `scheme=`, in runtime-code order (0..=4).
+pub const SCHEMES: &[&str] = &["default", "mlp-first", "clp-first", "balanced", "la-mlp"];
 
 /// Options of `ib-schedule`.
 pub const OPTIONS: &[(&str, &str)] = &[
     (
         "scheme",
-        "default | mlp-first | clp-first | balanced (Algorithm 5 variants, §5.6.1; default: mlp-first)",
+        "default | mlp-first | clp-first | balanced | la-mlp (Algorithm 5 variants and the Locality-Aware-MLP baseline, §5.6.1; default: mlp-first)",
     ),
     (
         "max-ibs",
@@ -107,6 +129,7 @@ pub fn beta_note(scheme: u32) -> &'static str {
         0 => "no beta (round-robin IBs)",
         1 => "beta = 1 (MLP-first: CLP only from the TempSet)",
         2 => "beta = 0 (CLP-first)",
+        4 => "no beta (Locality-Aware-MLP: inter-core bank parallelism with row-buffer locality, no CLP)",
         _ => {
             "beta chosen per window at run time by the SD rule (runtime stats `beta`, `beta_mean`)"
         }
@@ -114,7 +137,7 @@ pub fn beta_note(scheme: u32) -> &'static str {
 }
 
 /// How the executor of one nest is emitted.
-pub struct NestEmit {
+pub struct NestEmit<'ctx> {
     /// Strip plan.
     pub strip: StripPlan,
     /// Runtime scheme code.
@@ -123,6 +146,8 @@ pub struct NestEmit {
     pub with_inspector: bool,
     /// Whether the schedule must be re-inspected when live-ins change.
     pub fingerprint: bool,
+    /// Access-function descriptor replacing the inspector (parallel nests).
+    pub desc: Option<crate::affine_desc::DescSpec<'ctx>>,
 }
 
 /// Result of [`outline_nest`]: the generated functions.
@@ -139,7 +164,10 @@ pub struct Outlined<'ctx> {
 /// irregular region ids in `weft_region_invalidate`).
 fn next_nest_id(module: &Module<'_>) -> u32 {
     let mut next = 0x10000u32;
-    if let Some(f) = module.get_function(RtFn::RunAffine.symbol()) {
+    for f in [RtFn::RunAffine, RtFn::RunAffineDesc]
+        .iter()
+        .filter_map(|r| module.get_function(r.symbol()))
+    {
         for u in util::unique_users(&f.as_global_value().as_pointer_value()) {
             if let Some(BasicValueEnum::IntValue(c)) = util::value_operand(u, 0) {
                 if let Some(v) = c.get_zero_extended_constant() {
@@ -177,10 +205,12 @@ fn next_dep_base(module: &Module<'_>) -> u32 {
 pub fn outline_nest<'ctx>(
     module: &Module<'ctx>,
     plan: &LoopPlan<'ctx>,
-    how: &NestEmit,
+    how: &NestEmit<'ctx>,
 ) -> Result<Outlined<'ctx>> {
     let body = outline::clone_body(module, plan, CloneKind::Executor)?;
-    let insp = if how.with_inspector {
+    // A dependent nest with a descriptor keeps its inspector for the case the
+    // runtime finds the IBs conflicting (then the DAG needs exact addresses).
+    let insp = if how.with_inspector && (how.desc.is_none() || how.fingerprint) {
         let c = outline::clone_body(module, plan, CloneKind::Inspector)?;
         let n = inspector::make_inspector(module, c.function, c.k)?;
         Some((c.function, n))
@@ -188,7 +218,21 @@ pub fn outline_nest<'ctx>(
         None
     };
     let nest = next_nest_id(module);
-    let run = rtabi::declare(module, RtFn::RunAffine)?;
+    let run = if how.desc.is_some() {
+        rtabi::declare(module, RtFn::RunAffineDesc)?
+    } else {
+        rtabi::declare(module, RtFn::RunAffine)?
+    };
+    // Permutation granule (runtime `AFFINE_GRANULE_SHIFT`): the iterations
+    // sharing a cache line, so a permuted window runs sub-ranges, not single
+    // iterations.
+    let scheme_word = how.scheme as u64
+        | (how.strip.line_iters.clamp(1, 0xffff) << weft_runtime::abi::AFFINE_GRANULE_SHIFT);
+    let run_insp = if how.desc.is_some() && insp.is_some() {
+        Some(rtabi::declare(module, RtFn::RunAffine)?)
+    } else {
+        None
+    };
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
@@ -246,33 +290,98 @@ pub fn outline_nest<'ctx>(
             Some((f, _)) => outline::fn_ptr(f),
             None => cx.ptr_type(AddressSpace::default()).const_null(),
         };
-        let args: [BasicMetadataValueEnum<'ctx>; 8] = [
+        let sw = i32t.const_int(scheme_word, false);
+        // Dependent nests: the runtime checks the IBs' independence on the
+        // described lines (status 3 = they conflict, nothing ran).
+        let sw_desc = i32t.const_int(
+            scheme_word
+                | if how.fingerprint {
+                    weft_runtime::abi::AFFINE_CHECK_DEPS as u64
+                } else {
+                    0
+                },
+            false,
+        );
+        let insp_args: [BasicMetadataValueEnum<'ctx>; 8] = [
             nest_id.into(),
             head.into(),
             tc.into(),
             ib.into(),
-            i32t.const_int(how.scheme as u64, false).into(),
+            sw.into(),
             insp_ptr.into(),
             outline::fn_ptr(bf).into(),
             site.ctx.into(),
         ];
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = match &how.desc {
+            Some(spec) => {
+                let (arr, len) = crate::affine_desc::emit(module, b, plan.function, spec)?;
+                vec![
+                    nest_id.into(),
+                    head.into(),
+                    tc.into(),
+                    ib.into(),
+                    sw_desc.into(),
+                    arr.into(),
+                    len.into(),
+                    outline::fn_ptr(bf).into(),
+                    site.ctx.into(),
+                ]
+            }
+            None => insp_args.to_vec(),
+        };
         let st = b
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
             .basic()
             .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
             .into_int_value();
-        // The runtime validates before running anything: on failure run the rest sequentially.
-        let bad = b.build_int_compare(
-            IntPredicate::NE,
-            st,
-            st.get_type().const_zero(),
-            "weft.failed",
-        )?;
-        outline::emit_if(module, b, bad, "weft.fallback", |b| {
+        let seq = |b: &inkwell::builder::Builder<'ctx>| -> Result<()> {
             b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
             Ok(())
-        })
+        };
+        let zero = st.get_type().const_zero();
+        if let Some(ri) = run_insp {
+            // Conflicting IBs (status 3): the inspector path with its
+            // dependence DAG; the final status decides the sequential fallback.
+            let slot = {
+                let eb = cx.create_builder();
+                let entry = plan
+                    .function
+                    .get_first_basic_block()
+                    .ok_or_else(|| PassError::Llvm("function without entry block".into()))?;
+                match entry.get_first_instruction() {
+                    Some(i) => eb.position_before(&i),
+                    None => eb.position_at_end(entry),
+                }
+                eb.build_alloca(st.get_type(), "weft.status.slot")?
+            };
+            b.build_store(slot, st)?;
+            let dep = b.build_int_compare(
+                IntPredicate::EQ,
+                st,
+                st.get_type()
+                    .const_int(weft_runtime::abi::Status::Dependence as u64, false),
+                "weft.conflict",
+            )?;
+            outline::emit_if(module, b, dep, "weft.inspect.path", |b| {
+                let st2 = b
+                    .build_call(ri, &insp_args, "weft.status2")?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
+                    .into_int_value();
+                b.build_store(slot, st2)?;
+                Ok(())
+            })?;
+            let fin = b
+                .build_load(st.get_type(), slot, "weft.status.final")?
+                .into_int_value();
+            let bad = b.build_int_compare(IntPredicate::NE, fin, zero, "weft.failed")?;
+            return outline::emit_if(module, b, bad, "weft.fallback", seq);
+        }
+        // The runtime validates before running anything: on failure run the rest sequentially.
+        let bad = b.build_int_compare(IntPredicate::NE, st, zero, "weft.failed")?;
+        outline::emit_if(module, b, bad, "weft.fallback", seq)
     })?;
     Ok(Outlined {
         nest,
@@ -381,21 +490,42 @@ impl Pass for IbSchedule {
                     },
                     None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
                 };
-                par_of.borrow_mut().insert(util::bkey(p.header), (par, sp));
+                let desc = if scheme != 0 || !par {
+                    Some(crate::affine_desc::build(fa, l))
+                } else {
+                    None
+                };
+                par_of
+                    .borrow_mut()
+                    .insert(util::bkey(p.header), (par, sp, desc));
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, _cx: &mut PassContext<'ctx>| {
-            let (par, sp) = par_of
-                .borrow()
-                .get(&util::bkey(plan.header))
-                .cloned()
+            let (par, sp, desc) = par_of
+                .borrow_mut()
+                .remove(&util::bkey(plan.header))
                 .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
+            let (desc, no_desc) = match desc {
+                Some(Ok(d)) => (Some(d), None),
+                Some(Err(why)) => (None, Some(why)),
+                None => (None, None),
+            };
+            let desc_note = desc.as_ref().map(|d| {
+                format!(
+                    ", no inspector: bank vectors computed at loop entry from the access-function descriptor ({} reference(s), {} loop(s), {} of {} words constant at compile time) and the actual base addresses, by cache lines",
+                    d.refs,
+                    d.loops,
+                    d.constant_words,
+                    d.words.len()
+                )
+            });
             let how = NestEmit {
                 strip: sp.clone(),
                 scheme,
                 with_inspector: scheme != 0 || !par,
                 fingerprint: !par,
+                desc,
             };
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
@@ -403,12 +533,20 @@ impl Pass for IbSchedule {
                 o.nest,
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),
-                match o.inspector {
-                    Some((f, n)) => format!(
-                        ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses",
+                match (o.inspector, desc_note) {
+                    (Some((f, n)), Some(d)) => format!(
+                        "{d}; the runtime checks on those lines that no IB writes what another touches, and when they do falls back to the address inspector @{} ({n} access report(s)) and its dependence DAG",
                         f.get_name().to_string_lossy()
                     ),
-                    None => ", no inspector (round-robin needs no addresses)".into(),
+                    (None, Some(d)) => d,
+                    (Some((f, n)), None) => format!(
+                        ", address inspector @{} ({n} access report(s)), bank vectors computed at loop entry from the actual base addresses{}",
+                        f.get_name().to_string_lossy(),
+                        no_desc
+                            .map(|w| format!(" (no descriptor: {w})"))
+                            .unwrap_or_default()
+                    ),
+                    (None, None) => ", no inspector (round-robin needs no addresses)".into(),
                 },
                 sp.describe(),
                 sp.why,

@@ -17,6 +17,7 @@
 //! original and transformed modules).
 #![warn(missing_docs)]
 
+pub mod affine_desc;
 pub mod cluster_misses;
 pub mod error;
 pub mod filetest;

@@ -9,8 +9,12 @@
 //! in the cache by eq. 5.1, so no miss is added. In executor form the
 //! interchange is an execution order: this pass sets the permutation flag
 //! (`WEFT_AFFINE_PERMUTE`, 0x100) in the scheme argument of each
-//! `weft_run_affine` call, and the runtime interleaves the window's IBs
-//! iteration by iteration (`Plan::permuted_windows`).
+//! `weft_run_affine` / `weft_run_affine_desc` call, and the runtime
+//! interleaves the window's IBs by granules of the iterations sharing a cache
+//! line (`Plan::permuted_windows`; the granule is in bits 16.. of the scheme
+//! word, set by `ib-schedule` from the §5.5.3 line rule): each granule of an
+//! IB starts one new line per reference, so the misses still come back to
+//! back, and the body runs over ranges rather than one call per iteration.
 //!
 //! Legality: iterations of different IBs of a window are reordered relative to
 //! each other, so only nests whose scheduled loop is proven parallel are
@@ -56,11 +60,13 @@ impl LoopPermute {
 /// returns `(function, nest, applied, message)` per call.
 pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, bool, String)> {
     let mut out = Vec::new();
-    let Some(run) = module.get_function(RtFn::RunAffine.symbol()) else {
-        return out;
-    };
+    let calls: Vec<_> = [RtFn::RunAffine, RtFn::RunAffineDesc]
+        .iter()
+        .filter_map(|r| module.get_function(r.symbol()))
+        .flat_map(|f| util::unique_users(&f.as_global_value().as_pointer_value()))
+        .collect();
     let cx = module.get_context();
-    for call in util::unique_users(&run.as_global_value().as_pointer_value()) {
+    for call in calls {
         let fname = call
             .get_parent()
             .and_then(|b| b.get_parent())
@@ -121,7 +127,9 @@ impl Pass for LoopPermute {
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let r = permute_calls(module, &self.only);
-        if module.get_function(RtFn::RunAffine.symbol()).is_none() {
+        if module.get_function(RtFn::RunAffine.symbol()).is_none()
+            && module.get_function(RtFn::RunAffineDesc.symbol()).is_none()
+        {
             cx.remark(
                 "",
                 None,

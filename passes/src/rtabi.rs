@@ -26,6 +26,8 @@ pub enum RtFn {
     RunIrregular,
     /// `weft_run_affine(nest, lo, hi, ib_iters, scheme, insp, body, ctx)`.
     RunAffine,
+    /// `weft_run_affine_desc(nest, lo, hi, ib_iters, scheme, desc, desc_len, body, ctx)`.
+    RunAffineDesc,
     /// `weft_region_invalidate(region)`.
     RegionInvalidate,
     /// `weft_region_select(base, key, nkey, &out_id)`.
@@ -46,6 +48,7 @@ impl RtFn {
             RtFn::ParallelFor => "weft_parallel_for",
             RtFn::RunIrregular => "weft_run_irregular",
             RtFn::RunAffine => "weft_run_affine",
+            RtFn::RunAffineDesc => "weft_run_affine_desc",
             RtFn::RegionInvalidate => "weft_region_invalidate",
             RtFn::RegionSelect => "weft_region_select",
             RtFn::RegionReset => "weft_region_reset",

@@ -44,7 +44,9 @@ extern "C" {
 #define WEFT_SCHEME_MLP_FIRST 1
 #define WEFT_SCHEME_CLP_FIRST 2
 #define WEFT_SCHEME_BALANCED 3
+#define WEFT_SCHEME_LA_MLP 4    /* Locality-Aware-MLP baseline (5.6.1): inter-core BLP + row locality, no CLP */
 #define WEFT_AFFINE_PERMUTE 0x100 /* or-ed into scheme: permute IBs inside windows (5.5.5) */
+#define WEFT_AFFINE_GRANULE_SHIFT 16 /* scheme bits 16..31: iterations per permuted sub-range (0 = 1) */
 
 /* Opaque handle passed to inspectors. */
 typedef struct weft_inspector weft_inspector_t;
@@ -78,6 +80,10 @@ int32_t weft_run_irregular(uint32_t region_id, int64_t lo, int64_t hi, int64_t s
  * dependence DAG with pruned synchronisation; cached like weft_run_irregular.
  * insp may be NULL only with WEFT_SCHEME_DEFAULT. */
 int32_t weft_run_affine(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, weft_inspect_fn insp, weft_body_fn body, void *ctx);
+/* Affine nest with independent IBs: bank vectors from the access-function
+ * descriptor desc[0..desc_len) (layout: weft_runtime::affine_desc), evaluated at
+ * loop entry from the actual base addresses; no inspector. */
+int32_t weft_run_affine_desc(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, const int64_t *desc, int64_t desc_len, weft_body_fn body, void *ctx);
 
 /* Drops the cached schedules of a region/nest id (its index arrays changed). */
 int32_t weft_region_invalidate(uint32_t region_id);

@@ -123,6 +123,22 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_run_affine(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, weft_inspect_fn insp, weft_body_fn body, void *ctx)",
     },
     AbiFn {
+        name: "weft_run_affine_desc",
+        ret: I32,
+        params: &[
+            ("nest_id", U32),
+            ("lo", I64),
+            ("hi", I64),
+            ("ib_iters", I64),
+            ("scheme", U32),
+            ("desc", Ptr),
+            ("desc_len", I64),
+            ("body", Ptr),
+            ("ctx", Ptr),
+        ],
+        c_proto: "int32_t weft_run_affine_desc(uint32_t nest_id, int64_t lo, int64_t hi, int64_t ib_iters, uint32_t scheme, const int64_t *desc, int64_t desc_len, weft_body_fn body, void *ctx)",
+    },
+    AbiFn {
         name: "weft_region_invalidate",
         ret: I32,
         params: &[("region_id", U32)],
@@ -227,7 +243,7 @@ fn set_error(msg: &str) {
 fn status_of(e: &RuntimeError) -> Status {
     match e {
         RuntimeError::InvalidArgument(_) | RuntimeError::Instance { .. } => Status::Invalid,
-        RuntimeError::CyclicDependences(_) => Status::Dependence,
+        RuntimeError::CyclicDependences(_) | RuntimeError::IbConflict(_) => Status::Dependence,
         RuntimeError::SearchBudget(_) => Status::Unsupported,
         RuntimeError::Machine(_) => Status::Machine,
         RuntimeError::Io(_) => Status::Io,
@@ -383,9 +399,39 @@ pub extern "C" fn weft_run_irregular(
 /// when the schedule has dependence waits.
 pub const AFFINE_PERMUTE: u32 = 0x100;
 
+/// Bits 16..31 of `weft_run_affine`'s `scheme`: the permutation granule
+/// (iterations run together per IB in a permuted window; 0 means 1).
+pub const AFFINE_GRANULE_SHIFT: u32 = 16;
+
+/// Flag or-ed into `weft_run_affine_desc`'s `scheme`: the compiler did not
+/// prove the IBs independent; the runtime checks it on the described lines and
+/// returns `Status::Dependence` (4) on a conflict, without running anything.
+pub const AFFINE_CHECK_DEPS: u32 = 0x200;
+
+/// Splits a `scheme` word into (scheme, permutation granule or 0).
+fn affine_scheme(scheme: u32) -> std::result::Result<(crate::mlp::Scheme, i64), (Status, String)> {
+    let permute = scheme & AFFINE_PERMUTE != 0;
+    let code = scheme & 0xff;
+    let granule = ((scheme >> AFFINE_GRANULE_SHIFT) as i64).max(1);
+    let s = crate::mlp::Scheme::from_code(code).ok_or_else(|| {
+        (
+            Status::Invalid,
+            format!(
+                "unknown scheme {code} (0..={}, optionally | 0x100 for permutation)",
+                crate::mlp::Scheme::MAX_CODE
+            ),
+        )
+    })?;
+    if scheme & 0xfc00 != 0 {
+        return Err((Status::Invalid, format!("unknown scheme flags {scheme:#x}")));
+    }
+    Ok((s, if permute { granule } else { 0 }))
+}
+
 /// Affine nest: iteration blocks of `ib_iters`, Algorithm 5 with `scheme`
-/// (0 default, 1 mlp-first, 2 clp-first, 3 balanced; `| 0x100` = permute inside
-/// windows), cached; `insp` may be NULL only for scheme 0.
+/// (0 default, 1 mlp-first, 2 clp-first, 3 balanced, 4 la-mlp; `| 0x100` =
+/// permute inside windows, bits 16.. = permutation granule), cached; `insp`
+/// may be NULL only for scheme 0.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn weft_run_affine(
@@ -401,14 +447,7 @@ pub extern "C" fn weft_run_affine(
     guard(|| {
         let body = body.ok_or_else(|| null("body"))?;
         // Bit 8 (0x100) asks for loop permutation inside windows (§5.5.5).
-        let permute = scheme & AFFINE_PERMUTE != 0;
-        let code = scheme & !AFFINE_PERMUTE;
-        let scheme = crate::mlp::Scheme::from_code(code).ok_or_else(|| {
-            (
-                Status::Invalid,
-                format!("unknown scheme {code} (0..=3, optionally | 0x100 for permutation)"),
-            )
-        })?;
+        let (scheme, permute) = affine_scheme(scheme)?;
         let rt = global()?;
         let ctx = SendPtr(ctx);
         // SAFETY: see weft_parallel_for.
@@ -425,6 +464,46 @@ pub extern "C" fn weft_run_affine(
             &f,
         )
         .map_err(rt_err)
+    })
+}
+
+/// Affine nest with independent IBs whose bank vectors come from the
+/// access-function descriptor `desc[0..desc_len)` (`weft_runtime::affine_desc`),
+/// evaluated at loop entry with the actual base addresses: no inspector and
+/// no run of the loop body. `scheme` as for `weft_run_affine`, plus
+/// [`AFFINE_CHECK_DEPS`] for nests not proven parallel (status 4 = the IBs
+/// conflict, nothing ran: use `weft_run_affine` with an inspector).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn weft_run_affine_desc(
+    nest_id: u32,
+    lo: i64,
+    hi: i64,
+    ib_iters: i64,
+    scheme: u32,
+    desc: *const i64,
+    desc_len: i64,
+    body: WeftBodyFn,
+    ctx: *mut c_void,
+) -> i32 {
+    guard(|| {
+        let body = body.ok_or_else(|| null("body"))?;
+        if desc.is_null() {
+            return Err(null("desc"));
+        }
+        if !(0..=1 << 24).contains(&desc_len) {
+            return Err((Status::Invalid, format!("desc_len {desc_len}")));
+        }
+        let check = scheme & AFFINE_CHECK_DEPS != 0;
+        let (scheme, permute) = affine_scheme(scheme)?;
+        // SAFETY: the caller passes `desc_len` readable words at `desc`.
+        let words = unsafe { std::slice::from_raw_parts(desc, desc_len as usize) };
+        let rt = global()?;
+        let ctx = SendPtr(ctx);
+        // SAFETY: see weft_parallel_for.
+        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
+        rt.run_affine_desc(nest_id, lo, hi, ib_iters, scheme, permute, check, words, &f)
+            .map_err(rt_err)
     })
 }
 

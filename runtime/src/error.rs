@@ -29,6 +29,10 @@ pub enum RuntimeError {
     /// Writing the trace or the statistics failed.
     #[error("i/o: {0}")]
     Io(#[from] std::io::Error),
+    /// An affine nest's IBs touch each other's written lines: the
+    /// descriptor path cannot run it (the caller falls back to the inspector).
+    #[error("iteration blocks conflict: {0}")]
+    IbConflict(String),
     /// A loop body or inspector panicked (only possible for Rust callbacks).
     #[error("a callback panicked: {0}")]
     Panicked(String),

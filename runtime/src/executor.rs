@@ -70,13 +70,24 @@ impl Plan {
     /// misses) are issued back to back. Order inside each IB is kept. Only
     /// legal when IBs of a window are independent, so a plan with any wait is
     /// returned unchanged (`None`), as is one with more than `max_units`
-    /// iterations (the permuted plan has one unit per iteration).
-    pub fn permuted_windows(&self, max_units: usize) -> Option<Plan> {
+    /// units after permutation.
+    ///
+    /// `granule` iterations run together (a sub-range `[a+t·g, a+(t+1)·g)` of
+    /// each IB in turn): with `g` = the iterations sharing a cache line (the
+    /// §5.5.3 line rule), every granule of an IB starts one new line per
+    /// reference, so the misses of the window still come back to back while
+    /// the body runs as ranges rather than one call per iteration.
+    pub fn permuted_windows(&self, max_units: usize, granule: i64) -> Option<Plan> {
+        let gran = granule.max(1);
         if self.waits.iter().any(|w| !w.is_empty()) {
             return None;
         }
-        let total: i64 = self.units.iter().map(|(a, b)| b - a).sum();
-        if total < 0 || total as usize > max_units {
+        let total: i64 = self
+            .units
+            .iter()
+            .map(|(a, b)| ((b - a).max(0) + gran - 1) / gran)
+            .sum();
+        if total as usize > max_units {
             return None;
         }
         let mut units: Vec<(i64, i64)> = Vec::with_capacity(total as usize);
@@ -94,14 +105,16 @@ impl Plan {
                     .map(|&u| self.units[u as usize].1 - self.units[u as usize].0)
                     .max()
                     .unwrap_or(0);
-                for t in 0..longest {
+                let mut t = 0;
+                while t < longest {
                     for &u in list {
                         let (a, b) = self.units[u as usize];
                         if a + t < b {
                             ids.push(units.len() as u32);
-                            units.push((a + t, a + t + 1));
+                            units.push((a + t, (a + t + gran).min(b)));
                         }
                     }
+                    t += gran;
                 }
                 for &u in list {
                     group_of[u as usize] = g;
@@ -336,16 +349,22 @@ mod tests {
             seq: vec![0, 1, 2],
             barrier: false,
         };
-        let q = p.permuted_windows(100).unwrap();
+        let q = p.permuted_windows(100, 1).unwrap();
         q.validate().unwrap();
         let core0: Vec<(i64, i64)> = q.steps[0][0].iter().map(|&u| q.units[u as usize]).collect();
         assert_eq!(core0, vec![(0, 1), (6, 7), (1, 2), (7, 8), (2, 3)]);
         let core1: Vec<(i64, i64)> = q.steps[0][1].iter().map(|&u| q.units[u as usize]).collect();
         assert_eq!(core1, vec![(3, 4), (4, 5), (5, 6)]);
-        assert!(p.permuted_windows(7).is_none());
+        assert!(p.permuted_windows(7, 1).is_none());
+        // Granule 2: sub-ranges of two iterations, still interleaved.
+        let g = p.permuted_windows(100, 2).unwrap();
+        g.validate().unwrap();
+        let core0: Vec<(i64, i64)> = g.steps[0][0].iter().map(|&u| g.units[u as usize]).collect();
+        assert_eq!(core0, vec![(0, 2), (6, 8), (2, 3)]);
+        assert_eq!(g.iterations(), 8);
         let mut w = p.clone();
         w.waits[2] = vec![1];
-        assert!(w.permuted_windows(100).is_none());
+        assert!(w.permuted_windows(100, 1).is_none());
     }
 
     #[test]

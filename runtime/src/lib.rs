@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod abi;
+pub mod affine_desc;
 pub mod bankmap;
 pub mod bankset;
 pub mod blp;

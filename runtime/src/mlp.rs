@@ -189,6 +189,10 @@ pub enum Scheme {
     ClpFirst,
     /// (3) Balanced: β per window from the SD rule.
     Balanced,
+    /// (4) Locality-Aware-MLP baseline of §5.6.1 (after Ding et al., MICRO
+    /// 2014): inter-core bank parallelism with row-buffer locality, no CLP
+    /// ([`schedule_la_mlp`]).
+    LaMlp,
 }
 
 impl Scheme {
@@ -199,8 +203,21 @@ impl Scheme {
             1 => Scheme::MlpFirst,
             2 => Scheme::ClpFirst,
             3 => Scheme::Balanced,
+            4 => Scheme::LaMlp,
             _ => return None,
         })
+    }
+    /// Largest C ABI code.
+    pub const MAX_CODE: u32 = 4;
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Default => "default",
+            Scheme::MlpFirst => "mlp-first",
+            Scheme::ClpFirst => "clp-first",
+            Scheme::Balanced => "balanced",
+            Scheme::LaMlp => "la-mlp",
+        }
     }
     /// From the CLI name (`default`, `mlp-first`, `clp-first`, `balanced`).
     pub fn from_name(s: &str) -> Option<Scheme> {
@@ -209,6 +226,7 @@ impl Scheme {
             "mlp-first" => Scheme::MlpFirst,
             "clp-first" => Scheme::ClpFirst,
             "balanced" => Scheme::Balanced,
+            "la-mlp" => Scheme::LaMlp,
             _ => return None,
         })
     }
@@ -303,6 +321,9 @@ pub fn schedule_ibs(
             beta: Vec::new(),
             seq: (0..m as u32).collect(),
         });
+    }
+    if opts.scheme == Scheme::LaMlp {
+        return Ok(schedule_la_mlp(inst, dag));
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
@@ -565,6 +586,130 @@ fn algorithm5(inst: &IbInstance, opts: &MlpOptions, dag: Option<&UnitDag>) -> Ib
     IbSchedule {
         windows,
         beta: betas,
+        seq,
+    }
+}
+
+/// The Locality-Aware-MLP baseline of dissertation §5.6.1 ("bank-parallelism
+/// scheduling in a row-buffer-aware manner, no CLP", after Ding, Tang,
+/// Kandemir et al., "Compiler support for optimizing memory bank-level
+/// parallelism", MICRO 2014), defined on the same IBs and windows as
+/// Algorithm 5 so that only the selection rule differs:
+///
+/// - LLC-bank vectors are ignored (no CLP) and so is intra-core MLP: the only
+///   objective is the inter-core memory-bank vector g⃗ of the step (the banks
+///   the cores' windows of the step touch together);
+/// - each pick takes an available IB adding the most banks to g⃗;
+/// - ties — including "nothing adds a bank" — go to row-buffer locality: the
+///   IB that directly follows (in iteration order) the IB this core ran last,
+///   when it is available, as consecutive IBs continue the core's streams in
+///   the same DRAM rows (row-interleaved mapping, 2 KB rows hold 32 lines);
+///   otherwise the lowest-id IB among the best;
+/// - the first IB of a window also prefers that successor, else the lowest
+///   available IB; windows are filled to W, so the schedule always ends.
+///
+/// With a DAG only IBs whose predecessors were all picked are available.
+/// Cost O(M·G) bank-set operations for M IBs in G distinct bank sets.
+pub fn schedule_la_mlp(inst: &IbInstance, dag: Option<&UnitDag>) -> IbSchedule {
+    let m = inst.blocks.len();
+    let (n, w) = (inst.cores, inst.window);
+    let words = bankset::words_for(inst.mem_banks);
+    let sets: Vec<Vec<u64>> = inst
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut v = vec![0u64; words];
+            for (i, &c) in b.mem.iter().enumerate() {
+                if c > 0 {
+                    v[i / 64] |= 1 << (i % 64);
+                }
+            }
+            v
+        })
+        .collect();
+    // Group IBs with equal sets: gains are computed per group.
+    let mut gid: HashMap<&[u64], usize> = HashMap::new();
+    let mut groups: Vec<std::collections::BTreeSet<u32>> = Vec::new();
+    let mut rep: Vec<usize> = Vec::new();
+    let mut group_of = vec![0usize; m];
+    let mut indeg = vec![0u32; m];
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); if dag.is_some() { m } else { 0 }];
+    if let Some(d) = dag {
+        for v in 0..m {
+            indeg[v] = d.preds(v).len() as u32;
+            for &u in d.preds(v) {
+                succs[u as usize].push(v as u32);
+            }
+        }
+    }
+    let mut avail: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    for i in 0..m {
+        let g = *gid.entry(&sets[i]).or_insert_with(|| {
+            groups.push(std::collections::BTreeSet::new());
+            rep.push(i);
+            groups.len() - 1
+        });
+        group_of[i] = g;
+        if indeg[i] == 0 {
+            avail.insert(i as u32);
+            groups[g].insert(i as u32);
+        }
+    }
+    let mut last: Vec<Option<u32>> = vec![None; n];
+    let mut windows = Vec::new();
+    let mut seq = Vec::with_capacity(m);
+    let mut left = m;
+    while left > 0 {
+        let mut g = vec![0u64; words];
+        let mut step = Vec::with_capacity(n);
+        for (c, lastc) in last.iter_mut().enumerate() {
+            let _ = c;
+            let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
+            while win.len() < w {
+                let Some(&lowest) = avail.first() else { break };
+                let next = lastc.map(|p| p + 1).filter(|x| avail.contains(x));
+                let pick = if win.is_empty() {
+                    next.unwrap_or(lowest)
+                } else {
+                    let mut best = 0usize;
+                    let mut best_id = lowest;
+                    for (gi, gs) in groups.iter().enumerate() {
+                        let Some(&x) = gs.first() else { continue };
+                        let gain = bankset::count_new(&sets[rep[gi]], &g);
+                        if gain > best || (gain == best && gain > 0 && x < best_id) {
+                            best = gain;
+                            best_id = x;
+                        }
+                    }
+                    match next {
+                        Some(x) if bankset::count_new(&sets[x as usize], &g) == best => x,
+                        _ => best_id,
+                    }
+                };
+                avail.remove(&pick);
+                groups[group_of[pick as usize]].remove(&pick);
+                bankset::or_into(&mut g, &sets[pick as usize]);
+                win.push(pick as usize);
+                seq.push(pick);
+                *lastc = Some(pick);
+                if dag.is_some() {
+                    for &s2 in &succs[pick as usize] {
+                        indeg[s2 as usize] -= 1;
+                        if indeg[s2 as usize] == 0 {
+                            avail.insert(s2);
+                            groups[group_of[s2 as usize]].insert(s2);
+                        }
+                    }
+                }
+                left -= 1;
+            }
+            step.push(win);
+        }
+        windows.push(step);
+    }
+    IbSchedule {
+        windows,
+        beta: Vec::new(),
         seq,
     }
 }
@@ -968,6 +1113,57 @@ mod tests {
     fn eq_5_1() {
         assert_eq!(iw_size(1024, 2.0, 4), 128);
         assert_eq!(iw_size(10, 20.0, 4), 1);
+    }
+
+    /// Hand-computed Locality-Aware-MLP choice: 2 cores, W = 2, 4 banks.
+    /// IB banks: 0 {0}, 1 {0}, 2 {1}, 3 {2,3}, 4 {0}, 5 {1}.
+    /// Step 0, core 0: 0 (lowest), then the most new banks for g = {0}:
+    /// IB 3 adds 2 → [0, 3], g = {0,2,3}. Core 1: first IB prefers the
+    /// successor of its last (none) → lowest 1; then g = {0,2,3}: only IBs 2
+    /// and 5 add bank 1 (gain 1), lowest id 2 → [1, 2]. Step 1, core 0: last
+    /// was 3, successor 4 available → 4; then g = {0}: 5 adds bank 1 → [4, 5].
+    /// Core 1 gets nothing left.
+    #[test]
+    fn la_mlp_hand_computed() {
+        let b = |banks: &[usize]| {
+            let mut mem = vec![0u32; 4];
+            for &x in banks {
+                mem[x] = 1;
+            }
+            BlockVectors {
+                mem,
+                llc: vec![7, 0],
+            }
+        };
+        let i = IbInstance {
+            cores: 2,
+            window: 2,
+            mem_banks: 4,
+            llc_banks: 2,
+            blocks: vec![b(&[0]), b(&[0]), b(&[1]), b(&[2, 3]), b(&[0]), b(&[1])],
+        };
+        let o = MlpOptions {
+            scheme: Scheme::LaMlp,
+            ..Default::default()
+        };
+        let s = schedule_ibs(&i, &o, None).unwrap();
+        assert_eq!(
+            s.windows,
+            vec![vec![vec![0, 3], vec![1, 2]], vec![vec![4, 5], vec![]]]
+        );
+        assert_eq!(s.seq, vec![0, 3, 1, 2, 4, 5]);
+        // Row-buffer locality: one core, W = 2, IBs 0 {0}, 1 {0}, 2 {1}, 3 {1}.
+        // Step 0: 0, then 2 (adds bank 1). Step 1 starts with 3, the successor
+        // of the core's last IB (not the lowest id 1); then 1 adds bank 0.
+        let j = IbInstance {
+            cores: 1,
+            window: 2,
+            mem_banks: 4,
+            llc_banks: 2,
+            blocks: vec![b(&[0]), b(&[0]), b(&[1]), b(&[1])],
+        };
+        let s = schedule_ibs(&j, &o, None).unwrap();
+        assert_eq!(s.windows, vec![vec![vec![0, 2]], vec![vec![3, 1]]]);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! something is reported as written); [`RegionStats::inspector_breakdown`]
 //! says where the time went.
 
+use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
 use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
 use crate::deps::{sync_points, Access, UnitDag};
@@ -181,6 +182,9 @@ pub struct RegionStats {
     pub beta: Vec<f64>,
     /// Algorithm 5: mean β over all windows.
     pub beta_mean: Option<f64>,
+    /// Descriptor path: cache-line runs visited to build the bank vectors
+    /// (summed over inspections; the cost is proportional to it).
+    pub line_steps: u64,
     /// Irregular regions: where the last inspection's time went.
     pub inspector_breakdown: Option<InspectorBreakdown>,
 }
@@ -226,7 +230,18 @@ pub struct Runtime {
     pfor: Mutex<(u64, u64, u64)>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
+    /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
+    affine_desc: Mutex<DescCache>,
 }
+
+/// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
+/// `Err(())`: the descriptor exceeded its run budget (sequential fallback).
+type DescCache = HashMap<u32, Vec<(Vec<i64>, DescEntry)>>;
+type DescEntry = std::result::Result<Option<Arc<Plan>>, ()>;
+
+/// Schedules kept per affine nest on the descriptor path (one per distinct
+/// bounds / base addresses / live-ins, least recently used dropped).
+pub const DESC_CACHE_SLOTS: usize = 8;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -257,6 +272,7 @@ impl Runtime {
             pfor: Mutex::new((0, 0, 0)),
             tracer,
             cur_core: AtomicU32::new(0),
+            affine_desc: Mutex::new(HashMap::new()),
         })
     }
 
@@ -322,6 +338,7 @@ impl Runtime {
         let mut r = lock(&self.regions);
         r.remove(&(IRREGULAR, id));
         r.remove(&(AFFINE, id));
+        lock(&self.affine_desc).remove(&id);
     }
 
     /// Context-keyed schedule reuse: the runtime id of static region `base`
@@ -657,12 +674,13 @@ impl Runtime {
         inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
         body: BodyRef<'_>,
     ) -> Result<()> {
-        self.run_affine_with(id, lo, hi, ib_iters, scheme, false, inspect, body)
+        self.run_affine_with(id, lo, hi, ib_iters, scheme, 0, inspect, body)
     }
 
     /// [`Runtime::run_affine`] with loop permutation inside windows (§5.5.5,
-    /// [`Plan::permuted_windows`]) when `permute` is set and the schedule has
-    /// no dependence waits (otherwise the plan runs unpermuted).
+    /// [`Plan::permuted_windows`] with granules of `permute` iterations) when
+    /// `permute > 0` and the schedule has no dependence waits (otherwise the
+    /// plan runs unpermuted).
     #[allow(clippy::too_many_arguments)]
     pub fn run_affine_with(
         &self,
@@ -671,7 +689,7 @@ impl Runtime {
         hi: i64,
         ib_iters: i64,
         scheme: Scheme,
-        permute: bool,
+        permute: i64,
         inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
         body: BodyRef<'_>,
     ) -> Result<()> {
@@ -687,7 +705,13 @@ impl Runtime {
             return Err(invalid("MLP/CLP schemes need an inspector"));
         }
         let p = self.cfg.cores;
-        let key = (lo, hi, ib_iters, scheme as u32 | ((permute as u32) << 8), p);
+        let key = (
+            lo,
+            hi,
+            ib_iters,
+            scheme as u32 | ((permute.clamp(0, 1 << 23) as u32) << 8),
+            p,
+        );
         let cached = lock(&self.regions)
             .get(&(AFFINE, id))
             .filter(|c| c.key == key)
@@ -697,17 +721,15 @@ impl Runtime {
             None => {
                 let t = Instant::now();
                 let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
-                let plan = match permute.then(|| plan.permuted_windows(PERMUTE_MAX_UNITS)) {
+                let plan = match (permute > 0)
+                    .then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute))
+                {
                     Some(Some(q)) => q,
                     _ => plan,
                 };
                 let plan = Arc::new(plan);
-                let st = RegionStats {
-                    inspector_ns: t.elapsed().as_nanos() as u64,
-                    unit_iters: ib_iters,
-                    ..st
-                };
-                self.record_inspection(AFFINE, id, "affine", st);
+                let ns = t.elapsed().as_nanos() as u64;
+                self.record_affine(id, ib_iters, ns, st);
                 lock(&self.regions).insert(
                     (AFFINE, id),
                     Cached {
@@ -720,6 +742,174 @@ impl Runtime {
             }
         };
         self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
+    }
+
+    fn record_affine(&self, id: u32, ib_iters: i64, ns: u64, st: RegionStats) {
+        let before = lock(&self.stats)
+            .get(&(AFFINE, id))
+            .map_or(0, |e| e.line_steps);
+        let st = RegionStats {
+            inspector_ns: ns,
+            unit_iters: ib_iters,
+            line_steps: before + st.line_steps,
+            ..st
+        };
+        self.record_inspection(AFFINE, id, "affine", st);
+    }
+
+    /// Affine nest whose IBs are independent, with bank vectors from the
+    /// access-function descriptor `desc` ([`AffineDesc`]) evaluated at loop
+    /// entry (no inspector, no loop body run). Plans are cached per nest and
+    /// descriptor contents (the actual base addresses and live-ins), up to
+    /// [`DESC_CACHE_SLOTS`] per nest, so alternating arrays (`A→B`, `B→A`)
+    /// keep their schedules. `permute` as in [`Runtime::run_affine_with`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_affine_desc(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        ib_iters: i64,
+        scheme: Scheme,
+        permute: i64,
+        check: bool,
+        desc: &[i64],
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        if lo > hi {
+            return Err(invalid(format!("lo {lo} > hi {hi}")));
+        }
+        if ib_iters <= 0 {
+            return Err(invalid(format!(
+                "ib_iters must be positive, got {ib_iters}"
+            )));
+        }
+        let p = self.cfg.cores;
+        let mut key = vec![
+            lo,
+            hi,
+            ib_iters,
+            scheme as i64,
+            permute,
+            p as i64,
+            check as i64,
+        ];
+        key.extend_from_slice(desc);
+        let cached = {
+            let mut g = lock(&self.affine_desc);
+            let slots = g.entry(id).or_default();
+            match slots.iter().position(|(k, _)| *k == key) {
+                Some(i) => {
+                    let e = slots.remove(i);
+                    let pl = e.1.clone();
+                    slots.push(e); // most recent last
+                    Some(pl)
+                }
+                None => None,
+            }
+        };
+        let conflict = || {
+            RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
+        };
+        let plan = match cached {
+            Some(Ok(Some(pl))) => pl,
+            Some(Ok(None)) => return Err(conflict()),
+            Some(Err(())) => {
+                return Err(RuntimeError::SearchBudget(crate::affine_desc::RUN_BUDGET))
+            }
+            None => {
+                let t = Instant::now();
+                let parsed = AffineDesc::parse(desc)?;
+                let built = match self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed) {
+                    Err(RuntimeError::SearchBudget(b)) => {
+                        // Too many runs: remember it, the caller runs sequentially.
+                        let mut g = lock(&self.affine_desc);
+                        let slots = g.entry(id).or_default();
+                        if slots.len() >= DESC_CACHE_SLOTS {
+                            drop(slots.remove(0));
+                        }
+                        slots.push((key, Err(())));
+                        return Err(RuntimeError::SearchBudget(b));
+                    }
+                    r => r?,
+                };
+                let Some((plan, st)) = built else {
+                    let mut g = lock(&self.affine_desc);
+                    let slots = g.entry(id).or_default();
+                    if slots.len() >= DESC_CACHE_SLOTS {
+                        drop(slots.remove(0));
+                    }
+                    slots.push((key, Ok(None)));
+                    return Err(conflict());
+                };
+                let plan = match (permute > 0)
+                    .then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute))
+                {
+                    Some(Some(q)) => q,
+                    _ => plan,
+                };
+                let plan = Arc::new(plan);
+                let ns = t.elapsed().as_nanos() as u64;
+                self.record_affine(id, ib_iters, ns, st);
+                let mut g = lock(&self.affine_desc);
+                let slots = g.entry(id).or_default();
+                if slots.len() >= DESC_CACHE_SLOTS {
+                    drop(slots.remove(0));
+                }
+                slots.push((key, Ok(Some(plan.clone()))));
+                plan
+            }
+        };
+        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
+    }
+
+    fn build_affine_desc(
+        &self,
+        lo: i64,
+        hi: i64,
+        ib: i64,
+        scheme: Scheme,
+        check: bool,
+        desc: &AffineDesc,
+    ) -> Result<Option<(Plan, RegionStats)>> {
+        let p = self.cfg.cores;
+        let machine = self.machine()?;
+        let v = desc.block_vectors(machine.as_ref() as &dyn AddressMap, lo, hi, ib, check)?;
+        if v.conflict {
+            return Ok(None);
+        }
+        let n = v.blocks.len();
+        let units: Vec<(i64, i64)> = (0..n as i64)
+            .map(|i| (lo + i * ib, (lo + (i + 1) * ib).min(hi)))
+            .collect();
+        let nz: Vec<f64> = v
+            .ds_lines
+            .iter()
+            .filter(|&&d| d > 0)
+            .map(|&d| d as f64)
+            .collect();
+        let ds = if nz.is_empty() {
+            0.0
+        } else {
+            nz.iter().sum::<f64>() / nz.len() as f64
+        };
+        let w = iw_size(machine.llc_lines(), ds, p).min(n.div_ceil(p).max(1));
+        let opts = MlpOptions {
+            scheme,
+            eta_mem: machine.eta_mem(),
+            eta_llc: machine.eta_llc(),
+        };
+        let (plan, mut st) = self.plan_from_blocks(
+            units,
+            v.blocks,
+            None,
+            w,
+            ds,
+            (machine.num_mem_banks(), machine.num_llc_banks()),
+            &opts,
+        )?;
+        st.line_steps = v.line_steps;
+        Ok(Some((plan, st)))
     }
 
     fn build_affine(
@@ -786,6 +976,25 @@ impl Runtime {
                 (blocks, None, w, 0.0, 1, 1, opts)
             }
         };
+        self.plan_from_blocks(units, blocks, dag.as_ref(), window, ds, (mb, lb), &opts)
+    }
+
+    /// Algorithm 5 over the IBs' vectors, then the executable plan (waits
+    /// from the DAG, if any) and the statistics.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_from_blocks(
+        &self,
+        units: Vec<(i64, i64)>,
+        blocks: Vec<BlockVectors>,
+        dag: Option<&UnitDag>,
+        window: usize,
+        ds: f64,
+        (mb, lb): (usize, usize),
+        opts: &MlpOptions,
+    ) -> Result<(Plan, RegionStats)> {
+        let p = self.cfg.cores;
+        let n = units.len();
+        let scheme = opts.scheme;
         let inst = IbInstance {
             cores: p,
             window,
@@ -793,8 +1002,8 @@ impl Runtime {
             llc_banks: lb,
             blocks,
         };
-        let dag_ref = dag.as_ref().filter(|d| !d.has_no_edges());
-        let sched = schedule_ibs(&inst, &opts, dag_ref)?;
+        let dag_ref = dag.filter(|d| !d.has_no_edges());
+        let sched = schedule_ibs(&inst, opts, dag_ref)?;
         let steps: Vec<Vec<Vec<u32>>> = sched
             .windows
             .iter()
@@ -820,17 +1029,9 @@ impl Runtime {
             .then(|| sched.beta.iter().sum::<f64>() / sched.beta.len() as f64);
         let st = RegionStats {
             units: n as u64,
-            dag_edges: dag.as_ref().map_or(0, |d| d.num_edges() as u64),
+            dag_edges: dag.map_or(0, |d| d.num_edges() as u64),
             sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
-            scheme: Some(
-                match scheme {
-                    Scheme::Default => "default",
-                    Scheme::MlpFirst => "mlp-first",
-                    Scheme::ClpFirst => "clp-first",
-                    Scheme::Balanced => "balanced",
-                }
-                .into(),
-            ),
+            scheme: Some(scheme.name().into()),
             iw_size: Some(window),
             ds_lines: Some(ds),
             beta: sched.beta.iter().take(4096).copied().collect(),
@@ -848,10 +1049,16 @@ impl Runtime {
     }
 
     /// The plan cached for affine nest `id`, if any.
+    /// On the descriptor path: the most recently used plan of the nest.
     pub fn cached_affine_plan(&self, id: u32) -> Option<Arc<Plan>> {
         lock(&self.regions)
             .get(&(AFFINE, id))
             .map(|c| c.plan.clone())
+            .or_else(|| {
+                lock(&self.affine_desc)
+                    .get(&id)
+                    .and_then(|v| v.iter().rev().find_map(|e| e.1.clone().ok().flatten()))
+            })
     }
 
     /// Trace mode: records an access of the current virtual core (no-op otherwise).

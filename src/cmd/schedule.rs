@@ -27,7 +27,7 @@ Examples:
   weft schedule --algo optimal --input small.json --json
   weft schedule --algo balanced --input blocks.json --json --eta-mem 38 --eta-llc 10")]
 pub struct Args {
-    /// blp | blp-q<N> | optimal | original | mlp-first | clp-first | balanced | default
+    /// blp | blp-q<N> | optimal | original | mlp-first | clp-first | balanced | la-mlp | default
     #[arg(long)]
     pub algo: String,
     /// Instance file (JSON); `-` reads standard input.
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             schedule_blp(&inst, &blp_opts(q), None)?
         }
         other => bail!(
-            "unknown --algo {other:?}; valid: blp, blp-q<N>, optimal, original, mlp-first, clp-first, balanced, default"
+            "unknown --algo {other:?}; valid: blp, blp-q<N>, optimal, original, mlp-first, clp-first, balanced, la-mlp, default"
         ),
     };
     let per_core = s.per_core();

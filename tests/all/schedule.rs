@@ -73,6 +73,13 @@ fn ib_json_format_table_5_1() {
         assert_eq!(v["windows"][0][0], serde_json::json!(first), "{algo}");
         assert_eq!(v["beta"].as_array().unwrap().len(), 2);
     }
+    // la-mlp: 0 first (g = {1,2}); IB 1 adds banks 0 and 3 (IB 2 and 3 one
+    // each) -> [0, 1]; next window starts with 2, the successor of 1.
+    let (ok, out, err) = run(&["--algo", "la-mlp", "--input", "-", "--json"], inst);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["windows"], serde_json::json!([[[0, 1]], [[2, 3]]]));
+    assert_eq!(v["beta"], serde_json::json!([]));
     let (ok, out, _) = run(&["--algo", "default", "--input", "-", "--json"], inst);
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

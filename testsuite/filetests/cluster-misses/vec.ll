@@ -1,5 +1,5 @@
 ; PASSES: cluster-misses
-; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 256, ptr null
+; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 1048832, ptr null
 ; REMARK: strips of 16 iteration
 ; run: @test(3333)
 source_filename = "vec.c"

@@ -1,5 +1,5 @@
 ; PASSES: strip-mine,ib-schedule<scheme=clp-first>,loop-permute
-; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 2,
+; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 1048578,
 ; REMARK: not permuted
 ; run: @test(2000)
 source_filename = "deps_not_permuted.c"

@@ -1,5 +1,5 @@
 ; PASSES: strip-mine,ib-schedule<scheme=balanced>,loop-permute
-; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 259,
+; CHECK: call i32 @weft_run_affine_desc(i32 {{.*}}, i32 65795,
 ; REMARK: interleaved
 ; run: @test(33, 150)
 source_filename = "stencil_balanced.c"

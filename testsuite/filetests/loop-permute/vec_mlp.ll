@@ -1,5 +1,5 @@
 ; PASSES: strip-mine,ib-schedule<scheme=mlp-first>,loop-permute
-; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 257,
+; CHECK: call i32 @weft_run_affine_desc(i32 {{.*}}, i32 1048833,
 ; REMARK: interleaved
 ; run: @test(4099)
 ; run: @test(5)

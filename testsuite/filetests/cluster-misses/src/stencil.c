@@ -1,5 +1,5 @@
 // PASSES: cluster-misses
-// CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 256, ptr null
+// CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 65792, ptr null
 // REMARK: cluster-misses
 // run: @test(29, 301)
 #include <stdlib.h>
