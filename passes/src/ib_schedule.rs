@@ -241,7 +241,7 @@ pub fn outline_nest<'ctx>(
         // Dependent nests: one cached schedule per live-in context (the
         // inspector's context cache); a new context gets a fresh inspection.
         let nest_id: IntValue<'ctx> = if how.fingerprint {
-            inspector::emit_context_cache(module, site, plan, next_dep_base(module))?
+            inspector::emit_context_cache(module, site, plan, next_dep_base(module), None)?
         } else {
             i32t.const_int(nest as u64, false)
         };

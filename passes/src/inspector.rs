@@ -371,6 +371,20 @@ pub fn make_inspector_with<'ctx>(
     Ok(n)
 }
 
+/// Which live-ins of the context an inspector made by [`make_inspector_with`]
+/// still reads: the clone's entry block loads live-in `j` as its `j`-th load
+/// ([`outline::clone_body`]), and dead code elimination has removed every use
+/// of a live-in that no reported address or branch depends on. `None` when the
+/// entry block does not have exactly `n` loads (then every live-in counts).
+pub fn inspector_inputs(f: FunctionValue<'_>, n: usize) -> Option<Vec<bool>> {
+    let entry = f.get_first_basic_block()?;
+    let loads: Vec<_> = util::instructions(entry)
+        .into_iter()
+        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+        .collect();
+    (loads.len() == n).then(|| loads.iter().map(|l| l.get_first_use().is_some()).collect())
+}
+
 /// Next free region id in the module (ids are unique per module).
 fn next_region_id(module: &Module<'_>) -> u32 {
     // Every transformed region owns a global `weft.region.<n>.last`.
@@ -444,11 +458,17 @@ fn key_word<'ctx>(
 /// (`weft_region_select`), which returns the id of the slot that saved the
 /// same key or recycles the least recently used of the region's
 /// [`CONTEXT_SLOTS`] slots (dropping its schedule). Returns the `i32` id.
+///
+/// With `used`, only the live-ins marked `true` enter the key (the others are
+/// stored as 0): a schedule depends only on the values its inspector reads
+/// (see [`inspector_inputs`]), so a scalar such as a time-step number or a
+/// coefficient that changes on every call does not force a re-inspection.
 pub fn emit_context_cache<'ctx>(
     module: &Module<'ctx>,
     site: &outline::CallSite<'ctx>,
     plan: &LoopPlan<'ctx>,
     region: u32,
+    used: Option<&[bool]>,
 ) -> Result<IntValue<'ctx>> {
     let cx = module.get_context();
     let b = &site.builder;
@@ -465,9 +485,14 @@ pub fn emit_context_cache<'ctx>(
     let mut comparable = true;
     for j in 0..n {
         let t = plan.live_ins[j as usize].get_type();
-        let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
-        let v = b.build_load(t, pa, "")?;
-        match key_word(module, b, v)? {
+        let word = if used.is_some_and(|u| !u.get(j as usize).copied().unwrap_or(true)) {
+            Some(i64t.const_zero())
+        } else {
+            let pa = b.build_struct_gep(sty, site.ctx, j, "")?;
+            let v = b.build_load(t, pa, "")?;
+            key_word(module, b, v)?
+        };
+        match word {
             Some(w) => {
                 // SAFETY: in-bounds index (< n) into the key array.
                 let pk = unsafe {
@@ -531,7 +556,8 @@ fn apply<'ctx>(
     outline::replace_loop(module, &plan, |site| {
         let cx = module.get_context();
         let region_v = if with_inspector {
-            emit_context_cache(module, site, &plan, region)?
+            let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len()));
+            emit_context_cache(module, site, &plan, region, used.as_deref())?
         } else {
             // No schedule depends on the context: one runtime id. Mark the id as used.
             let g = module.add_global(cx.i8_type(), None, &format!("weft.region.{region}.last"));

@@ -537,10 +537,17 @@ impl Runtime {
         Ok(())
     }
 
+    /// Runs the inspector over `[lo, hi)` in the per-core `chunk`s, in order
+    /// (the recorders rely on non-decreasing iterations). Each core inspects the
+    /// iterations it owns (§4.4.1: the inspector is part of the parallel region,
+    /// and its cost is "hidden during parallel execution", §4.5.2), so in trace
+    /// mode the inspection of chunk `c` is recorded on virtual core `c`, not all
+    /// on core 0.
     fn inspect(
         &self,
         lo: i64,
         hi: i64,
+        chunk: &[i64],
         layout: Layout,
         insp: &dyn Fn(i64, i64, &mut Inspector),
     ) -> Result<(Vec<Access>, Layout)> {
@@ -551,8 +558,25 @@ impl Runtime {
             accesses: Vec::new(),
             error: None,
         };
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| insp(lo, hi, &mut h)))
-            .map_err(|_| RuntimeError::Panicked("inspector panicked".into()))?;
+        let tracing = self.tracing();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for (c, w) in chunk.windows(2).enumerate() {
+                if w[0] >= w[1] {
+                    continue;
+                }
+                if tracing {
+                    self.cur_core.store(c as u32, Ordering::Relaxed);
+                }
+                insp(w[0], w[1], &mut h);
+                if h.error.is_some() {
+                    break;
+                }
+            }
+        }));
+        if tracing {
+            self.cur_core.store(0, Ordering::Relaxed);
+        }
+        run.map_err(|_| RuntimeError::Panicked("inspector panicked".into()))?;
         if let Some(e) = h.error {
             return Err(invalid(e));
         }
@@ -594,7 +618,7 @@ impl Runtime {
             line.trailing_zeros(),
             table,
         );
-        let (_, layout) = self.inspect(lo, hi, Layout::Slabs(Box::new(rec)), insp)?;
+        let (_, layout) = self.inspect(lo, hi, chunk, Layout::Slabs(Box::new(rec)), insp)?;
         let Layout::Slabs(rec) = layout else {
             return Err(RuntimeError::Panicked(
                 "internal: the inspector lost its slab layout".into(),
@@ -929,7 +953,8 @@ impl Runtime {
         let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
             Some(insp) => {
                 let machine = self.machine()?;
-                let (acc, _) = self.inspect(lo, hi, Layout::Blocks { ib }, insp)?;
+                let (acc, _) =
+                    self.inspect(lo, hi, &self.chunks(lo, hi), Layout::Blocks { ib }, insp)?;
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();

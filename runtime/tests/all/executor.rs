@@ -86,7 +86,8 @@ fn irregular_spmv_matches_sequential_and_caches() {
         r.run_irregular(1, 0, m.n as i64, 0, Some(&insp), &body)
             .unwrap();
     }
-    assert_eq!(runs.get(), 1, "inspector runs once, executor three times");
+    // one inspection (the inspector is called once per core's chunk), three executions
+    assert_eq!(runs.get(), 4, "inspector runs once, executor three times");
     for i in 0..m.n {
         let want: f64 = (m.rowptr[i]..m.rowptr[i + 1])
             .map(|j| m.val[j] * x[m.col[j]])
@@ -118,11 +119,11 @@ fn irregular_spmv_matches_sequential_and_caches() {
     r.invalidate(1);
     r.run_irregular(1, 0, m.n as i64, 0, Some(&insp), &body)
         .unwrap();
-    assert_eq!(runs.get(), 2);
+    assert_eq!(runs.get(), 8);
     // changed bounds too
     r.run_irregular(1, 0, m.n as i64 - 1, 0, Some(&insp), &body)
         .unwrap();
-    assert_eq!(runs.get(), 3);
+    assert_eq!(runs.get(), 12);
 }
 
 #[test]
@@ -318,4 +319,47 @@ fn trace_mode_tags_virtual_cores_and_gaps() {
         .map(|r| r.core)
         .collect();
     assert_eq!(cores_in_order, vec![0, 1, 2]);
+}
+
+/// The inspector of an irregular region runs chunk by chunk, each chunk on the
+/// virtual core that owns those iterations (as an instrumented inspector does
+/// in the benchmarks: its own loads are traced), so in the simulator the
+/// inspection is parallel instead of a serial prologue on core 0.
+#[test]
+fn trace_mode_inspects_each_chunk_on_its_core() {
+    use weft_memsim::trace::TraceReader;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.trace");
+    let n = 400usize;
+    let data: Vec<u64> = (0..n as u64).collect();
+    let index: Vec<u32> = (0..n as u32).map(|i| (i * 7) % n as u32).collect();
+    let r = rt(4, Some(path.clone()));
+    let body = |_lo: i64, _hi: i64| {};
+    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+        for i in lo..hi {
+            // the inspector's own load of the index array is traced ...
+            r.trace_access(&index[i as usize] as *const u32 as u64, 4, false, 0)
+                .unwrap();
+            // ... and the address it computes is reported
+            let a = &data[index[i as usize] as usize] as *const u64 as u64;
+            h.access(i, a, 8, false).unwrap();
+        }
+    };
+    r.run_irregular(5, 0, n as i64, 10, Some(&insp), &body)
+        .unwrap();
+    r.trace_finish().unwrap();
+    let f = std::fs::File::open(&path).unwrap();
+    let recs: Vec<_> = TraceReader::new(std::io::BufReader::new(f), "i")
+        .unwrap()
+        .map(|x| x.unwrap())
+        .collect();
+    assert_eq!(recs.len(), n);
+    for rec in &recs {
+        let i = ((rec.addr - index.as_ptr() as u64) / 4) as usize;
+        // static chunks of 100 iterations: iteration i belongs to core i / 100
+        assert_eq!(rec.core as usize, i / 100, "iteration {i}");
+    }
+    // in iteration order: chunk 0 on core 0, then chunk 1 on core 1, ...
+    let cores: Vec<u16> = recs.iter().map(|r| r.core).collect();
+    assert!(cores.windows(2).all(|w| w[0] <= w[1]));
 }

@@ -149,7 +149,6 @@ impl EvalOptions {
             quick_versions: false,
             quick_benchmarks: false,
             sweeps: true,
-            machine_overrides: Vec::new(),
             keep_traces: false,
             ..Self::quick(out)
         }
