@@ -781,6 +781,26 @@ impl Runtime {
         self.record_inspection(AFFINE, id, "affine", st);
     }
 
+    /// A described nest whose descriptor needs more than
+    /// [`crate::affine_desc::RUN_BUDGET`] runs: a nest proven parallel
+    /// (`!check`) runs the Default schedule (round-robin IBs, §5.6.1) on all
+    /// cores, with coverage 0 in its statistics; a nest whose IBs may conflict
+    /// returns the error and the compiled code runs it sequentially.
+    fn desc_over_budget(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        ib_iters: i64,
+        check: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        if check {
+            return Err(RuntimeError::SearchBudget(crate::affine_desc::RUN_BUDGET));
+        }
+        self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body)
+    }
+
     /// Affine nest whose IBs are independent, with bank vectors from the
     /// access-function descriptor `desc` ([`AffineDesc`]) evaluated at loop
     /// entry (no inspector, no loop body run). Plans are cached per nest and
@@ -839,7 +859,7 @@ impl Runtime {
             Some(Ok(Some(pl))) => pl,
             Some(Ok(None)) => return Err(conflict()),
             Some(Err(())) => {
-                return Err(RuntimeError::SearchBudget(crate::affine_desc::RUN_BUDGET))
+                return self.desc_over_budget(id, lo, hi, ib_iters, check, body);
             }
             None => {
                 let t = Instant::now();
@@ -853,7 +873,9 @@ impl Runtime {
                             drop(slots.remove(0));
                         }
                         slots.push((key, Err(())));
-                        return Err(RuntimeError::SearchBudget(b));
+                        drop(g);
+                        let _ = b;
+                        return self.desc_over_budget(id, lo, hi, ib_iters, check, body);
                     }
                     r => r?,
                 };

@@ -363,3 +363,78 @@ fn trace_mode_inspects_each_chunk_on_its_core() {
     let cores: Vec<u16> = recs.iter().map(|r| r.core).collect();
     assert!(cores.windows(2).all(|w| w[0] <= w[1]));
 }
+
+/// A described nest whose descriptor needs more runs than
+/// `affine_desc::RUN_BUDGET` still runs in parallel when it is proven
+/// parallel (Default schedule on every core), and is refused (the compiled
+/// code then runs it sequentially) when its IBs may conflict.
+#[test]
+fn described_nest_over_budget_runs_default_schedule() {
+    use weft_memsim::trace::TraceReader;
+    use weft_runtime::affine_desc::{RUN_BUDGET, VERSION};
+    let (n, m) = (600i64, 500i64);
+    assert!((n * m) as u64 > RUN_BUDGET);
+    let data: Vec<u64> = vec![0; (n * m * 2) as usize];
+    let a = data.as_ptr() as i64;
+    // for i in P: for j in 0..m: for t in 0..2: a[i*2m + 2j + t]  (one run per (i, j))
+    let desc = vec![
+        VERSION,
+        3,
+        1,
+        0,
+        1, // header: 3 loops, 1 ref, i = k
+        0,
+        0,
+        0,
+        1,
+        m,
+        0,
+        1, // loop 1: j in 0..m
+        1,
+        0,
+        0,
+        0,
+        1,
+        2,
+        0,
+        0,
+        1, // loop 2: t in 0..2
+        2,
+        a,
+        8,
+        0,
+        0,
+        16 * m,
+        16,
+        8, // ref in loop 2
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.trace");
+    let r = rt(4, Some(path.clone()));
+    let body = |lo: i64, hi: i64| {
+        for i in lo..hi {
+            r.trace_access(&data[i as usize] as *const u64 as u64, 8, false, 0)
+                .unwrap();
+        }
+    };
+    r.run_affine_desc(9, 0, n, 10, Scheme::MlpFirst, 0, false, &desc, &body)
+        .unwrap();
+    // cached verdict: the second call takes the same path
+    r.run_affine_desc(9, 0, n, 10, Scheme::MlpFirst, 0, false, &desc, &body)
+        .unwrap();
+    assert!(r
+        .run_affine_desc(10, 0, n, 10, Scheme::MlpFirst, 0, true, &desc, &body)
+        .is_err());
+    r.trace_finish().unwrap();
+    let f = std::fs::File::open(&path).unwrap();
+    let recs: Vec<_> = TraceReader::new(std::io::BufReader::new(f), "b")
+        .unwrap()
+        .map(|x| x.unwrap())
+        .collect();
+    assert_eq!(recs.len(), 2 * n as usize);
+    let mut per_core = [0usize; 4];
+    for rec in &recs {
+        per_core[rec.core as usize] += 1;
+    }
+    assert!(per_core.iter().all(|&c| c >= 2 * 140), "{per_core:?}");
+}
