@@ -264,7 +264,7 @@ mod tests {
         ] {
             let spec = o.machine(study);
             let c = MachineConfig::from_toml_str(&materialize(&spec).unwrap(), "x").unwrap();
-            assert!(c.llc.size_bytes <= 300 << 10, "{}", spec.label());
+            assert!(c.llc.size_bytes <= 36 * (32 << 10), "{}", spec.label());
             assert_eq!(c.dram, MachineConfig::load(study.machine()).unwrap().dram);
         }
     }
