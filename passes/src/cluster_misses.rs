@@ -80,7 +80,7 @@ impl Pass for ClusterMisses {
             }
             d
         };
-        let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, _cx: &mut PassContext<'ctx>| {
+        let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
             let sp = plans
                 .borrow()
                 .get(&util::bkey(plan.header))
@@ -92,6 +92,7 @@ impl Pass for ClusterMisses {
                 with_inspector: false,
                 fingerprint: false,
                 desc: None,
+                min_parallel_iters: cx.config.min_parallel_iters,
             };
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(

@@ -9,6 +9,7 @@
 //! ; REMARK: applied                      substring expected in some remark
 //! ; run: @test(1000)                     execute original and transformed, compare bit for bit
 //! ; cores: 1,2,3                         worker counts for `run:` lines (default 1,2,4)
+//! ; MIN-PARALLEL-ITERS: 32               short-loop threshold (default 0: always the runtime)
 //! ```
 //!
 //! Textual checks alone cannot prove a transformation kept the semantics, so
@@ -45,6 +46,8 @@ pub struct Case {
     pub runs: Vec<(String, Vec<i64>)>,
     /// Worker counts.
     pub cores: Vec<u32>,
+    /// [`PipelineConfig::min_parallel_iters`] of the pipeline.
+    pub min_parallel_iters: u64,
 }
 
 fn bad(path: &Path, msg: String) -> PassError {
@@ -81,6 +84,11 @@ pub fn parse_case(path: &Path) -> Result<Case> {
             c.checks.push((false, p.trim().to_string()));
         } else if let Some(p) = rest.strip_prefix("REMARK:") {
             c.remarks.push(p.trim().to_string());
+        } else if let Some(p) = rest.strip_prefix("MIN-PARALLEL-ITERS:") {
+            c.min_parallel_iters = p
+                .trim()
+                .parse()
+                .map_err(|_| bad(path, format!("bad `MIN-PARALLEL-ITERS:` line `{p}`")))?;
         } else if let Some(p) = rest.strip_prefix("cores:") {
             c.cores = p
                 .split(',')
@@ -138,6 +146,7 @@ fn transform(case: &Case, ctx: &Context) -> Result<(String, Vec<String>, String)
     let m = weft_frontend::parse_ir(ctx, &case.text, &name)?;
     let cfg = PipelineConfig {
         verify_each: true,
+        min_parallel_iters: case.min_parallel_iters,
         ..PipelineConfig::new()
     };
     let pm = PassManager::parse(&case.passes, cfg)?;

@@ -148,6 +148,8 @@ pub struct NestEmit<'ctx> {
     pub fingerprint: bool,
     /// Access-function descriptor replacing the inspector (parallel nests).
     pub desc: Option<crate::affine_desc::DescSpec<'ctx>>,
+    /// Trip counts below this run inline ([`crate::PipelineConfig::min_parallel_iters`]).
+    pub min_parallel_iters: u64,
 }
 
 /// Result of [`outline_nest`]: the generated functions.
@@ -237,7 +239,7 @@ pub fn outline_nest<'ctx>(
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
     let bf = body.function;
-    outline::replace_loop(module, plan, |site| {
+    outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
         // Dependent nests: one cached schedule per live-in context (the
         // inspector's context cache); a new context gets a fresh inspection.
         let nest_id: IntValue<'ctx> = if how.fingerprint {
@@ -501,7 +503,7 @@ impl Pass for IbSchedule {
             }
             d
         };
-        let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, _cx: &mut PassContext<'ctx>| {
+        let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
             let (par, sp, desc) = par_of
                 .borrow_mut()
                 .remove(&util::bkey(plan.header))
@@ -526,6 +528,7 @@ impl Pass for IbSchedule {
                 with_inspector: scheme != 0 || !par,
                 fingerprint: !par,
                 desc,
+                min_parallel_iters: cx.config.min_parallel_iters,
             };
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(

@@ -538,6 +538,7 @@ fn apply<'ctx>(
     slab: u64,
     original: bool,
     needs_check: bool,
+    min_parallel_iters: u64,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
     let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
@@ -553,7 +554,8 @@ fn apply<'ctx>(
     let region = next_region_id(module).max(regions.iter().max().map(|m| m + 1).unwrap_or(0));
     regions.push(region);
     let run = rtabi::declare(module, RtFn::RunIrregular)?;
-    outline::replace_loop(module, &plan, |site| {
+    let inline = Some((body.function, min_parallel_iters));
+    outline::replace_loop(module, &plan, inline, |site| {
         let cx = module.get_context();
         let region_v = if with_inspector {
             let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len()));
@@ -931,13 +933,14 @@ impl Pass for InsertInspector {
             cx,
             &self.only,
             &mut decide_fn,
-            &mut |m, plan, _cx| {
+            &mut |m, plan, cx| {
                 let needs = checks
                     .borrow()
                     .get(&util::bkey(plan.header))
                     .copied()
                     .unwrap_or(true);
-                apply(m, plan, slab, original, needs, &mut regions)
+                let min = cx.config.min_parallel_iters;
+                apply(m, plan, slab, original, needs, min, &mut regions)
             },
         )?;
         // Drop the empty remarks of loops that were never candidates.

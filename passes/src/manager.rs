@@ -100,7 +100,17 @@ pub struct PipelineConfig {
     /// Machine preset name or TOML path for passes that need the machine
     /// (bank interleaving, cache sizes). Default: none (the memsim default).
     pub machine: Option<String>,
+    /// Loops whose trip count at run time is below this run inline (the
+    /// outlined body called directly on the whole range, no runtime call),
+    /// like OpenMP's `if` clause: a region call, schedule lookup and thread
+    /// hand-off cost microseconds, more than a short loop's work. 0 (the
+    /// library default) always calls the runtime; `weft opt`/`weft build`
+    /// default to [`DEFAULT_MIN_PARALLEL_ITERS`].
+    pub min_parallel_iters: u64,
 }
+
+/// The command line's default for [`PipelineConfig::min_parallel_iters`].
+pub const DEFAULT_MIN_PARALLEL_ITERS: u64 = 32;
 
 impl PipelineConfig {
     /// The default: verification on in debug builds, no dumps, default machine.
@@ -109,6 +119,7 @@ impl PipelineConfig {
             verify_each: cfg!(debug_assertions),
             dump_dir: None,
             machine: None,
+            min_parallel_iters: 0,
         }
     }
 }

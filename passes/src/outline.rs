@@ -857,9 +857,14 @@ pub struct CallSite<'ctx> {
 /// Replaces the loop of `plan` by the call `emit` builds (which must run
 /// `body(ctx, lo, hi)` over a partition of `[0, trip_count)`), then rewrites
 /// live-outs and deletes the loop.
+///
+/// With `inline_below = Some((body, n))` and `n > 0`, a trip count below `n`
+/// at run time skips everything `emit` produces and calls the outlined
+/// `body(ctx, 0, tc)` directly (the sequential original order, always legal).
 pub fn replace_loop<'ctx>(
     module: &Module<'ctx>,
     plan: &LoopPlan<'ctx>,
+    inline_below: Option<(FunctionValue<'ctx>, u64)>,
     emit: impl FnOnce(&CallSite<'ctx>) -> Result<()>,
 ) -> Result<()> {
     let cx = module.get_context();
@@ -890,6 +895,34 @@ pub fn replace_loop<'ctx>(
         b.build_store(p, r.init)?;
     }
     let tc = emit_trip_count(module, &b, plan)?;
+    // Short loops run inline: preheader -> weft.inline | weft.par -> weft.join.
+    let join = match inline_below {
+        Some((body, n)) if n > 0 => {
+            let cur = b
+                .get_insert_block()
+                .ok_or_else(|| util_err("builder not positioned"))?;
+            let par_bb = cx.insert_basic_block_after(cur, "weft.par");
+            let inline_bb = cx.insert_basic_block_after(par_bb, "weft.inline");
+            let join_bb = cx.insert_basic_block_after(inline_bb, "weft.join");
+            pre_term.remove_from_basic_block();
+            b.position_at_end(cur);
+            let small = b.build_int_compare(
+                IntPredicate::SLT,
+                tc,
+                i64t.const_int(n, false),
+                "weft.short",
+            )?;
+            b.build_conditional_branch(small, inline_bb, par_bb)?;
+            b.position_at_end(inline_bb);
+            b.build_call(body, &[ctx.into(), i64t.const_zero().into(), tc.into()], "")?;
+            b.build_unconditional_branch(join_bb)?;
+            b.position_at_end(par_bb);
+            let t = b.build_unconditional_branch(join_bb)?;
+            b.position_before(&t);
+            Some(join_bb)
+        }
+        _ => None,
+    };
     let site = CallSite {
         builder: b,
         ctx,
@@ -897,6 +930,11 @@ pub fn replace_loop<'ctx>(
     };
     emit(&site)?;
     let b = site.builder;
+    if let Some(join_bb) = join {
+        b.position_at_end(join_bb);
+        b.insert_instruction(&pre_term, None);
+        b.position_before(&pre_term);
+    }
 
     // Live-out replacements.
     let mut repl: Vec<(InstructionValue<'ctx>, BasicValueEnum<'ctx>)> = Vec::new();

@@ -209,11 +209,14 @@ impl Pass for ParallelFor {
             cx,
             &self.only,
             &mut decide_parallel,
-            &mut |m, plan, _cx| {
+            &mut |m, plan, cx| {
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
-                outline::replace_loop(m, &plan, |site| emit_parallel_for(m, site, body.function))?;
+                let inline = Some((body.function, cx.config.min_parallel_iters));
+                outline::replace_loop(m, &plan, inline, |site| {
+                    emit_parallel_for(m, site, body.function)
+                })?;
                 Ok(format!(
                     "executor form: body @{bname} run by weft_parallel_for{}",
                     if nred > 0 {

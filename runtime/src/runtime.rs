@@ -400,13 +400,18 @@ impl Runtime {
     /// Forgets the saved contexts of static region `base` and drops the
     /// schedules of all its ids.
     pub fn reset_contexts(&self, base: u32) {
-        let had = lock(&self.contexts).remove(&base).is_some();
-        if had {
-            if let Some(first) = base.checked_mul(CONTEXT_SLOTS) {
-                let mut r = lock(&self.regions);
-                for id in first..first.saturating_add(CONTEXT_SLOTS) {
-                    r.remove(&(IRREGULAR, id));
-                    r.remove(&(AFFINE, id));
+        // Called after every code that may reassign index arrays (often in
+        // loops of the program): only the slots in use are dropped, not all
+        // CONTEXT_SLOTS ids of the region.
+        let Some(set) = lock(&self.contexts).remove(&base) else {
+            return;
+        };
+        if let Some(first) = base.checked_mul(CONTEXT_SLOTS) {
+            let mut r = lock(&self.regions);
+            for (i, s) in set.slots.iter().enumerate() {
+                if s.is_some() {
+                    r.remove(&(IRREGULAR, first + i as u32));
+                    r.remove(&(AFFINE, first + i as u32));
                 }
             }
         }

@@ -29,6 +29,11 @@ pub struct Args {
     /// Machine preset or TOML, for passes that need it.
     #[arg(long)]
     pub machine: Option<String>,
+    /// Loops whose trip count is below N at run time run inline, without a
+    /// runtime call (like OpenMP's `if` clause); 0 sends every transformed loop
+    /// to the runtime.
+    #[arg(long, value_name = "N", default_value_t = weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS)]
+    pub min_parallel_iters: u64,
     /// Print remarks.
     #[arg(long)]
     pub remarks: bool,
@@ -71,6 +76,7 @@ pub fn build(args: &Args) -> Result<()> {
     }
     let mut cfg = PipelineConfig::new();
     cfg.machine = args.machine.clone();
+    cfg.min_parallel_iters = args.min_parallel_iters;
     let pipeline = args
         .passes
         .clone()

@@ -28,6 +28,11 @@ pub struct Args {
     /// Machine preset name or TOML file, for passes that need the machine.
     #[arg(long)]
     pub machine: Option<String>,
+    /// Loops whose trip count is below N at run time run inline, without a
+    /// runtime call (like OpenMP's `if` clause); 0 sends every transformed loop
+    /// to the runtime.
+    #[arg(long, value_name = "N", default_value_t = weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS)]
+    pub min_parallel_iters: u64,
     /// Print a remark for every candidate loop: what was done or why not.
     #[arg(long)]
     pub remarks: bool,
@@ -76,6 +81,7 @@ pub fn run(args: Args) -> Result<()> {
     cfg.verify_each |= args.verify_each;
     cfg.dump_dir = args.dump_dir.clone();
     cfg.machine = args.machine.clone();
+    cfg.min_parallel_iters = args.min_parallel_iters;
     let pipeline = args
         .passes
         .clone()

@@ -159,7 +159,12 @@ impl Backend for WeftBackend {
         let ll = bench::emit_ir(b, dir, &opts).map_err(failed)?;
         let ctx = inkwell::context::Context::create();
         let module = weft_frontend::load_module(&ctx, &ll, &Default::default()).map_err(failed)?;
-        let pm = weft_passes::PassManager::parse(&job.pipeline, weft_passes::PipelineConfig::new())
+        // The same short-loop threshold as `weft build`.
+        let cfg = weft_passes::PipelineConfig {
+            min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
+            ..weft_passes::PipelineConfig::new()
+        };
+        let pm = weft_passes::PassManager::parse(&job.pipeline, cfg)
             .map_err(|e| StageError::Unavailable(format!("pipeline `{}`: {e}", job.pipeline)))?;
         let report = pm.run(&module).map_err(failed)?;
         weft_passes::manager::verify(&module, "the last pass").map_err(failed)?;
