@@ -174,10 +174,12 @@ fn main() {
         for (v, p) in VERSIONS {
             let cx = Context::create();
             let m = weft_frontend::parse_ir(&cx, ir, name).unwrap();
-            PassManager::parse(p, PipelineConfig::new())
-                .unwrap()
-                .run(&m)
-                .unwrap();
+            // What `weft build` does by default (short loops inline).
+            let cfg = PipelineConfig {
+                min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
+                ..PipelineConfig::new()
+            };
+            PassManager::parse(p, cfg).unwrap().run(&m).unwrap();
             let vll = tmp.path().join(format!("{name}.{v}.ll"));
             std::fs::write(&vll, m.print_to_string().to_string()).unwrap();
             let exe = tmp.path().join(format!("{name}.{v}"));
