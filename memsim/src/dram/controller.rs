@@ -37,7 +37,7 @@ use crate::config::{DramConfig, RowPolicy};
 use crate::stats::{CommandCounts, Histogram, ParallelismTracker};
 
 use super::channel::{Channel, CommandKind};
-use super::scheduler::{self, Candidate, MemScheduler, QueuedRequest};
+use super::scheduler::{self, Candidate, MemScheduler, Policy, QueuedRequest};
 use super::{Completion, MemRequest, QueueFull, Timing};
 
 /// Multiplicative hasher for burst addresses (no external dependency).
@@ -177,7 +177,7 @@ pub struct Controller {
     next_refresh: u64,
     next_refresh_rank: usize,
     pending_refresh: VecDeque<usize>,
-    sched: Box<dyn MemScheduler>,
+    sched: Policy,
     /// Transaction queues (only with per-bank command queues).
     read_q: VecDeque<Entry>,
     write_q: VecDeque<Entry>,
@@ -220,7 +220,7 @@ impl Controller {
         let ch = Channel::new(tm, cfg.ranks, cfg.bankgroups, cfg.banks_per_group);
         let nb = ch.banks.len();
         let refresh_interval = (tm.refi / cfg.ranks as u64).max(1);
-        let sched = scheduler::build(cfg, nb as u32);
+        let sched = scheduler::build_policy(cfg, nb as u32);
         let fast = sched.class_uniform() && !sched.wants_prepare();
         Controller {
             id,
@@ -273,7 +273,7 @@ impl Controller {
     /// Replace the scheduler (e.g. one not named in [`crate::config::SchedulerKind`]).
     pub fn set_scheduler(&mut self, s: Box<dyn MemScheduler>) {
         self.fast = s.class_uniform() && !s.wants_prepare();
-        self.sched = s;
+        self.sched = Policy::Dyn(s);
         self.invalidate_views();
     }
 
