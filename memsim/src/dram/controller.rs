@@ -202,6 +202,9 @@ pub struct Controller {
     /// The last staging attempt found nothing to move (cleared by any change
     /// that could unblock it), so the scan is skipped.
     stage_blocked: bool,
+    /// Latest `eligible_from` of any request ever queued: from this cycle on no
+    /// queued request is waiting to become eligible.
+    max_eligible: u64,
     input_done: bool,
     /// First cycle not yet processed.
     now: u64,
@@ -256,6 +259,7 @@ impl Controller {
             war_writes: 0,
             draining: false,
             stage_blocked: false,
+            max_eligible: 0,
             input_done: false,
             now: 0,
             next_event: if cfg.refresh {
@@ -433,6 +437,7 @@ impl Controller {
     }
 
     fn push_window(&mut self, e: Entry) {
+        self.max_eligible = self.max_eligible.max(e.eligible_from);
         self.bank_count[e.req.bank as usize] += 1;
         if e.req.is_write {
             self.window_writes += 1;
@@ -758,6 +763,10 @@ impl Controller {
     fn refresh_view(&mut self, b: usize, t: u64) {
         let open = self.ch.banks[b].open_row;
         let staged = self.staged();
+        if !staged && t >= self.max_eligible {
+            self.refresh_view_ordered(b, open);
+            return;
+        }
         let mut v = BankView {
             dirty: false,
             ..BankView::default()
@@ -787,6 +796,49 @@ impl Controller {
             if *slot == NONE || e.req.seq < q[*slot as usize].req.seq {
                 *slot = j as u32;
             }
+        }
+        self.views[b] = v;
+    }
+
+    /// [`Self::refresh_view`] when every queued request is eligible by time and
+    /// requests are not staged. Then a bank's queue is in `seq` order (requests
+    /// are appended in arrival order and removed in place) and every eligible
+    /// request has the same direction (`is_write == draining`), so each slot is
+    /// the first eligible request of its class after `first`, and the scan stops
+    /// once every slot that can still change is filled.
+    fn refresh_view_ordered(&mut self, b: usize, open: Option<u32>) {
+        let draining = self.draining;
+        let mut v = BankView {
+            dirty: false,
+            ..BankView::default()
+        };
+        let q = &self.window[b];
+        let mut hit_slot = NONE;
+        for (j, e) in q.iter().enumerate() {
+            if e.after_read || e.req.is_write != draining {
+                continue;
+            }
+            let hit = open == Some(e.req.row);
+            v.has_hits |= hit;
+            if v.first == NONE {
+                v.first = j as u32;
+                continue;
+            }
+            if hit {
+                if hit_slot == NONE {
+                    hit_slot = j as u32;
+                }
+            } else if v.other == NONE {
+                v.other = j as u32;
+            }
+            if v.other != NONE && (hit_slot != NONE || open.is_none()) {
+                break;
+            }
+        }
+        if draining {
+            v.hit_wr = hit_slot;
+        } else {
+            v.hit_rd = hit_slot;
         }
         self.views[b] = v;
     }
