@@ -133,6 +133,11 @@ const NONE: u32 = u32::MAX;
 /// non-hit. Recomputed when the bank's queue, its row state, the drain mode or a
 /// request's eligibility changes (`dirty`), or when a not-yet-eligible request
 /// becomes eligible (`recheck_at`).
+///
+/// The distinct representatives are also kept as a candidate list with their
+/// queue index, `seq` and next command (which only depends on the bank's open
+/// row, and every command to the bank marks the view dirty), so that picking a
+/// command reads no queue entry except those of ready candidates.
 #[derive(Debug, Clone, Copy)]
 struct BankView {
     dirty: bool,
@@ -142,6 +147,12 @@ struct BankView {
     hit_wr: u32,
     other: u32,
     has_hits: bool,
+    /// Number of candidates in `cand_*`.
+    n: u8,
+    cand_j: [u32; 4],
+    /// Next command of each candidate: index into [`CMDS`].
+    cand_cmd: [u8; 4],
+    cand_seq: [u64; 4],
 }
 
 impl Default for BankView {
@@ -154,7 +165,42 @@ impl Default for BankView {
             hit_wr: NONE,
             other: NONE,
             has_hits: false,
+            n: 0,
+            cand_j: [NONE; 4],
+            cand_cmd: [0; 4],
+            cand_seq: [0; 4],
         }
+    }
+}
+
+/// Commands in the order of [`BankView::cand_cmd`].
+const CMDS: [CommandKind; 4] = [
+    CommandKind::Act,
+    CommandKind::Pre,
+    CommandKind::Rd,
+    CommandKind::Wr,
+];
+
+impl BankView {
+    /// Rebuilds the candidate list from the representatives.
+    #[inline]
+    fn fill_candidates(&mut self, q: &[Entry], open: Option<u32>) {
+        let mut n = 0;
+        for j in [self.first, self.hit_rd, self.hit_wr, self.other] {
+            if j == NONE {
+                continue;
+            }
+            let e = &q[j as usize];
+            self.cand_cmd[n] = match open {
+                Some(r) if r == e.req.row => 2 + e.req.is_write as u8,
+                Some(_) => 1,
+                None => 0,
+            };
+            self.cand_j[n] = j;
+            self.cand_seq[n] = e.req.seq;
+            n += 1;
+        }
+        self.n = n as u8;
     }
 }
 
@@ -454,11 +500,14 @@ impl Controller {
             // bank's view (same result as recomputing it).
             let j = self.window[b].len() as u32;
             let v = &mut self.views[b];
+            let mut changed = false;
+            let open = self.ch.banks[b].open_row;
             if !e.after_read && e.req.is_write == self.draining {
-                let hit = self.ch.banks[b].open_row == Some(e.req.row);
+                let hit = open == Some(e.req.row);
                 v.has_hits |= hit;
                 if v.first == NONE {
                     v.first = j;
+                    changed = true;
                 } else {
                     let slot = if !hit {
                         &mut v.other
@@ -469,9 +518,15 @@ impl Controller {
                     };
                     if *slot == NONE {
                         *slot = j;
+                        changed = true;
                     }
                 }
             }
+            self.window[b].push(e);
+            if changed {
+                self.views[b].fill_candidates(&self.window[b], open);
+            }
+            return;
         }
         self.window[b].push(e);
     }
@@ -797,6 +852,7 @@ impl Controller {
                 *slot = j as u32;
             }
         }
+        v.fill_candidates(q, open);
         self.views[b] = v;
     }
 
@@ -840,6 +896,7 @@ impl Controller {
         } else {
             v.hit_rd = hit_slot;
         }
+        v.fill_candidates(q, open);
         self.views[b] = v;
     }
 
@@ -852,86 +909,67 @@ impl Controller {
         let mut future = u64::MAX;
         // (priority, seq, bank, index, command)
         let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
+        let faw = self.ch.tm.faw;
+        let any_refresh = !self.pending_refresh.is_empty();
         for b in 0..self.window.len() {
-            if self.window[b].is_empty() {
+            if self.bank_count[b] == 0 {
                 continue;
             }
-            let rank = self.ch.rank_of(b);
-            if self.ch.ranks[rank].refresh_pending {
+            let ri = self.ch.rank_of(b);
+            if any_refresh && self.ch.ranks[ri].refresh_pending {
                 continue;
             }
             if self.views[b].dirty || t >= self.views[b].recheck_at {
                 self.refresh_view(b, t);
             }
-            // Wake-up bound exactly as in the general path (the manycore side
-            // retries overflowed requests at DRAM wake-ups, so it must not change).
+            // Every candidate's ready time is at least the bank's gate `m` (ACT of a
+            // precharged bank; the earliest of RD, WR and PRE of an open one), so
+            // the wake-up bound of the general path is: `m` if it lies ahead, else
+            // each candidate's ready time that lies ahead.
             let bank = &self.ch.banks[b];
-            let (rt_act, rt_rd, rt_wr) = match bank.open_row {
-                None => (self.ch.ready(CommandKind::Act, b), u64::MAX, u64::MAX),
-                Some(_) => {
-                    let (rd, wr) = self.ch.ready_column(b);
-                    (u64::MAX, rd, wr)
-                }
+            let g = &self.ch.groups[self.ch.group_of(b)];
+            let r = &self.ch.ranks[ri];
+            let pre = bank.next_pre;
+            let (rts, m) = if bank.open_row.is_some() {
+                let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+                let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+                ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
+            } else {
+                let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+                ([act, u64::MAX, u64::MAX, u64::MAX], act)
             };
-            let (rt_a, rt_b) = match bank.open_row {
-                None => (rt_act, u64::MAX),
-                Some(_) => (rt_rd.min(rt_wr), bank.next_pre),
-            };
-            if rt_a > t && rt_b > t {
-                future = future.min(rt_a.min(rt_b));
+            if m > t {
+                future = future.min(m);
                 continue;
             }
-            let v = self.views[b];
+            let v = &self.views[b];
             if v.recheck_at != u64::MAX {
-                future = future.min(v.recheck_at.max(rt_a.min(rt_b)));
+                future = future.min(v.recheck_at.max(m));
             }
-            if v.first == NONE {
-                continue;
-            }
-            let q = &self.window[b];
-            let bank = &self.ch.banks[b];
-            for j in [v.first, v.hit_rd, v.hit_wr, v.other] {
-                if j == NONE {
-                    continue;
-                }
-                let e = &q[j as usize];
-                let (cmd, hit) = match bank.open_row {
-                    Some(r) if r == e.req.row => (
-                        if e.req.is_write {
-                            CommandKind::Wr
-                        } else {
-                            CommandKind::Rd
-                        },
-                        true,
-                    ),
-                    Some(_) => (CommandKind::Pre, false),
-                    None => (CommandKind::Act, false),
-                };
-                let rt = match cmd {
-                    CommandKind::Act => rt_act,
-                    CommandKind::Pre => bank.next_pre,
-                    CommandKind::Rd => rt_rd,
-                    _ => rt_wr,
-                };
+            for k in 0..v.n as usize {
+                let c = v.cand_cmd[k] as usize;
+                let rt = rts[c];
                 if rt > t {
                     future = future.min(rt);
                     continue;
                 }
-                let c = Candidate {
-                    req: &e.req,
-                    command: cmd,
-                    row_hit: hit,
+                let j = v.cand_j[k];
+                let seq = v.cand_seq[k];
+                let cand = Candidate {
+                    req: &self.window[b][j as usize].req,
+                    command: CMDS[c],
+                    row_hit: c >= 2,
                     oldest_in_bank: j == v.first,
                     bank_has_hits: v.has_hits,
                     hits_since_act: bank.hits_since_act,
                 };
-                if let Some(p) = self.sched.priority(t, &c) {
+                if let Some(p) = self.sched.priority(t, &cand) {
                     let better = match best {
                         None => true,
-                        Some((bp, bs, ..)) => p > bp || (p == bp && e.req.seq < bs),
+                        Some((bp, bs, ..)) => p > bp || (p == bp && seq < bs),
                     };
                     if better {
-                        best = Some((p, e.req.seq, b, j as usize, cmd));
+                        best = Some((p, seq, b, j as usize, CMDS[c]));
                     }
                 }
             }
