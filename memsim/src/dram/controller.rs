@@ -233,6 +233,8 @@ pub struct Controller {
     window_reads: usize,
     window_writes: usize,
     bank_count: Vec<u32>,
+    /// Banks with a non-empty window queue (bit per bank).
+    nonempty: Vec<u64>,
     /// Per-bank summaries (class-uniform schedulers only).
     views: Vec<BankView>,
     /// The scheduler is class-uniform: use `views`.
@@ -297,6 +299,7 @@ impl Controller {
             window_reads: 0,
             window_writes: 0,
             bank_count: vec![0; nb],
+            nonempty: vec![0; nb.div_ceil(64)],
             views: vec![BankView::default(); nb],
             fast,
             pending_reads: AddrMap::default(),
@@ -484,7 +487,9 @@ impl Controller {
 
     fn push_window(&mut self, e: Entry) {
         self.max_eligible = self.max_eligible.max(e.eligible_from);
-        self.bank_count[e.req.bank as usize] += 1;
+        let bi = e.req.bank as usize;
+        self.bank_count[bi] += 1;
+        self.nonempty[bi / 64] |= 1 << (bi % 64);
         if e.req.is_write {
             self.window_writes += 1;
         } else {
@@ -911,65 +916,67 @@ impl Controller {
         let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
         let faw = self.ch.tm.faw;
         let any_refresh = !self.pending_refresh.is_empty();
-        for b in 0..self.window.len() {
-            if self.bank_count[b] == 0 {
-                continue;
-            }
-            let ri = self.ch.rank_of(b);
-            if any_refresh && self.ch.ranks[ri].refresh_pending {
-                continue;
-            }
-            if self.views[b].dirty || t >= self.views[b].recheck_at {
-                self.refresh_view(b, t);
-            }
-            // Every candidate's ready time is at least the bank's gate `m` (ACT of a
-            // precharged bank; the earliest of RD, WR and PRE of an open one), so
-            // the wake-up bound of the general path is: `m` if it lies ahead, else
-            // each candidate's ready time that lies ahead.
-            let bank = &self.ch.banks[b];
-            let g = &self.ch.groups[self.ch.group_of(b)];
-            let r = &self.ch.ranks[ri];
-            let pre = bank.next_pre;
-            let (rts, m) = if bank.open_row.is_some() {
-                let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-                let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-                ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
-            } else {
-                let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
-                ([act, u64::MAX, u64::MAX, u64::MAX], act)
-            };
-            if m > t {
-                future = future.min(m);
-                continue;
-            }
-            let v = &self.views[b];
-            if v.recheck_at != u64::MAX {
-                future = future.min(v.recheck_at.max(m));
-            }
-            for k in 0..v.n as usize {
-                let c = v.cand_cmd[k] as usize;
-                let rt = rts[c];
-                if rt > t {
-                    future = future.min(rt);
+        for w in 0..self.nonempty.len() {
+            let mut bits = self.nonempty[w];
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ri = self.ch.rank_of(b);
+                if any_refresh && self.ch.ranks[ri].refresh_pending {
                     continue;
                 }
-                let j = v.cand_j[k];
-                let seq = v.cand_seq[k];
-                let cand = Candidate {
-                    req: &self.window[b][j as usize].req,
-                    command: CMDS[c],
-                    row_hit: c >= 2,
-                    oldest_in_bank: j == v.first,
-                    bank_has_hits: v.has_hits,
-                    hits_since_act: bank.hits_since_act,
+                if self.views[b].dirty || t >= self.views[b].recheck_at {
+                    self.refresh_view(b, t);
+                }
+                // Every candidate's ready time is at least the bank's gate `m` (ACT of a
+                // precharged bank; the earliest of RD, WR and PRE of an open one), so
+                // the wake-up bound of the general path is: `m` if it lies ahead, else
+                // each candidate's ready time that lies ahead.
+                let bank = &self.ch.banks[b];
+                let g = &self.ch.groups[self.ch.group_of(b)];
+                let r = &self.ch.ranks[ri];
+                let pre = bank.next_pre;
+                let (rts, m) = if bank.open_row.is_some() {
+                    let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+                    let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+                    ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
+                } else {
+                    let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+                    ([act, u64::MAX, u64::MAX, u64::MAX], act)
                 };
-                if let Some(p) = self.sched.priority(t, &cand) {
-                    let better = match best {
-                        None => true,
-                        Some((bp, bs, ..)) => p > bp || (p == bp && seq < bs),
+                if m > t {
+                    future = future.min(m);
+                    continue;
+                }
+                let v = &self.views[b];
+                if v.recheck_at != u64::MAX {
+                    future = future.min(v.recheck_at.max(m));
+                }
+                for k in 0..v.n as usize {
+                    let c = v.cand_cmd[k] as usize;
+                    let rt = rts[c];
+                    if rt > t {
+                        future = future.min(rt);
+                        continue;
+                    }
+                    let j = v.cand_j[k];
+                    let seq = v.cand_seq[k];
+                    let cand = Candidate {
+                        req: &self.window[b][j as usize].req,
+                        command: CMDS[c],
+                        row_hit: c >= 2,
+                        oldest_in_bank: j == v.first,
+                        bank_has_hits: v.has_hits,
+                        hits_since_act: bank.hits_since_act,
                     };
-                    if better {
-                        best = Some((p, seq, b, j as usize, CMDS[c]));
+                    if let Some(p) = self.sched.priority(t, &cand) {
+                        let better = match best {
+                            None => true,
+                            Some((bp, bs, ..)) => p > bp || (p == bp && seq < bs),
+                        };
+                        if better {
+                            best = Some((p, seq, b, j as usize, CMDS[c]));
+                        }
                     }
                 }
             }
@@ -1020,6 +1027,9 @@ impl Controller {
                 let e = self.window[b].remove(j);
                 self.window_len -= 1;
                 self.bank_count[b] -= 1;
+                if self.bank_count[b] == 0 {
+                    self.nonempty[b / 64] &= !(1 << (b % 64));
+                }
                 self.stage_blocked = false;
                 let is_write = e.req.is_write;
                 let done = t + if is_write { tm.cwl } else { tm.cl } + tm.bl;
