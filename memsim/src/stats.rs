@@ -147,12 +147,16 @@ impl ParallelismTracker {
             if stop == epoch_end {
                 self.close_epoch();
             }
-            let (tail, until, in_tail) = (&mut self.tail, &self.busy_until, &mut self.in_tail);
-            tail.retain(|&u| {
-                let keep = until[u as usize] > stop;
-                in_tail[u as usize] = keep;
-                keep
-            });
+            let mut i = 0;
+            while i < self.tail.len() {
+                let u = self.tail[i] as usize;
+                if self.busy_until[u] > stop {
+                    i += 1;
+                } else {
+                    self.in_tail[u] = false;
+                    self.tail.swap_remove(i);
+                }
+            }
         }
     }
 
@@ -165,7 +169,9 @@ impl ParallelismTracker {
             self.serving += 1;
             if self.in_tail[unit] {
                 self.in_tail[unit] = false;
-                self.tail.retain(|&u| u as usize != unit);
+                if let Some(i) = self.tail.iter().position(|&u| u as usize == unit) {
+                    self.tail.swap_remove(i);
+                }
             }
         }
         self.in_service[unit] += 1;

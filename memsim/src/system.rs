@@ -388,6 +388,9 @@ pub struct MemorySystem<D: DramBackend> {
     dram_outstanding: u64,
     bank_outstanding: Vec<u32>,
     last_dram_cycle: u64,
+    /// Last DRAM event time converted to core cycles, `(dram, core)` (the DRAM's
+    /// next event is asked for far more often than it changes).
+    dram_next_conv: std::cell::Cell<(u64, u64)>,
     scratch: Vec<u32>,
     pf_scratch: Vec<u64>,
     clp: ParallelismMeter,
@@ -470,6 +473,7 @@ impl<D: DramBackend> MemorySystem<D> {
             dram_outstanding: 0,
             bank_outstanding: vec![0; mem_banks],
             last_dram_cycle: 0,
+            dram_next_conv: std::cell::Cell::new((0, 0)),
             scratch: Vec::new(),
             pf_scratch: Vec::new(),
             clp: ParallelismMeter::new(nb, p.epoch),
@@ -672,9 +676,17 @@ impl<D: DramBackend> MemorySystem<D> {
         if self.dram_outstanding == 0 {
             return None;
         }
-        self.dram
-            .next_event()
-            .map(|d| self.p.clocks.dram_to_core_ceil(d).max(self.now))
+        self.dram.next_event().map(|d| {
+            let (cd, cc) = self.dram_next_conv.get();
+            let c = if cd == d {
+                cc
+            } else {
+                let c = self.p.clocks.dram_to_core_ceil(d);
+                self.dram_next_conv.set((d, c));
+                c
+            };
+            c.max(self.now)
+        })
     }
 
     /// Processes everything up to and including core cycle `t`.

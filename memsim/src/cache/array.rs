@@ -53,6 +53,8 @@ pub struct CacheArray {
     sets: u32,
     ways: u32,
     index_div: u64,
+    /// `sets - 1` when `sets` is a power of two (the modulo is then a mask).
+    set_mask: Option<u64>,
     tags: Vec<u64>,
     stamp: Vec<u64>,
     flags: Vec<u8>,
@@ -69,6 +71,7 @@ impl CacheArray {
             sets,
             ways,
             index_div: index_div.max(1),
+            set_mask: sets.is_power_of_two().then(|| sets as u64 - 1),
             tags: vec![INVALID; n],
             stamp: vec![0; n],
             flags: vec![0; n],
@@ -83,7 +86,16 @@ impl CacheArray {
 
     #[inline]
     fn set_base(&self, line: u64) -> usize {
-        (((line / self.index_div) % self.sets as u64) * self.ways as u64) as usize
+        let q = if self.index_div == 1 {
+            line
+        } else {
+            line / self.index_div
+        };
+        let set = match self.set_mask {
+            Some(m) => q & m,
+            None => q % self.sets as u64,
+        };
+        (set * self.ways as u64) as usize
     }
 
     /// Slot holding `line`, without touching LRU state.
