@@ -33,7 +33,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::addrmap::AddressMapping;
-use crate::config::{DramConfig, RowPolicy};
+use crate::config::{BankArbitration, DramConfig, RowPolicy};
 use crate::stats::{CommandCounts, Histogram, ParallelismTracker};
 
 use super::channel::{Channel, CommandKind};
@@ -968,9 +968,29 @@ impl Controller {
     /// of a bank has the same command, readiness and priority as its class's
     /// representative and a higher `seq` (checked in debug builds).
     fn pick_fast(&mut self, t: u64) -> (Option<(usize, usize, CommandKind)>, u64) {
+        match &self.sched {
+            Policy::FrFcfs(f) if f.arbitration == BankArbitration::Oldest => {
+                let cap = f.row_hit_cap;
+                self.pick_fast_impl::<true>(t, cap)
+            }
+            _ => self.pick_fast_impl::<false>(t, 0),
+        }
+    }
+
+    /// [`Self::pick_fast`]; with `FR_OLDEST` the priority is FR-FCFS's with
+    /// `bank_arbitration = "oldest"` and row-hit cap `cap`, computed in place
+    /// ([`scheduler::FrFcfs::priority`]), otherwise the policy is asked.
+    #[inline(always)]
+    fn pick_fast_impl<const FR_OLDEST: bool>(
+        &mut self,
+        t: u64,
+        cap: u32,
+    ) -> (Option<(usize, usize, CommandKind)>, u64) {
         let mut future = u64::MAX;
-        // (priority, seq, bank, index, command)
-        let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
+        // Best so far: the largest (priority, !seq), i.e. the highest priority,
+        // then the lowest `seq`, as (bank, index, command).
+        let mut best_key: u128 = 0;
+        let mut best: Option<(usize, usize, CommandKind)> = None;
         let faw = self.ch.tm.faw;
         let any_refresh = !self.pending_refresh.is_empty();
         for w in 0..self.nonempty.len() {
@@ -1018,27 +1038,35 @@ impl Controller {
                     }
                     let j = v.cand_j[k];
                     let seq = v.cand_seq[k];
-                    let cand = Candidate {
-                        req: &self.slab[self.window[b][j as usize].idx as usize].req,
-                        command: CMDS[c],
-                        row_hit: c >= 2,
-                        oldest_in_bank: j == v.first,
-                        bank_has_hits: v.has_hits,
-                        hits_since_act: bank.hits_since_act,
-                    };
-                    if let Some(p) = self.sched.priority(t, &cand) {
-                        let better = match best {
-                            None => true,
-                            Some((bp, bs, ..)) => p > bp || (p == bp && seq < bs),
+                    let prio = if FR_OLDEST {
+                        let capped = cap > 0 && bank.hits_since_act >= cap;
+                        if c == 1 && v.has_hits && !capped {
+                            None
+                        } else {
+                            Some((c >= 2 && !capped) as u64)
+                        }
+                    } else {
+                        let cand = Candidate {
+                            req: &self.slab[self.window[b][j as usize].idx as usize].req,
+                            command: CMDS[c],
+                            row_hit: c >= 2,
+                            oldest_in_bank: j == v.first,
+                            bank_has_hits: v.has_hits,
+                            hits_since_act: bank.hits_since_act,
                         };
-                        if better {
-                            best = Some((p, seq, b, j as usize, CMDS[c]));
+                        self.sched.priority(t, &cand)
+                    };
+                    if let Some(p) = prio {
+                        let key = (p as u128) << 64 | (!seq) as u128;
+                        if best.is_none() || key > best_key {
+                            best_key = key;
+                            best = Some((b, j as usize, CMDS[c]));
                         }
                     }
                 }
             }
         }
-        (best.map(|(_, _, b, j, c)| (b, j, c)), future)
+        (best, future)
     }
 
     fn issue(
