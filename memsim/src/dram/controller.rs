@@ -140,6 +140,17 @@ struct Key {
 
 const NONE: u32 = u32::MAX;
 
+/// Per-bank counts of a bank queue by direction (index `is_write`): requests not
+/// waiting for an older read (`elig`), and among them those of row `row`
+/// (`hits`; recounted when the bank's open row is no longer `row`). They let a
+/// view refresh stop as soon as no later request can fill a slot.
+#[derive(Debug, Clone, Copy, Default)]
+struct BankCounts {
+    elig: [u32; 2],
+    hits: [u32; 2],
+    row: Option<u32>,
+}
+
 /// Per-bank summary of the eligible requests, for class-uniform schedulers
 /// (see [`MemScheduler::class_uniform`]): the first eligible request in queue
 /// order, and the oldest (lowest `seq`) other eligible read hit, write hit and
@@ -253,6 +264,7 @@ pub struct Controller {
     nonempty: Vec<u64>,
     /// Per-bank summaries (class-uniform schedulers only).
     views: Vec<BankView>,
+    counts: Vec<BankCounts>,
     /// The scheduler is class-uniform: use `views`.
     fast: bool,
     /// Queued reads per burst address.
@@ -319,6 +331,7 @@ impl Controller {
             bank_count: vec![0; nb],
             nonempty: vec![0; nb.div_ceil(64)],
             views: vec![BankView::default(); nb],
+            counts: vec![BankCounts::default(); nb],
             fast,
             pending_reads: AddrMap::default(),
             merged: AddrMap::default(),
@@ -507,6 +520,14 @@ impl Controller {
         self.max_eligible = self.max_eligible.max(e.eligible_from);
         let bi = e.req.bank as usize;
         self.bank_count[bi] += 1;
+        if !e.after_read {
+            let c = &mut self.counts[bi];
+            let d = e.req.is_write as usize;
+            c.elig[d] += 1;
+            if c.row == Some(e.req.row) {
+                c.hits[d] += 1;
+            }
+        }
         self.nonempty[bi / 64] |= 1 << (bi % 64);
         if e.req.is_write {
             self.window_writes += 1;
@@ -588,9 +609,10 @@ impl Controller {
         &mut self.slab[self.window[b][j].idx as usize]
     }
 
-    /// Move completions with `done <= upto` to `out`.
+    /// Move completions with `done <= upto` to `out` (in no particular order).
     pub fn drain_completions(&mut self, upto: u64, out: &mut Vec<Completion>) {
-        if self.completions.is_empty() {
+        if upto == u64::MAX {
+            out.append(&mut self.completions);
             return;
         }
         let mut i = 0;
@@ -931,28 +953,62 @@ impl Controller {
             ..BankView::default()
         };
         let q = &self.window[b];
-        let mut hit_slot = NONE;
-        for (j, e) in q.iter().enumerate() {
-            if e.after_read || e.is_write != draining {
-                continue;
-            }
-            let hit = open == Some(e.row);
-            v.has_hits |= hit;
-            if v.first == NONE {
-                v.first = j as u32;
-                continue;
-            }
-            if hit {
-                if hit_slot == NONE {
-                    hit_slot = j as u32;
+        let c = &mut self.counts[b];
+        if c.row != open {
+            c.row = open;
+            c.hits = [0, 0];
+            if let Some(r) = open {
+                for e in q {
+                    if !e.after_read && e.row == r {
+                        c.hits[e.is_write as usize] += 1;
+                    }
                 }
-            } else if v.other == NONE {
-                v.other = j as u32;
-            }
-            if v.other != NONE && (hit_slot != NONE || open.is_none()) {
-                break;
             }
         }
+        #[cfg(debug_assertions)]
+        {
+            let mut elig = [0u32; 2];
+            let mut hits = [0u32; 2];
+            for e in q.iter().filter(|e| !e.after_read) {
+                elig[e.is_write as usize] += 1;
+                hits[e.is_write as usize] += u32::from(open == Some(e.row));
+            }
+            debug_assert_eq!((elig, hits), (c.elig, c.hits), "bank {b} counts");
+        }
+        let d = draining as usize;
+        // eligible hits and non-hits in the queue; the scan stops once every slot
+        // is filled or no request of its class is left
+        let (hits, others) = (c.hits[d], c.elig[d] - c.hits[d]);
+        let (mut seen_hits, mut seen_others) = (0, 0);
+        let mut hit_slot = NONE;
+        if c.elig[d] > 0 {
+            for (j, e) in q.iter().enumerate() {
+                if e.after_read || e.is_write != draining {
+                    continue;
+                }
+                let hit = open == Some(e.row);
+                if hit {
+                    seen_hits += 1;
+                } else {
+                    seen_others += 1;
+                }
+                if v.first == NONE {
+                    v.first = j as u32;
+                } else if hit {
+                    if hit_slot == NONE {
+                        hit_slot = j as u32;
+                    }
+                } else if v.other == NONE {
+                    v.other = j as u32;
+                }
+                if (hit_slot != NONE || seen_hits == hits)
+                    && (v.other != NONE || seen_others == others)
+                {
+                    break;
+                }
+            }
+        }
+        v.has_hits = hits > 0;
         if draining {
             v.hit_wr = hit_slot;
         } else {
@@ -1111,7 +1167,16 @@ impl Controller {
             CommandKind::Rd | CommandKind::Wr => {
                 self.ch.issue(cmd, b, 0, t, self.closed_row);
                 let tm = self.ch.tm;
-                let idx = self.window[b].remove(j).idx;
+                let key = self.window[b].remove(j);
+                let idx = key.idx;
+                if !key.after_read {
+                    let c = &mut self.counts[b];
+                    let d = key.is_write as usize;
+                    c.elig[d] -= 1;
+                    if c.row == Some(key.row) {
+                        c.hits[d] -= 1;
+                    }
+                }
                 self.slab_free.push(idx);
                 // Moved out of the slab (its slot is free from now on).
                 let e = std::mem::replace(
@@ -1189,12 +1254,20 @@ impl Controller {
     }
 
     fn release_war(&mut self, addr: u64) {
-        for key in self.window.iter_mut().flatten() {
-            let e = &mut self.slab[key.idx as usize];
-            if e.after_read && e.req.addr == addr {
-                e.after_read = false;
-                key.after_read = false;
-                self.war_writes -= 1;
+        for (b, q) in self.window.iter_mut().enumerate() {
+            for key in q.iter_mut() {
+                let e = &mut self.slab[key.idx as usize];
+                if e.after_read && e.req.addr == addr {
+                    e.after_read = false;
+                    key.after_read = false;
+                    self.war_writes -= 1;
+                    let c = &mut self.counts[b];
+                    let d = key.is_write as usize;
+                    c.elig[d] += 1;
+                    if c.row == Some(key.row) {
+                        c.hits[d] += 1;
+                    }
+                }
             }
         }
         for e in self.write_q.iter_mut() {
