@@ -1221,7 +1221,12 @@ impl Controller {
                     self.stats.commands.rd += 1;
                     self.stats.read_latency.add(lat);
                     self.pending_reads.remove(&e.req.addr);
-                    if let Some(extra) = self.merged.remove(&e.req.addr) {
+                    let extra = if self.merged.is_empty() {
+                        None
+                    } else {
+                        self.merged.remove(&e.req.addr)
+                    };
+                    if let Some(extra) = extra {
                         for (tag, source, arrival) in extra {
                             self.stats.read_latency.add(done - arrival);
                             self.complete(Completion {
