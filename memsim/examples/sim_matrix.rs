@@ -28,20 +28,41 @@ fn main() {
     ];
     for (mname, cfg) in &machines {
         let cores = cfg.core.count;
-        for sched in [Scheduler::Fcfs, Scheduler::FrFcfs, Scheduler::ParBs, Scheduler::Tcm] {
-            for oracle in [Oracle::None, Oracle::MlpIdeal, Oracle::BlpIdeal, Oracle::Ideal] {
+        for sched in [
+            Scheduler::Fcfs,
+            Scheduler::FrFcfs,
+            Scheduler::ParBs,
+            Scheduler::Tcm,
+        ] {
+            for oracle in [
+                Oracle::None,
+                Oracle::MlpIdeal,
+                Oracle::BlpIdeal,
+                Oracle::Ideal,
+            ] {
                 if *mname != "t52" && oracle != Oracle::None && sched != Scheduler::FrFcfs {
                     continue;
                 }
-                let opts = RunOptions { scheduler: sched, oracle, seed: 7 };
+                let opts = RunOptions {
+                    scheduler: sched,
+                    oracle,
+                    seed: 7,
+                };
                 let name = format!("{mname}-{sched:?}-{}", oracle.name());
                 let s = simulate(cfg, &mut bench_workload(cores, total, 3), &opts, |_| {})
                     .expect("run");
-                std::fs::write(dir.join(format!("{name}.json")), serde_json::to_string_pretty(&s).expect("json"))
-                    .expect("write");
+                std::fs::write(
+                    dir.join(format!("{name}.json")),
+                    serde_json::to_string_pretty(&s).expect("json"),
+                )
+                .expect("write");
             }
         }
-        for (pname, pattern) in [("stream", Pattern::Stream), ("same-bank", Pattern::SameBank), ("random", Pattern::Random)] {
+        for (pname, pattern) in [
+            ("stream", Pattern::Stream),
+            ("same-bank", Pattern::SameBank),
+            ("random", Pattern::Random),
+        ] {
             let mut src = SynthSource::new(SynthParams {
                 pattern,
                 cores,
@@ -53,8 +74,11 @@ fn main() {
                 seed: 2,
             });
             let s = simulate(cfg, &mut src, &RunOptions::default(), |_| {}).expect("run");
-            std::fs::write(dir.join(format!("{mname}-{pname}.json")), serde_json::to_string_pretty(&s).expect("json"))
-                .expect("write");
+            std::fs::write(
+                dir.join(format!("{mname}-{pname}.json")),
+                serde_json::to_string_pretty(&s).expect("json"),
+            )
+            .expect("write");
         }
     }
 }

@@ -8,8 +8,14 @@ use weft_memsim::synth::{Pattern, SynthParams, SynthSource};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let dir = std::path::PathBuf::from(args.next().expect("usage: sim_stats OUT_DIR [records] [per_core]"));
-    let total: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let dir = std::path::PathBuf::from(
+        args.next()
+            .expect("usage: sim_stats OUT_DIR [records] [per_core]"),
+    );
+    let total: u64 = args
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
     let per_core: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(300);
     std::fs::create_dir_all(&dir).expect("out dir");
     let cfg = MachineConfig::preset("table5.2").expect("preset");
@@ -18,10 +24,18 @@ fn main() {
         std::fs::write(&p, serde_json::to_string_pretty(s).expect("json")).expect("write");
         println!("{}", p.display());
     };
-    let s = simulate(&cfg, &mut bench_workload(36, total, 1), &RunOptions::default(), |_| {})
-        .expect("run");
+    let s = simulate(
+        &cfg,
+        &mut bench_workload(36, total, 1),
+        &RunOptions::default(),
+        |_| {},
+    )
+    .expect("run");
     write("mixed", &s);
-    for (name, pattern) in [("stream", Pattern::Stream), ("same-bank", Pattern::SameBank)] {
+    for (name, pattern) in [
+        ("stream", Pattern::Stream),
+        ("same-bank", Pattern::SameBank),
+    ] {
         let mut src = SynthSource::new(SynthParams {
             pattern,
             cores: 36,

@@ -320,7 +320,13 @@ impl<D: DramBackend> Manycore<D> {
         let mut steps = 0u64;
         let mut input_done = false;
         let mut cal = Calendar::new(self.cores.len());
-        let now0 = self.wake.iter().copied().min().unwrap_or(SLEEP).min(self.mem.now());
+        let now0 = self
+            .wake
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(SLEEP)
+            .min(self.mem.now());
         for (i, &w) in self.wake.iter().enumerate() {
             cal.insert(i, w, now0);
         }

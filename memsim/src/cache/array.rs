@@ -84,7 +84,11 @@ fn order_pos(x: u64, w: u64) -> u32 {
 #[inline]
 fn order_touch(x: u64, p: u32, w: u64) -> u64 {
     let below = x & ((1u64 << (4 * p)) - 1);
-    let above = if p >= 15 { 0 } else { x & (!0u64 << (4 * (p + 1))) };
+    let above = if p >= 15 {
+        0
+    } else {
+        x & (!0u64 << (4 * (p + 1)))
+    };
     above | (below << 4) | w
 }
 
@@ -338,7 +342,10 @@ mod tests {
                             }
                             let (slot, victim) = c.insert(line);
                             assert_eq!(slot, best, "ways {ways}");
-                            assert_eq!(victim.map(|v| v.line), (tags[best] != INVALID).then_some(tags[best]));
+                            assert_eq!(
+                                victim.map(|v| v.line),
+                                (tags[best] != INVALID).then_some(tags[best])
+                            );
                             tags[best] = line;
                             stamp[best] = clock;
                         }

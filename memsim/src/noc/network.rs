@@ -261,7 +261,11 @@ mod tests {
         for a in 0..mesh.nodes() {
             for b in 0..mesh.nodes() {
                 t += (a * 7 + b * 3) as u64 % 5;
-                let class = if (a + b) % 2 == 0 { PacketClass::Data } else { PacketClass::Control };
+                let class = if (a + b) % 2 == 0 {
+                    PacketClass::Data
+                } else {
+                    PacketClass::Control
+                };
                 let f = if class == PacketClass::Data { 3 } else { 1 };
                 let mut cur = t;
                 mesh.for_each_link(a, b, |l| {
