@@ -167,6 +167,42 @@ pub struct AddressMapping {
     /// Total bits per field kind (index = `Field as usize`).
     widths: [u32; 7],
     covered: u32,
+    /// [`Self::flat_bank`] as a gather of address bits (derived from `segments`;
+    /// `None` for bank indices of more than 31 bits).
+    flat_gather: Option<Gather>,
+    /// [`Self::channel`] as a gather of address bits.
+    channel_gather: Gather,
+}
+
+/// Copies runs of address bits into a packed integer: `(address lsb, mask,
+/// destination lsb)` per run. The simulators ask for the channel and the global
+/// bank of every request, so these avoid decoding all coordinates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Gather(Vec<(u32, u64, u32)>);
+
+impl Gather {
+    /// The runs of the `fields` (with the destination offset of each field's
+    /// coordinate).
+    fn new(segments: &[Segment], fields: &[(Field, u32)]) -> Self {
+        let mut v = Vec::new();
+        for s in segments {
+            for &(f, base) in fields {
+                if s.field == f {
+                    v.push((s.addr_lsb, low_mask(s.bits), base + s.coord_lsb));
+                }
+            }
+        }
+        Gather(v)
+    }
+
+    #[inline]
+    fn apply(&self, addr: u64) -> u64 {
+        let mut x = 0;
+        for &(lsb, mask, dst) in &self.0 {
+            x |= ((addr >> lsb) & mask) << dst;
+        }
+        x
+    }
 }
 
 impl AddressMapping {
@@ -245,7 +281,26 @@ impl AddressMapping {
                 });
             }
         }
+        let w = |f: Field| widths[f.index()];
+        let (ba, bg, ra) = (w(Field::Bank), w(Field::BankGroup), w(Field::Rank));
+        // Global bank = channel . rank . bankgroup . bank as a bit string (each
+        // coordinate is below 2^its width); only used while it fits 31 bits, so
+        // the shifts agree with `flat_bank_of`'s arithmetic.
+        let flat_gather = (ba + bg + ra + w(Field::Channel) <= 31).then(|| {
+            Gather::new(
+                &segments,
+                &[
+                    (Field::Bank, 0),
+                    (Field::BankGroup, ba),
+                    (Field::Rank, ba + bg),
+                    (Field::Channel, ba + bg + ra),
+                ],
+            )
+        });
+        let channel_gather = Gather::new(&segments, &[(Field::Channel, 0)]);
         Ok(AddressMapping {
+            flat_gather,
+            channel_gather,
             segments,
             widths,
             covered: pos,
@@ -362,7 +417,7 @@ impl AddressMapping {
     /// Channel of `addr`.
     #[inline]
     pub fn channel(&self, addr: u64) -> u32 {
-        self.decode(addr).channel
+        self.channel_gather.apply(addr) as u32
     }
 
     /// Number of channels (2^channel bits).
@@ -398,7 +453,10 @@ impl AddressMapping {
     /// Global bank index of `addr` over all channels × ranks × bank groups × banks.
     #[inline]
     pub fn flat_bank(&self, addr: u64) -> u32 {
-        self.flat_bank_of(&self.decode(addr))
+        match &self.flat_gather {
+            Some(g) => g.apply(addr) as u32,
+            None => self.flat_bank_of(&self.decode(addr)),
+        }
     }
 }
 

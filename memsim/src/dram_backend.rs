@@ -128,7 +128,9 @@ impl DramBackend for DdrBackend {
         self.scratch.clear();
         self.sys.drain_completions(u64::MAX, &mut self.scratch);
         // Deterministic order (the model drains controllers in an unspecified order).
-        self.scratch.sort_unstable_by_key(|c| (c.done, c.tag));
+        if self.scratch.len() > 1 {
+            self.scratch.sort_unstable_by_key(|c| (c.done, c.tag));
+        }
         out.extend(self.scratch.iter().map(|c| DramDone {
             id: c.tag,
             addr: c.addr,

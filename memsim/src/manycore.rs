@@ -18,7 +18,8 @@ use crate::metrics::WindowSummary;
 use crate::noc::NocStats;
 use crate::system::{Completion, DramBackend, MemorySystem, SystemParams, SystemStats};
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Errors of a manycore run.
 #[derive(Debug, thiserror::Error)]
@@ -146,6 +147,125 @@ pub struct Windows {
     pub clp: WindowSummary,
 }
 
+/// Wake-up calendar of the cores: which cores are due at which cycle, so that a
+/// step visits only the cores due then, in core order, instead of every core.
+///
+/// A core due within the next [`SLOTS`] cycles is a bit in the slot of its
+/// wake-up cycle (one bit per core), later ones wait in `far`. The cores' `wake`
+/// array stays the truth: an entry is valid only while `wake[core]` equals its
+/// time (a completion may wake a core earlier; its old entry is then stale and
+/// dropped when met). Invariant: a valid slot entry for cycle `w` was made at a
+/// cycle `now` with `w - now < SLOTS`, so slot `t % SLOTS` holds at cycle `t`
+/// only entries for `t` or stale ones.
+struct Calendar {
+    /// `SLOTS` slots of `words` bitmask words each.
+    slots: Vec<u64>,
+    words: usize,
+    /// Non-empty slots (bit per slot).
+    occupied: u64,
+    far: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+const SLOTS: u64 = 64;
+
+impl Calendar {
+    fn new(cores: usize) -> Self {
+        let words = cores.div_ceil(64).max(1);
+        Calendar {
+            slots: vec![0; SLOTS as usize * words],
+            words,
+            occupied: 0,
+            far: BinaryHeap::new(),
+        }
+    }
+
+    /// Core `i` is due at `w` (`now <= w`, or `w == SLEEP` for never).
+    #[inline]
+    fn insert(&mut self, i: usize, w: u64, now: u64) {
+        if w == SLEEP {
+            return;
+        }
+        debug_assert!(w >= now, "core {i} due at {w}, before {now}");
+        if w - now < SLOTS {
+            let s = (w % SLOTS) as usize;
+            self.slots[s * self.words + i / 64] |= 1 << (i % 64);
+            self.occupied |= 1 << s;
+        } else {
+            self.far.push(Reverse((w, i as u32)));
+        }
+    }
+
+    /// Earliest valid wake-up at or after `now` (dropping stale entries on the way).
+    fn next(&mut self, now: u64, wake: &[u64]) -> u64 {
+        // Far entries due inside the slot horizon move into their slots first, so
+        // every cycle's cores sit in one place.
+        while let Some(&Reverse((w, i))) = self.far.peek() {
+            if w >= now + SLOTS {
+                break;
+            }
+            self.far.pop();
+            if wake[i as usize] == w && w >= now {
+                self.insert(i as usize, w, now);
+            }
+        }
+        let base = (now % SLOTS) as u32;
+        loop {
+            let rot = self.occupied.rotate_right(base);
+            if rot == 0 {
+                break;
+            }
+            let w = now + rot.trailing_zeros() as u64;
+            let s = (w % SLOTS) as usize;
+            let mut any = false;
+            for k in 0..self.words {
+                let mut bits = self.slots[s * self.words + k];
+                let mut valid = 0;
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if wake[k * 64 + b as usize] == w {
+                        valid |= 1 << b;
+                    }
+                }
+                self.slots[s * self.words + k] = valid;
+                any |= valid != 0;
+            }
+            if any {
+                return w;
+            }
+            self.occupied &= !(1 << s);
+        }
+        // Nothing in the slots: the earliest valid far entry.
+        while let Some(&Reverse((w, i))) = self.far.peek() {
+            if wake[i as usize] == w {
+                return w;
+            }
+            self.far.pop();
+        }
+        SLEEP
+    }
+
+    /// Takes the cores of slot `t`: bitmask words appended to `out`.
+    fn take(&mut self, t: u64, out: &mut Vec<u64>) {
+        // Far entries for `t` (if any were not moved by `next`).
+        while let Some(&Reverse((w, i))) = self.far.peek() {
+            if w > t {
+                break;
+            }
+            self.far.pop();
+            if w == t {
+                let s = (t % SLOTS) as usize;
+                self.slots[s * self.words + i as usize / 64] |= 1 << (i % 64);
+            }
+        }
+        let s = (t % SLOTS) as usize;
+        out.clear();
+        out.extend_from_slice(&self.slots[s * self.words..(s + 1) * self.words]);
+        self.slots[s * self.words..(s + 1) * self.words].fill(0);
+        self.occupied &= !(1 << s);
+    }
+}
+
 /// Cores plus memory side.
 pub struct Manycore<D: DramBackend> {
     cores: Vec<Core>,
@@ -199,8 +319,20 @@ impl<D: DramBackend> Manycore<D> {
         let mut comps: Vec<Completion> = Vec::new();
         let mut steps = 0u64;
         let mut input_done = false;
+        let mut cal = Calendar::new(self.cores.len());
+        let now0 = self
+            .wake
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(SLEEP)
+            .min(self.mem.now());
+        for (i, &w) in self.wake.iter().enumerate() {
+            cal.insert(i, w, now0);
+        }
+        let mut due: Vec<u64> = Vec::new();
         // Earliest wake-up of any core (kept up to date below).
-        let mut min_wake = self.wake.iter().copied().min().unwrap_or(SLEEP);
+        let mut min_wake = cal.next(now0, &self.wake);
         loop {
             let mut t = min_wake;
             if let Some(m) = self.mem.next_event_time() {
@@ -219,17 +351,27 @@ impl<D: DramBackend> Manycore<D> {
             for c in comps.drain(..) {
                 let i = c.requester as usize;
                 let at = self.cores[i].complete(&c, &mut self.mem);
-                if !self.cores[i].is_done() {
-                    self.wake[i] = self.wake[i].min(at);
+                if !self.cores[i].is_done() && at < self.wake[i] {
+                    self.wake[i] = at;
+                    // due now if `at <= t` (stepped below), else at `at`
+                    cal.insert(i, at.max(t), t);
                 }
             }
-            min_wake = SLEEP;
-            for i in 0..self.cores.len() {
-                if self.wake[i] <= t {
-                    self.wake[i] = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+            // Step the cores due at `t` (wake-up <= t), in core order.
+            cal.take(t, &mut due);
+            for (k, &word) in due.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.wake[i] <= t {
+                        let w = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+                        self.wake[i] = w;
+                        cal.insert(i, w, t);
+                    }
                 }
-                min_wake = min_wake.min(self.wake[i]);
             }
+            min_wake = cal.next(t + 1, &self.wake);
             steps += 1;
             if steps & 0xffff == 0 {
                 progress(self.cores.iter().map(|c| c.stats().records).sum());

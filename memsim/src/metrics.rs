@@ -18,9 +18,15 @@
 
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Time-averaged number of busy units (BLP, MLP, CLP).
+///
+/// Pending interval starts and ends wait in two FIFOs while they are reported in
+/// time order (the usual case: intervals of one length reported as they start),
+/// and in a heap otherwise; they are applied in time order. The order of changes
+/// at one time does not matter: nothing is integrated between them, and an end
+/// always comes after its own start.
 #[derive(Clone, Debug)]
 pub struct ParallelismMeter {
     active: Vec<u32>,
@@ -28,7 +34,10 @@ pub struct ParallelismMeter {
     now: u64,
     area: u128,
     nonzero: u64,
-    events: BinaryHeap<Reverse<(u64, u32, bool)>>,
+    starts: VecDeque<(u64, u32)>,
+    ends: VecDeque<(u64, u32)>,
+    /// Changes reported out of time order: (time, unit, is start).
+    late: BinaryHeap<Reverse<(u64, u32, bool)>>,
     epoch: u64,
     ep_area: Vec<u64>,
     ep_nonzero: Vec<u64>,
@@ -62,7 +71,9 @@ impl ParallelismMeter {
             now: 0,
             area: 0,
             nonzero: 0,
-            events: BinaryHeap::new(),
+            starts: VecDeque::new(),
+            ends: VecDeque::new(),
+            late: BinaryHeap::new(),
             epoch: epoch.max(1),
             ep_area: Vec::new(),
             ep_nonzero: Vec::new(),
@@ -83,10 +94,42 @@ impl ParallelismMeter {
         if end <= s {
             return;
         }
-        // Ends sort before starts at the same time (false < true): zero-length overlap
-        // never inflates the count.
-        self.events.push(Reverse((s, unit, true)));
-        self.events.push(Reverse((end, unit, false)));
+        Self::queue(&mut self.starts, &mut self.late, s, unit, true);
+        Self::queue(&mut self.ends, &mut self.late, end, unit, false);
+    }
+
+    #[inline]
+    fn queue(
+        fifo: &mut VecDeque<(u64, u32)>,
+        late: &mut BinaryHeap<Reverse<(u64, u32, bool)>>,
+        t: u64,
+        unit: u32,
+        start: bool,
+    ) {
+        if fifo.back().map_or(true, |&(b, _)| b <= t) {
+            fifo.push_back((t, unit));
+        } else {
+            late.push(Reverse((t, unit, start)));
+        }
+    }
+
+    /// Earliest pending change if it is at or before `t`, removed.
+    #[inline]
+    fn pop_upto(&mut self, t: u64) -> Option<(u64, u32, bool)> {
+        let e = self.ends.front().map_or(u64::MAX, |e| e.0);
+        let s = self.starts.front().map_or(u64::MAX, |s| s.0);
+        let l = self.late.peek().map_or(u64::MAX, |Reverse(l)| l.0);
+        let m = e.min(s).min(l);
+        if m > t {
+            return None;
+        }
+        if e == m {
+            self.ends.pop_front().map(|(x, u)| (x, u, false))
+        } else if s == m {
+            self.starts.pop_front().map(|(x, u)| (x, u, true))
+        } else {
+            self.late.pop().map(|Reverse(l)| l)
+        }
     }
 
     fn accumulate(&mut self, from: u64, to: u64) {
@@ -111,11 +154,7 @@ impl ParallelismMeter {
 
     /// Moves the frontier to `t`, applying every reported change up to `t`.
     pub fn advance(&mut self, t: u64) {
-        while let Some(&Reverse((et, unit, start))) = self.events.peek() {
-            if et > t {
-                break;
-            }
-            self.events.pop();
+        while let Some((et, unit, start)) = self.pop_upto(t) {
             let now = self.now;
             self.accumulate(now, et);
             self.now = self.now.max(et);

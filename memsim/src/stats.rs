@@ -18,14 +18,28 @@
 use serde::{Deserialize, Serialize};
 
 /// Integrates "number of busy units" over time, with a per-epoch time series.
+///
+/// Between two calls the busy set only shrinks, as data bursts end: a unit is
+/// busy while a request is in service, or until its last burst ends. So the
+/// integral over `[from, stop)` is `serving × (stop − from)` plus, per unit in
+/// its final burst (the `tail`), `min(busy_until, stop) − from`; the work per
+/// call is the tail's size, not the number of units. Per-unit busy time is
+/// accounted lazily: `unit_busy[u]` is exact up to `mark[u]`, and the unit's
+/// state has not changed since.
 #[derive(Debug, Clone)]
 pub struct ParallelismTracker {
     /// Requests started and not yet in their final data phase, per unit.
     in_service: Vec<u64>,
     /// End of the last known busy period per unit (exclusive).
     busy_until: Vec<u64>,
-    /// Busy cycles per unit.
+    /// Busy cycles per unit, up to `mark`.
     unit_busy: Vec<u64>,
+    mark: Vec<u64>,
+    /// Units with `in_service > 0`.
+    serving: u64,
+    /// Units with `in_service == 0` and `busy_until > at` (unordered).
+    tail: Vec<u32>,
+    in_tail: Vec<bool>,
     /// Time integrated so far.
     at: u64,
     /// Σ over cycles of busy units.
@@ -57,6 +71,10 @@ impl ParallelismTracker {
             in_service: vec![0; units],
             busy_until: vec![0; units],
             unit_busy: vec![0; units],
+            mark: vec![0; units],
+            serving: 0,
+            tail: Vec::with_capacity(units),
+            in_tail: vec![false; units],
             at: 0,
             busy_unit_cycles: 0,
             any_busy_cycles: 0,
@@ -76,26 +94,37 @@ impl ParallelismTracker {
         };
     }
 
+    /// Busy cycles of `unit` in `[mark[unit], to)` (its state is unchanged since the mark).
+    #[inline]
+    fn busy_since_mark(&self, unit: usize, to: u64) -> u64 {
+        let m = self.mark[unit];
+        if self.in_service[unit] > 0 {
+            to.saturating_sub(m)
+        } else {
+            self.busy_until[unit].min(to).saturating_sub(m)
+        }
+    }
+
+    /// Brings `unit`'s busy time up to `at` before its state changes.
+    #[inline]
+    fn settle_unit(&mut self, unit: usize) {
+        self.unit_busy[unit] += self.busy_since_mark(unit, self.at);
+        self.mark[unit] = self.at;
+    }
+
     /// Integrate up to `now` (exclusive); `now` below the current time is ignored.
     pub fn advance(&mut self, now: u64) {
         while self.at < now {
             let epoch_end = self.cur.start + self.epoch_len;
             let stop = now.min(epoch_end);
             let from = self.at;
-            let mut union_end = from;
-            let mut sum = 0u64;
-            // branch-free (vectorizable) form of: a unit in service is busy until
-            // `stop`, another until its last burst ends (`busy_until`)
-            for ((&serv, &until), busy) in self
-                .in_service
-                .iter()
-                .zip(&self.busy_until)
-                .zip(self.unit_busy.iter_mut())
-            {
-                let end = if serv > 0 { stop } else { until.min(stop) };
-                let d = end.saturating_sub(from);
-                sum += d;
-                *busy += d;
+            // a unit in service is busy until `stop`, a tail unit until its last
+            // burst ends (`busy_until > from`)
+            let mut sum = self.serving * (stop - from);
+            let mut union_end = if self.serving > 0 { stop } else { from };
+            for &u in &self.tail {
+                let end = self.busy_until[u as usize].min(stop);
+                sum += end - from;
                 union_end = union_end.max(end);
             }
             let any = union_end - from;
@@ -104,23 +133,29 @@ impl ParallelismTracker {
             self.cur.busy_unit_cycles += sum;
             self.cur.any_busy_cycles += any;
             if any == 0 && stop == epoch_end && now > epoch_end {
-                // Idle: jump over whole idle epochs at once.
+                // Idle (nothing serving, no tail): jump over whole idle epochs at once.
                 self.at = stop;
                 self.close_epoch();
                 let idle_epochs = (now - self.at) / self.epoch_len;
-                let busy_left = (0..self.busy_until.len())
-                    .any(|u| self.in_service[u] > 0 || self.busy_until[u] > self.at);
-                if !busy_left {
-                    for _ in 0..idle_epochs {
-                        self.close_epoch();
-                    }
-                    self.at += idle_epochs * self.epoch_len;
+                for _ in 0..idle_epochs {
+                    self.close_epoch();
                 }
+                self.at += idle_epochs * self.epoch_len;
                 continue;
             }
             self.at = stop;
             if stop == epoch_end {
                 self.close_epoch();
+            }
+            let mut i = 0;
+            while i < self.tail.len() {
+                let u = self.tail[i] as usize;
+                if self.busy_until[u] > stop {
+                    i += 1;
+                } else {
+                    self.in_tail[u] = false;
+                    self.tail.swap_remove(i);
+                }
             }
         }
     }
@@ -129,6 +164,16 @@ impl ParallelismTracker {
     /// until [`finish`](Self::finish) is called for it.
     pub fn start(&mut self, unit: usize, now: u64) {
         self.advance(now);
+        self.settle_unit(unit);
+        if self.in_service[unit] == 0 {
+            self.serving += 1;
+            if self.in_tail[unit] {
+                self.in_tail[unit] = false;
+                if let Some(i) = self.tail.iter().position(|&u| u as usize == unit) {
+                    self.tail.swap_remove(i);
+                }
+            }
+        }
         self.in_service[unit] += 1;
     }
 
@@ -136,11 +181,21 @@ impl ParallelismTracker {
     /// finished at once when `started` is false) is served until `until` (exclusive).
     pub fn finish(&mut self, unit: usize, now: u64, until: u64, started: bool) {
         self.advance(now);
+        self.settle_unit(unit);
         if started {
             debug_assert!(self.in_service[unit] > 0);
-            self.in_service[unit] = self.in_service[unit].saturating_sub(1);
+            if self.in_service[unit] > 0 {
+                self.in_service[unit] -= 1;
+                if self.in_service[unit] == 0 {
+                    self.serving -= 1;
+                }
+            }
         }
         self.busy_until[unit] = self.busy_until[unit].max(until).max(now);
+        if self.in_service[unit] == 0 && self.busy_until[unit] > self.at && !self.in_tail[unit] {
+            self.in_tail[unit] = true;
+            self.tail.push(unit as u32);
+        }
     }
 
     /// Integrate until every unit is idle (end of simulation); returns that time.
@@ -175,9 +230,11 @@ impl ParallelismTracker {
         self.busy_unit_cycles
     }
 
-    /// Busy cycles per unit.
-    pub fn unit_busy(&self) -> &[u64] {
-        &self.unit_busy
+    /// Busy cycles per unit, up to the time integrated so far.
+    pub fn unit_busy(&self) -> Vec<u64> {
+        (0..self.unit_busy.len())
+            .map(|u| self.unit_busy[u] + self.busy_since_mark(u, self.at))
+            .collect()
     }
 
     /// The epoch series so far, including the current partial epoch if it has any activity.

@@ -388,6 +388,12 @@ pub struct MemorySystem<D: DramBackend> {
     dram_outstanding: u64,
     bank_outstanding: Vec<u32>,
     last_dram_cycle: u64,
+    /// Last DRAM event time converted to core cycles, `(dram, core)` (the DRAM's
+    /// next event is asked for far more often than it changes).
+    dram_next_conv: std::cell::Cell<(u64, u64)>,
+    /// The DRAM's next event as last asked (`None`: ask again). Cleared by every
+    /// call that may change the DRAM.
+    dram_next_raw: std::cell::Cell<Option<Option<u64>>>,
     scratch: Vec<u32>,
     pf_scratch: Vec<u64>,
     clp: ParallelismMeter,
@@ -470,6 +476,8 @@ impl<D: DramBackend> MemorySystem<D> {
             dram_outstanding: 0,
             bank_outstanding: vec![0; mem_banks],
             last_dram_cycle: 0,
+            dram_next_conv: std::cell::Cell::new((0, 0)),
+            dram_next_raw: std::cell::Cell::new(None),
             scratch: Vec::new(),
             pf_scratch: Vec::new(),
             clp: ParallelismMeter::new(nb, p.epoch),
@@ -495,6 +503,7 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// The DRAM backend, mutably (statistics).
     pub fn dram_mut(&mut self) -> &mut D {
+        self.dram_next_raw.set(None);
         &mut self.dram
     }
 
@@ -668,13 +677,32 @@ impl<D: DramBackend> MemorySystem<D> {
     /// Next DRAM event in core cycles, only while DRAM holds requests of ours (the
     /// model's periodic refresh alone must not keep an idle system running).
     #[inline]
+    fn dram_next_event(&self) -> Option<u64> {
+        match self.dram_next_raw.get() {
+            Some(n) => n,
+            None => {
+                let n = self.dram.next_event();
+                self.dram_next_raw.set(Some(n));
+                n
+            }
+        }
+    }
+
     fn dram_next(&self) -> Option<u64> {
         if self.dram_outstanding == 0 {
             return None;
         }
-        self.dram
-            .next_event()
-            .map(|d| self.p.clocks.dram_to_core_ceil(d).max(self.now))
+        self.dram_next_event().map(|d| {
+            let (cd, cc) = self.dram_next_conv.get();
+            let c = if cd == d {
+                cc
+            } else {
+                let c = self.p.clocks.dram_to_core_ceil(d);
+                self.dram_next_conv.set((d, c));
+                c
+            };
+            c.max(self.now)
+        })
     }
 
     /// Processes everything up to and including core cycle `t`.
@@ -712,6 +740,7 @@ impl<D: DramBackend> MemorySystem<D> {
         self.last_dram_cycle = dc;
         let mut done = std::mem::take(&mut self.dram_done);
         done.clear();
+        self.dram_next_raw.set(None);
         self.dram.advance_to(dc, &mut done);
         for d in &done {
             let ct = self.p.clocks.dram_to_core_ceil(d.done).max(t);
@@ -731,6 +760,7 @@ impl<D: DramBackend> MemorySystem<D> {
 
     fn drain_overflow(&mut self, ch: usize, dc: u64) {
         while let Some(&r) = self.mc_overflow[ch].front() {
+            self.dram_next_raw.set(None);
             if self.dram.try_enqueue(ch, r, dc) {
                 self.mc_overflow[ch].pop_front();
                 self.dram_outstanding += 1;
@@ -1052,7 +1082,7 @@ impl<D: DramBackend> MemorySystem<D> {
         let floor = self.p.clocks.core_to_dram_floor(t);
         if self.dram_outstanding > 0
             && floor > self.last_dram_cycle
-            && self.dram.next_event().is_some_and(|e| e <= floor)
+            && self.dram_next_event().is_some_and(|e| e <= floor)
         {
             self.run_dram(t);
         }
@@ -1063,7 +1093,10 @@ impl<D: DramBackend> MemorySystem<D> {
                 is_write,
                 source,
             };
-            if self.mc_overflow[ch].is_empty() && self.dram.try_enqueue(ch, r, dc) {
+            if self.mc_overflow[ch].is_empty() && {
+                self.dram_next_raw.set(None);
+                self.dram.try_enqueue(ch, r, dc)
+            } {
                 self.dram_outstanding += 1;
             } else {
                 self.mc_overflow[ch].push_back(r);
@@ -1214,6 +1247,7 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// No further request will be issued: the DRAM may drain buffered writes.
     pub fn finish_input(&mut self) {
+        self.dram_next_raw.set(None);
         self.dram.finish_input();
     }
 
@@ -1265,7 +1299,10 @@ impl<D: DramBackend> MemorySystem<D> {
             } else {
                 s.miss_lat as f64 / s.miss_n as f64
             },
-            mlp: self.dram.blp_summary(),
+            mlp: {
+                self.dram_next_raw.set(None);
+                self.dram.blp_summary()
+            },
             clp: self.clp.finish(),
             mlp_windows: self.mlp_win.finish(),
             clp_windows: self.clp_win.finish(),

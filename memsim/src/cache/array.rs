@@ -4,7 +4,11 @@
 //! The set of a line is `(line / index_divisor) % sets`: a private cache uses
 //! divisor 1, an S-NUCA LLC bank uses the bank count so the bits that select the bank
 //! do not also select the set (otherwise each bank would use 1/banks of its sets).
-//! Replacement is true LRU by access stamp; invalid ways are filled first.
+//! Replacement is true LRU; invalid ways are filled first. With up to 16 ways the
+//! recency order of a set is one word (a stack of 4-bit way numbers, most recent
+//! first), so a lookup touches the set's tags and one word instead of a stamp per
+//! way; wider caches keep an access stamp per way. Both give the same victim: the
+//! first invalid way, else the least recently used one.
 //! Each way carries two state bits: dirty and "filled by a prefetch, not yet used".
 //! Invariant: a line is present in at most one way of its set.
 
@@ -53,10 +57,39 @@ pub struct CacheArray {
     sets: u32,
     ways: u32,
     index_div: u64,
+    /// `sets - 1` when `sets` is a power of two (the modulo is then a mask).
+    set_mask: Option<u64>,
     tags: Vec<u64>,
+    /// Per set (ways <= 16): nibble `i` = the way at recency position `i`
+    /// (0 = most recent); positions >= ways hold 0xF. Invalid ways keep a
+    /// position but are never chosen by recency.
+    order: Vec<u64>,
+    /// Per way (ways > 16): last access stamp.
     stamp: Vec<u64>,
     flags: Vec<u8>,
     clock: u64,
+}
+
+const NIBBLES: u64 = 0x1111_1111_1111_1111;
+
+/// Position of way `w` in recency word `x` (the lowest nibble equal to `w`).
+#[inline]
+fn order_pos(x: u64, w: u64) -> u32 {
+    let y = x ^ (NIBBLES * w);
+    let zero = y.wrapping_sub(NIBBLES) & !y & (NIBBLES << 3);
+    zero.trailing_zeros() / 4
+}
+
+/// Recency word `x` with way `w` (at position `p`) moved to the front.
+#[inline]
+fn order_touch(x: u64, p: u32, w: u64) -> u64 {
+    let below = x & ((1u64 << (4 * p)) - 1);
+    let above = if p >= 15 {
+        0
+    } else {
+        x & (!0u64 << (4 * (p + 1)))
+    };
+    above | (below << 4) | w
 }
 
 impl CacheArray {
@@ -69,8 +102,18 @@ impl CacheArray {
             sets,
             ways,
             index_div: index_div.max(1),
+            set_mask: sets.is_power_of_two().then(|| sets as u64 - 1),
             tags: vec![INVALID; n],
-            stamp: vec![0; n],
+            order: if ways <= 16 {
+                let mut x = !0u64;
+                for i in 0..ways as u64 {
+                    x = (x & !(0xF << (4 * i))) | (i << (4 * i));
+                }
+                vec![x; sets as usize]
+            } else {
+                Vec::new()
+            },
+            stamp: if ways <= 16 { Vec::new() } else { vec![0; n] },
             flags: vec![0; n],
             clock: 0,
         }
@@ -83,7 +126,16 @@ impl CacheArray {
 
     #[inline]
     fn set_base(&self, line: u64) -> usize {
-        (((line / self.index_div) % self.sets as u64) * self.ways as u64) as usize
+        let q = if self.index_div == 1 {
+            line
+        } else {
+            line / self.index_div
+        };
+        let set = match self.set_mask {
+            Some(m) => q & m,
+            None => q % self.sets as u64,
+        };
+        (set * self.ways as u64) as usize
     }
 
     /// Slot holding `line`, without touching LRU state.
@@ -100,9 +152,22 @@ impl CacheArray {
     #[inline]
     pub fn access(&mut self, line: u64) -> Option<usize> {
         let s = self.probe(line)?;
-        self.clock += 1;
-        self.stamp[s] = self.clock;
+        self.touch(s);
         Some(s)
+    }
+
+    /// Marks slot `s` most recently used.
+    #[inline]
+    fn touch(&mut self, s: usize) {
+        if self.order.is_empty() {
+            self.clock += 1;
+            self.stamp[s] = self.clock;
+        } else {
+            let set = s / self.ways as usize;
+            let w = (s % self.ways as usize) as u64;
+            let x = self.order[set];
+            self.order[set] = order_touch(x, order_pos(x, w), w);
+        }
     }
 
     /// Inserts `line` (which must not be present) as most recently used; returns the
@@ -111,24 +176,29 @@ impl CacheArray {
         debug_assert!(self.probe(line).is_none(), "line {line:#x} inserted twice");
         let b = self.set_base(line);
         let w = self.ways as usize;
-        let mut best = b;
-        for s in b..b + w {
-            if self.tags[s] == INVALID {
-                best = s;
-                break;
+        let best = match self.tags[b..b + w].iter().position(|&t| t == INVALID) {
+            Some(i) => b + i,
+            None if !self.order.is_empty() => {
+                let lru = (self.order[b / w] >> (4 * (w - 1))) & 0xF;
+                b + lru as usize
             }
-            if self.stamp[s] < self.stamp[best] {
-                best = s;
+            None => {
+                let mut best = b;
+                for s in b..b + w {
+                    if self.stamp[s] < self.stamp[best] {
+                        best = s;
+                    }
+                }
+                best
             }
-        }
+        };
         let victim = (self.tags[best] != INVALID).then(|| Victim {
             line: self.tags[best],
             dirty: self.flags[best] & DIRTY != 0,
             slot: best,
         });
-        self.clock += 1;
         self.tags[best] = line;
-        self.stamp[best] = self.clock;
+        self.touch(best);
         self.flags[best] = 0;
         (best, victim)
     }
@@ -139,7 +209,9 @@ impl CacheArray {
         let d = self.flags[s] & DIRTY != 0;
         self.tags[s] = INVALID;
         self.flags[s] = 0;
-        self.stamp[s] = 0;
+        if !self.stamp.is_empty() {
+            self.stamp[s] = 0;
+        }
         Some(d)
     }
 
@@ -216,6 +288,71 @@ mod tests {
         );
         assert_eq!(c.invalidate(8), Some(false));
         assert_eq!(c.invalidate(8), None);
+    }
+
+    /// The recency words choose the same victims as per-way access stamps.
+    #[test]
+    fn recency_order_matches_stamps() {
+        for ways in [1u32, 2, 3, 8, 15, 16, 17] {
+            let g = CacheGeometry {
+                size_bytes: 4 * ways as u64 * 64,
+                ways,
+                line_bytes: 64,
+            };
+            let mut c = CacheArray::new(g, 1);
+            // reference: tags and stamps per slot, victim = first invalid, else min stamp
+            let n = c.slots();
+            let mut tags = vec![INVALID; n];
+            let mut stamp = vec![0u64; n];
+            let mut clock = 0u64;
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let line = (x >> 8) % (6 * n as u64);
+                let b = (line % 4) as usize * ways as usize;
+                let set = b..b + ways as usize;
+                match x % 5 {
+                    0 => {
+                        let want = set.clone().find(|&s| tags[s] == line);
+                        assert_eq!(c.invalidate(line).is_some(), want.is_some());
+                        if let Some(s) = want {
+                            tags[s] = INVALID;
+                            stamp[s] = 0;
+                        }
+                    }
+                    _ => {
+                        let hit = c.access(line);
+                        let want = set.clone().find(|&s| tags[s] == line);
+                        assert_eq!(hit, want);
+                        clock += 1;
+                        if let Some(s) = want {
+                            stamp[s] = clock;
+                        } else {
+                            let mut best = b;
+                            for s in set.clone() {
+                                if tags[s] == INVALID {
+                                    best = s;
+                                    break;
+                                }
+                                if stamp[s] < stamp[best] {
+                                    best = s;
+                                }
+                            }
+                            let (slot, victim) = c.insert(line);
+                            assert_eq!(slot, best, "ways {ways}");
+                            assert_eq!(
+                                victim.map(|v| v.line),
+                                (tags[best] != INVALID).then_some(tags[best])
+                            );
+                            tags[best] = line;
+                            stamp[best] = clock;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -123,6 +123,72 @@ struct RobEntry {
     record: bool,
 }
 
+/// The reorder buffer's entries, oldest first: a ring of a power-of-two size at
+/// least the ROB capacity (every entry holds at least one instruction, so there
+/// are never more entries than instructions in flight).
+#[derive(Clone, Debug)]
+struct Rob {
+    buf: Vec<RobEntry>,
+    head: usize,
+    len: usize,
+    mask: usize,
+}
+
+impl Rob {
+    fn new(capacity: u32) -> Self {
+        let n = (capacity.max(1) as usize).next_power_of_two();
+        Rob {
+            buf: vec![
+                RobEntry {
+                    n: 0,
+                    ready: 0,
+                    record: false
+                };
+                n
+            ],
+            head: 0,
+            len: 0,
+            mask: n - 1,
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    fn front(&self) -> Option<&RobEntry> {
+        (self.len > 0).then(|| &self.buf[self.head])
+    }
+    #[inline]
+    fn front_mut(&mut self) -> Option<&mut RobEntry> {
+        (self.len > 0).then(|| &mut self.buf[self.head])
+    }
+    #[inline]
+    fn back_mut(&mut self) -> Option<&mut RobEntry> {
+        (self.len > 0).then(|| &mut self.buf[(self.head + self.len - 1) & self.mask])
+    }
+    #[inline]
+    fn get_mut(&mut self, i: usize) -> Option<&mut RobEntry> {
+        (i < self.len).then(|| &mut self.buf[(self.head + i) & self.mask])
+    }
+    #[inline]
+    fn push_back(&mut self, e: RobEntry) {
+        assert!(self.len < self.buf.len(), "reorder buffer overflow");
+        self.buf[(self.head + self.len) & self.mask] = e;
+        self.len += 1;
+    }
+    #[inline]
+    fn pop_front(&mut self) {
+        debug_assert!(self.len > 0);
+        self.head = (self.head + 1) & self.mask;
+        self.len -= 1;
+    }
+}
+
 const PENDING: u64 = u64::MAX;
 const STORE_TARGET: u32 = 1 << 31;
 const SEQ_MASK: u32 = STORE_TARGET - 1;
@@ -143,7 +209,7 @@ pub struct Core {
     l1_shift: u32,
     llc_shift: u32,
     mshr: MshrFile,
-    rob: VecDeque<RobEntry>,
+    rob: Rob,
     rob_count: u32,
     head_seq: u32,
     gap_left: u32,
@@ -168,7 +234,7 @@ impl Core {
             l1_shift: p.l1.line_shift(),
             llc_shift: llc_line_bytes.max(1).trailing_zeros(),
             mshr: MshrFile::new(p.l1_mshrs as usize, p.mshr_targets),
-            rob: VecDeque::with_capacity(p.rob as usize),
+            rob: Rob::new(p.rob),
             rob_count: 0,
             head_seq: 0,
             gap_left: 0,

@@ -33,11 +33,11 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::addrmap::AddressMapping;
-use crate::config::{DramConfig, RowPolicy};
+use crate::config::{BankArbitration, DramConfig, RowPolicy};
 use crate::stats::{CommandCounts, Histogram, ParallelismTracker};
 
 use super::channel::{Channel, CommandKind};
-use super::scheduler::{self, Candidate, MemScheduler, QueuedRequest};
+use super::scheduler::{self, Candidate, MemScheduler, Policy, QueuedRequest};
 use super::{Completion, MemRequest, QueueFull, Timing};
 
 /// Multiplicative hasher for burst addresses (no external dependency).
@@ -125,7 +125,31 @@ struct Entry {
     after_read: bool,
 }
 
+/// A bank-queue position: the request's slot in the controller's slab plus the
+/// fields the per-bank scans read, so that scanning and reordering a bank queue
+/// touch 12 bytes per request instead of the whole entry.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    /// Index into `Controller::slab`.
+    idx: u32,
+    row: u32,
+    is_write: bool,
+    /// Copy of the entry's `after_read`.
+    after_read: bool,
+}
+
 const NONE: u32 = u32::MAX;
+
+/// Per-bank counts of a bank queue by direction (index `is_write`): requests not
+/// waiting for an older read (`elig`), and among them those of row `row`
+/// (`hits`; recounted when the bank's open row is no longer `row`). They let a
+/// view refresh stop as soon as no later request can fill a slot.
+#[derive(Debug, Clone, Copy, Default)]
+struct BankCounts {
+    elig: [u32; 2],
+    hits: [u32; 2],
+    row: Option<u32>,
+}
 
 /// Per-bank summary of the eligible requests, for class-uniform schedulers
 /// (see [`MemScheduler::class_uniform`]): the first eligible request in queue
@@ -133,6 +157,11 @@ const NONE: u32 = u32::MAX;
 /// non-hit. Recomputed when the bank's queue, its row state, the drain mode or a
 /// request's eligibility changes (`dirty`), or when a not-yet-eligible request
 /// becomes eligible (`recheck_at`).
+///
+/// The distinct representatives are also kept as a candidate list with their
+/// queue index, `seq` and next command (which only depends on the bank's open
+/// row, and every command to the bank marks the view dirty), so that picking a
+/// command reads no queue entry except those of ready candidates.
 #[derive(Debug, Clone, Copy)]
 struct BankView {
     dirty: bool,
@@ -142,6 +171,12 @@ struct BankView {
     hit_wr: u32,
     other: u32,
     has_hits: bool,
+    /// Number of candidates in `cand_*`.
+    n: u8,
+    cand_j: [u32; 4],
+    /// Next command of each candidate: index into [`CMDS`].
+    cand_cmd: [u8; 4],
+    cand_seq: [u64; 4],
 }
 
 impl Default for BankView {
@@ -154,7 +189,42 @@ impl Default for BankView {
             hit_wr: NONE,
             other: NONE,
             has_hits: false,
+            n: 0,
+            cand_j: [NONE; 4],
+            cand_cmd: [0; 4],
+            cand_seq: [0; 4],
         }
+    }
+}
+
+/// Commands in the order of [`BankView::cand_cmd`].
+const CMDS: [CommandKind; 4] = [
+    CommandKind::Act,
+    CommandKind::Pre,
+    CommandKind::Rd,
+    CommandKind::Wr,
+];
+
+impl BankView {
+    /// Rebuilds the candidate list from the representatives.
+    #[inline]
+    fn fill_candidates(&mut self, q: &[Key], slab: &[Entry], open: Option<u32>) {
+        let mut n = 0;
+        for j in [self.first, self.hit_rd, self.hit_wr, self.other] {
+            if j == NONE {
+                continue;
+            }
+            let e = &slab[q[j as usize].idx as usize];
+            self.cand_cmd[n] = match open {
+                Some(r) if r == e.req.row => 2 + e.req.is_write as u8,
+                Some(_) => 1,
+                None => 0,
+            };
+            self.cand_j[n] = j;
+            self.cand_seq[n] = e.req.seq;
+            n += 1;
+        }
+        self.n = n as u8;
     }
 }
 
@@ -177,18 +247,24 @@ pub struct Controller {
     next_refresh: u64,
     next_refresh_rank: usize,
     pending_refresh: VecDeque<usize>,
-    sched: Box<dyn MemScheduler>,
+    sched: Policy,
     /// Transaction queues (only with per-bank command queues).
     read_q: VecDeque<Entry>,
     write_q: VecDeque<Entry>,
-    /// Requests visible to the scheduler, per bank, oldest first.
-    window: Vec<Vec<Entry>>,
+    /// Requests visible to the scheduler, per bank, oldest first (entries in `slab`).
+    window: Vec<Vec<Key>>,
+    /// Entries of the requests in `window`; free slots in `slab_free`.
+    slab: Vec<Entry>,
+    slab_free: Vec<u32>,
     window_len: usize,
     window_reads: usize,
     window_writes: usize,
     bank_count: Vec<u32>,
+    /// Banks with a non-empty window queue (bit per bank).
+    nonempty: Vec<u64>,
     /// Per-bank summaries (class-uniform schedulers only).
     views: Vec<BankView>,
+    counts: Vec<BankCounts>,
     /// The scheduler is class-uniform: use `views`.
     fast: bool,
     /// Queued reads per burst address.
@@ -202,6 +278,9 @@ pub struct Controller {
     /// The last staging attempt found nothing to move (cleared by any change
     /// that could unblock it), so the scan is skipped.
     stage_blocked: bool,
+    /// Latest `eligible_from` of any request ever queued: from this cycle on no
+    /// queued request is waiting to become eligible.
+    max_eligible: u64,
     input_done: bool,
     /// First cycle not yet processed.
     now: u64,
@@ -220,7 +299,7 @@ impl Controller {
         let ch = Channel::new(tm, cfg.ranks, cfg.bankgroups, cfg.banks_per_group);
         let nb = ch.banks.len();
         let refresh_interval = (tm.refi / cfg.ranks as u64).max(1);
-        let sched = scheduler::build(cfg, nb as u32);
+        let sched = scheduler::build_policy(cfg, nb as u32);
         let fast = sched.class_uniform() && !sched.wants_prepare();
         Controller {
             id,
@@ -244,11 +323,15 @@ impl Controller {
             read_q: VecDeque::new(),
             write_q: VecDeque::new(),
             window: vec![Vec::new(); nb],
+            slab: Vec::new(),
+            slab_free: Vec::new(),
             window_len: 0,
             window_reads: 0,
             window_writes: 0,
             bank_count: vec![0; nb],
+            nonempty: vec![0; nb.div_ceil(64)],
             views: vec![BankView::default(); nb],
+            counts: vec![BankCounts::default(); nb],
             fast,
             pending_reads: AddrMap::default(),
             merged: AddrMap::default(),
@@ -256,6 +339,7 @@ impl Controller {
             war_writes: 0,
             draining: false,
             stage_blocked: false,
+            max_eligible: 0,
             input_done: false,
             now: 0,
             next_event: if cfg.refresh {
@@ -273,7 +357,7 @@ impl Controller {
     /// Replace the scheduler (e.g. one not named in [`crate::config::SchedulerKind`]).
     pub fn set_scheduler(&mut self, s: Box<dyn MemScheduler>) {
         self.fast = s.class_uniform() && !s.wants_prepare();
-        self.sched = s;
+        self.sched = Policy::Dyn(s);
         self.invalidate_views();
     }
 
@@ -433,7 +517,18 @@ impl Controller {
     }
 
     fn push_window(&mut self, e: Entry) {
-        self.bank_count[e.req.bank as usize] += 1;
+        self.max_eligible = self.max_eligible.max(e.eligible_from);
+        let bi = e.req.bank as usize;
+        self.bank_count[bi] += 1;
+        if !e.after_read {
+            let c = &mut self.counts[bi];
+            let d = e.req.is_write as usize;
+            c.elig[d] += 1;
+            if c.row == Some(e.req.row) {
+                c.hits[d] += 1;
+            }
+        }
+        self.nonempty[bi / 64] |= 1 << (bi % 64);
         if e.req.is_write {
             self.window_writes += 1;
         } else {
@@ -449,11 +544,14 @@ impl Controller {
             // bank's view (same result as recomputing it).
             let j = self.window[b].len() as u32;
             let v = &mut self.views[b];
+            let mut changed = false;
+            let open = self.ch.banks[b].open_row;
             if !e.after_read && e.req.is_write == self.draining {
-                let hit = self.ch.banks[b].open_row == Some(e.req.row);
+                let hit = open == Some(e.req.row);
                 v.has_hits |= hit;
                 if v.first == NONE {
                     v.first = j;
+                    changed = true;
                 } else {
                     let slot = if !hit {
                         &mut v.other
@@ -464,16 +562,57 @@ impl Controller {
                     };
                     if *slot == NONE {
                         *slot = j;
+                        changed = true;
                     }
                 }
             }
+            let key = self.alloc(e);
+            self.window[b].push(key);
+            if changed {
+                self.views[b].fill_candidates(&self.window[b], &self.slab, open);
+            }
+            return;
         }
-        self.window[b].push(e);
+        let key = self.alloc(e);
+        self.window[b].push(key);
     }
 
-    /// Move completions with `done <= upto` to `out`.
+    /// Stores `e` in the slab and returns its queue key.
+    fn alloc(&mut self, e: Entry) -> Key {
+        let key = Key {
+            idx: 0,
+            row: e.req.row,
+            is_write: e.req.is_write,
+            after_read: e.after_read,
+        };
+        let idx = match self.slab_free.pop() {
+            Some(i) => {
+                self.slab[i as usize] = e;
+                i
+            }
+            None => {
+                self.slab.push(e);
+                (self.slab.len() - 1) as u32
+            }
+        };
+        Key { idx, ..key }
+    }
+
+    /// Entry at position `j` of bank `b`'s queue.
+    #[inline]
+    fn entry(&self, b: usize, j: usize) -> &Entry {
+        &self.slab[self.window[b][j].idx as usize]
+    }
+
+    #[inline]
+    fn entry_mut(&mut self, b: usize, j: usize) -> &mut Entry {
+        &mut self.slab[self.window[b][j].idx as usize]
+    }
+
+    /// Move completions with `done <= upto` to `out` (in no particular order).
     pub fn drain_completions(&mut self, upto: u64, out: &mut Vec<Completion>) {
-        if self.completions.is_empty() {
+        if upto == u64::MAX {
+            out.append(&mut self.completions);
             return;
         }
         let mut i = 0;
@@ -646,12 +785,13 @@ impl Controller {
                 .window
                 .iter()
                 .flatten()
-                .map(|e| e.req.clone())
+                .map(|k| self.slab[k.idx as usize].req.clone())
                 .collect();
             reqs.sort_by_key(|r| r.seq);
             self.sched.prepare(t, &mut reqs);
-            for q in self.window.iter_mut() {
-                for e in q.iter_mut() {
+            for q in self.window.iter() {
+                for key in q.iter() {
+                    let e = &mut self.slab[key.idx as usize];
                     if let Ok(k) = reqs.binary_search_by_key(&e.req.seq, |r| r.seq) {
                         e.req.sched_state = reqs[k].sched_state;
                     }
@@ -688,7 +828,8 @@ impl Controller {
             let mut earliest_elig = u64::MAX;
             let mut any_elig = false;
             let mut has_hits = false;
-            for e in q {
+            for key in q {
+                let e = &self.slab[key.idx as usize];
                 if e.eligible_from > t {
                     earliest_elig = earliest_elig.min(e.eligible_from);
                 } else if self.eligible(e, t) {
@@ -705,7 +846,8 @@ impl Controller {
                 continue;
             }
             let mut oldest = true;
-            for (j, e) in q.iter().enumerate() {
+            for (j, key) in q.iter().enumerate() {
+                let e = &self.slab[key.idx as usize];
                 if e.eligible_from > t || !self.eligible(e, t) {
                     continue;
                 }
@@ -758,12 +900,18 @@ impl Controller {
     fn refresh_view(&mut self, b: usize, t: u64) {
         let open = self.ch.banks[b].open_row;
         let staged = self.staged();
+        if !staged && t >= self.max_eligible {
+            self.refresh_view_ordered(b, open);
+            return;
+        }
         let mut v = BankView {
             dirty: false,
             ..BankView::default()
         };
         let q = &self.window[b];
-        for (j, e) in q.iter().enumerate() {
+        let slab = &self.slab;
+        for (j, key) in q.iter().enumerate() {
+            let e = &slab[key.idx as usize];
             if e.eligible_from > t {
                 v.recheck_at = v.recheck_at.min(e.eligible_from);
                 continue;
@@ -784,10 +932,89 @@ impl Controller {
             } else {
                 &mut v.hit_rd
             };
-            if *slot == NONE || e.req.seq < q[*slot as usize].req.seq {
+            if *slot == NONE || e.req.seq < slab[q[*slot as usize].idx as usize].req.seq {
                 *slot = j as u32;
             }
         }
+        v.fill_candidates(q, slab, open);
+        self.views[b] = v;
+    }
+
+    /// [`Self::refresh_view`] when every queued request is eligible by time and
+    /// requests are not staged. Then a bank's queue is in `seq` order (requests
+    /// are appended in arrival order and removed in place) and every eligible
+    /// request has the same direction (`is_write == draining`), so each slot is
+    /// the first eligible request of its class after `first`, and the scan stops
+    /// once every slot that can still change is filled.
+    fn refresh_view_ordered(&mut self, b: usize, open: Option<u32>) {
+        let draining = self.draining;
+        let mut v = BankView {
+            dirty: false,
+            ..BankView::default()
+        };
+        let q = &self.window[b];
+        let c = &mut self.counts[b];
+        if c.row != open {
+            c.row = open;
+            c.hits = [0, 0];
+            if let Some(r) = open {
+                for e in q {
+                    if !e.after_read && e.row == r {
+                        c.hits[e.is_write as usize] += 1;
+                    }
+                }
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut elig = [0u32; 2];
+            let mut hits = [0u32; 2];
+            for e in q.iter().filter(|e| !e.after_read) {
+                elig[e.is_write as usize] += 1;
+                hits[e.is_write as usize] += u32::from(open == Some(e.row));
+            }
+            debug_assert_eq!((elig, hits), (c.elig, c.hits), "bank {b} counts");
+        }
+        let d = draining as usize;
+        // eligible hits and non-hits in the queue; the scan stops once every slot
+        // is filled or no request of its class is left
+        let (hits, others) = (c.hits[d], c.elig[d] - c.hits[d]);
+        let (mut seen_hits, mut seen_others) = (0, 0);
+        let mut hit_slot = NONE;
+        if c.elig[d] > 0 {
+            for (j, e) in q.iter().enumerate() {
+                if e.after_read || e.is_write != draining {
+                    continue;
+                }
+                let hit = open == Some(e.row);
+                if hit {
+                    seen_hits += 1;
+                } else {
+                    seen_others += 1;
+                }
+                if v.first == NONE {
+                    v.first = j as u32;
+                } else if hit {
+                    if hit_slot == NONE {
+                        hit_slot = j as u32;
+                    }
+                } else if v.other == NONE {
+                    v.other = j as u32;
+                }
+                if (hit_slot != NONE || seen_hits == hits)
+                    && (v.other != NONE || seen_others == others)
+                {
+                    break;
+                }
+            }
+        }
+        v.has_hits = hits > 0;
+        if draining {
+            v.hit_wr = hit_slot;
+        } else {
+            v.hit_rd = hit_slot;
+        }
+        v.fill_candidates(q, &self.slab, open);
         self.views[b] = v;
     }
 
@@ -797,94 +1024,105 @@ impl Controller {
     /// of a bank has the same command, readiness and priority as its class's
     /// representative and a higher `seq` (checked in debug builds).
     fn pick_fast(&mut self, t: u64) -> (Option<(usize, usize, CommandKind)>, u64) {
+        match &self.sched {
+            Policy::FrFcfs(f) if f.arbitration == BankArbitration::Oldest => {
+                let cap = f.row_hit_cap;
+                self.pick_fast_impl::<true>(t, cap)
+            }
+            _ => self.pick_fast_impl::<false>(t, 0),
+        }
+    }
+
+    /// [`Self::pick_fast`]; with `FR_OLDEST` the priority is FR-FCFS's with
+    /// `bank_arbitration = "oldest"` and row-hit cap `cap`, computed in place
+    /// ([`scheduler::FrFcfs::priority`]), otherwise the policy is asked.
+    #[inline(always)]
+    fn pick_fast_impl<const FR_OLDEST: bool>(
+        &mut self,
+        t: u64,
+        cap: u32,
+    ) -> (Option<(usize, usize, CommandKind)>, u64) {
         let mut future = u64::MAX;
-        // (priority, seq, bank, index, command)
-        let mut best: Option<(u64, u64, usize, usize, CommandKind)> = None;
-        for b in 0..self.window.len() {
-            if self.window[b].is_empty() {
-                continue;
-            }
-            let rank = self.ch.rank_of(b);
-            if self.ch.ranks[rank].refresh_pending {
-                continue;
-            }
-            if self.views[b].dirty || t >= self.views[b].recheck_at {
-                self.refresh_view(b, t);
-            }
-            // Wake-up bound exactly as in the general path (the manycore side
-            // retries overflowed requests at DRAM wake-ups, so it must not change).
-            let bank = &self.ch.banks[b];
-            let (rt_act, rt_rd, rt_wr) = match bank.open_row {
-                None => (self.ch.ready(CommandKind::Act, b), u64::MAX, u64::MAX),
-                Some(_) => {
-                    let (rd, wr) = self.ch.ready_column(b);
-                    (u64::MAX, rd, wr)
-                }
-            };
-            let (rt_a, rt_b) = match bank.open_row {
-                None => (rt_act, u64::MAX),
-                Some(_) => (rt_rd.min(rt_wr), bank.next_pre),
-            };
-            if rt_a > t && rt_b > t {
-                future = future.min(rt_a.min(rt_b));
-                continue;
-            }
-            let v = self.views[b];
-            if v.recheck_at != u64::MAX {
-                future = future.min(v.recheck_at.max(rt_a.min(rt_b)));
-            }
-            if v.first == NONE {
-                continue;
-            }
-            let q = &self.window[b];
-            let bank = &self.ch.banks[b];
-            for j in [v.first, v.hit_rd, v.hit_wr, v.other] {
-                if j == NONE {
+        // Best so far: the largest (priority, !seq), i.e. the highest priority,
+        // then the lowest `seq`, as (bank, index, command).
+        let mut best_key: u128 = 0;
+        let mut best: Option<(usize, usize, CommandKind)> = None;
+        let faw = self.ch.tm.faw;
+        let any_refresh = !self.pending_refresh.is_empty();
+        for w in 0..self.nonempty.len() {
+            let mut bits = self.nonempty[w];
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ri = self.ch.rank_of(b);
+                if any_refresh && self.ch.ranks[ri].refresh_pending {
                     continue;
                 }
-                let e = &q[j as usize];
-                let (cmd, hit) = match bank.open_row {
-                    Some(r) if r == e.req.row => (
-                        if e.req.is_write {
-                            CommandKind::Wr
+                if self.views[b].dirty || t >= self.views[b].recheck_at {
+                    self.refresh_view(b, t);
+                }
+                // Every candidate's ready time is at least the bank's gate `m` (ACT of a
+                // precharged bank; the earliest of RD, WR and PRE of an open one), so
+                // the wake-up bound of the general path is: `m` if it lies ahead, else
+                // each candidate's ready time that lies ahead.
+                let bank = &self.ch.banks[b];
+                let g = &self.ch.groups[self.ch.group_of(b)];
+                let r = &self.ch.ranks[ri];
+                let pre = bank.next_pre;
+                let (rts, m) = if bank.open_row.is_some() {
+                    let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+                    let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+                    ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
+                } else {
+                    let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+                    ([act, u64::MAX, u64::MAX, u64::MAX], act)
+                };
+                if m > t {
+                    future = future.min(m);
+                    continue;
+                }
+                let v = &self.views[b];
+                if v.recheck_at != u64::MAX {
+                    future = future.min(v.recheck_at.max(m));
+                }
+                for k in 0..v.n as usize {
+                    let c = v.cand_cmd[k] as usize;
+                    let rt = rts[c];
+                    if rt > t {
+                        future = future.min(rt);
+                        continue;
+                    }
+                    let j = v.cand_j[k];
+                    let seq = v.cand_seq[k];
+                    let prio = if FR_OLDEST {
+                        let capped = cap > 0 && bank.hits_since_act >= cap;
+                        if c == 1 && v.has_hits && !capped {
+                            None
                         } else {
-                            CommandKind::Rd
-                        },
-                        true,
-                    ),
-                    Some(_) => (CommandKind::Pre, false),
-                    None => (CommandKind::Act, false),
-                };
-                let rt = match cmd {
-                    CommandKind::Act => rt_act,
-                    CommandKind::Pre => bank.next_pre,
-                    CommandKind::Rd => rt_rd,
-                    _ => rt_wr,
-                };
-                if rt > t {
-                    future = future.min(rt);
-                    continue;
-                }
-                let c = Candidate {
-                    req: &e.req,
-                    command: cmd,
-                    row_hit: hit,
-                    oldest_in_bank: j == v.first,
-                    bank_has_hits: v.has_hits,
-                    hits_since_act: bank.hits_since_act,
-                };
-                if let Some(p) = self.sched.priority(t, &c) {
-                    let better = match best {
-                        None => true,
-                        Some((bp, bs, ..)) => p > bp || (p == bp && e.req.seq < bs),
+                            Some((c >= 2 && !capped) as u64)
+                        }
+                    } else {
+                        let cand = Candidate {
+                            req: &self.slab[self.window[b][j as usize].idx as usize].req,
+                            command: CMDS[c],
+                            row_hit: c >= 2,
+                            oldest_in_bank: j == v.first,
+                            bank_has_hits: v.has_hits,
+                            hits_since_act: bank.hits_since_act,
+                        };
+                        self.sched.priority(t, &cand)
                     };
-                    if better {
-                        best = Some((p, e.req.seq, b, j as usize, cmd));
+                    if let Some(p) = prio {
+                        let key = (p as u128) << 64 | (!seq) as u128;
+                        if best.is_none() || key > best_key {
+                            best_key = key;
+                            best = Some((b, j as usize, CMDS[c]));
+                        }
                     }
                 }
             }
         }
-        (best.map(|(_, _, b, j, c)| (b, j, c)), future)
+        (best, future)
     }
 
     fn issue(
@@ -898,7 +1136,7 @@ impl Controller {
         let gb = self.global_bank_base + b;
         self.views[b].dirty = true;
         {
-            let e = &mut self.window[b][j];
+            let e = &mut self.slab[self.window[b][j].idx as usize];
             if e.req.first_cmd.is_none() {
                 e.req.first_cmd = Some(cmd);
                 match cmd {
@@ -910,26 +1148,63 @@ impl Controller {
         }
         match cmd {
             CommandKind::Act => {
-                let row = self.window[b][j].req.row;
+                let row = self.window[b][j].row;
                 self.ch.issue(CommandKind::Act, b, row, t, false);
                 self.stats.commands.act += 1;
-                if !self.window[b][j].req.in_service {
-                    self.window[b][j].req.in_service = true;
+                if !self.entry(b, j).req.in_service {
+                    self.entry_mut(b, j).req.in_service = true;
                     blp.start(gb, t);
                 }
-                self.sched.on_command(t, &self.window[b][j].req, cmd);
+                let idx = self.window[b][j].idx as usize;
+                self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Pre => {
                 self.ch.issue(CommandKind::Pre, b, 0, t, false);
                 self.stats.commands.pre += 1;
-                self.sched.on_command(t, &self.window[b][j].req, cmd);
+                let idx = self.window[b][j].idx as usize;
+                self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Rd | CommandKind::Wr => {
                 self.ch.issue(cmd, b, 0, t, self.closed_row);
                 let tm = self.ch.tm;
-                let e = self.window[b].remove(j);
+                let key = self.window[b].remove(j);
+                let idx = key.idx;
+                if !key.after_read {
+                    let c = &mut self.counts[b];
+                    let d = key.is_write as usize;
+                    c.elig[d] -= 1;
+                    if c.row == Some(key.row) {
+                        c.hits[d] -= 1;
+                    }
+                }
+                self.slab_free.push(idx);
+                // Moved out of the slab (its slot is free from now on).
+                let e = std::mem::replace(
+                    &mut self.slab[idx as usize],
+                    Entry {
+                        req: QueuedRequest {
+                            seq: 0,
+                            arrival: 0,
+                            source: 0,
+                            is_write: false,
+                            addr: 0,
+                            bank: 0,
+                            row: 0,
+                            column: 0,
+                            tag: 0,
+                            sched_state: 0,
+                            first_cmd: None,
+                            in_service: false,
+                        },
+                        eligible_from: 0,
+                        after_read: false,
+                    },
+                );
                 self.window_len -= 1;
                 self.bank_count[b] -= 1;
+                if self.bank_count[b] == 0 {
+                    self.nonempty[b / 64] &= !(1 << (b % 64));
+                }
                 self.stage_blocked = false;
                 let is_write = e.req.is_write;
                 let done = t + if is_write { tm.cwl } else { tm.cl } + tm.bl;
@@ -946,7 +1221,12 @@ impl Controller {
                     self.stats.commands.rd += 1;
                     self.stats.read_latency.add(lat);
                     self.pending_reads.remove(&e.req.addr);
-                    if let Some(extra) = self.merged.remove(&e.req.addr) {
+                    let extra = if self.merged.is_empty() {
+                        None
+                    } else {
+                        self.merged.remove(&e.req.addr)
+                    };
+                    if let Some(extra) = extra {
                         for (tag, source, arrival) in extra {
                             self.stats.read_latency.add(done - arrival);
                             self.complete(Completion {
@@ -979,12 +1259,23 @@ impl Controller {
     }
 
     fn release_war(&mut self, addr: u64) {
-        for e in self
-            .window
-            .iter_mut()
-            .flatten()
-            .chain(self.write_q.iter_mut())
-        {
+        for (b, q) in self.window.iter_mut().enumerate() {
+            for key in q.iter_mut() {
+                let e = &mut self.slab[key.idx as usize];
+                if e.after_read && e.req.addr == addr {
+                    e.after_read = false;
+                    key.after_read = false;
+                    self.war_writes -= 1;
+                    let c = &mut self.counts[b];
+                    let d = key.is_write as usize;
+                    c.elig[d] += 1;
+                    if c.row == Some(key.row) {
+                        c.hits[d] += 1;
+                    }
+                }
+            }
+        }
+        for e in self.write_q.iter_mut() {
             if e.after_read && e.req.addr == addr {
                 e.after_read = false;
                 self.war_writes -= 1;

@@ -200,15 +200,7 @@ impl DramSystem {
     /// Process every event before cycle `t`.
     pub fn advance_to(&mut self, t: u64) {
         loop {
-            let mut best = u64::MAX;
-            let mut bi = 0;
-            for (i, c) in self.ctrls.iter().enumerate() {
-                let n = c.next_event();
-                if n < best {
-                    best = n;
-                    bi = i;
-                }
-            }
+            let (best, bi) = self.earliest();
             if best >= t {
                 break;
             }
@@ -217,13 +209,24 @@ impl DramSystem {
         self.now = self.now.max(t);
     }
 
+    /// Earliest next event and its controller (the first one on ties). Branch-free:
+    /// which controller is next is unpredictable, and this runs once per event.
+    #[inline]
+    fn earliest(&self) -> (u64, usize) {
+        let mut best = u64::MAX;
+        let mut bi = 0usize;
+        for (i, c) in self.ctrls.iter().enumerate() {
+            let n = c.next_event();
+            let m = ((n < best) as u64).wrapping_neg();
+            best = (n & m) | (best & !m);
+            bi = (i & m as usize) | (bi & !(m as usize));
+        }
+        (best, bi)
+    }
+
     /// Cycle of the next event of any controller, if any (refresh included).
     pub fn next_event(&self) -> Option<u64> {
-        self.ctrls
-            .iter()
-            .map(|c| c.next_event())
-            .min()
-            .filter(|&n| n != u64::MAX)
+        Some(self.earliest().0).filter(|&n| n != u64::MAX)
     }
 
     /// Move completions with `done <= upto` into `out` (unordered).

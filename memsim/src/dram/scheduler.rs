@@ -114,6 +114,7 @@ impl MemScheduler for Fcfs {
     fn name(&self) -> &'static str {
         "fcfs"
     }
+    #[inline]
     fn priority(&mut self, _now: u64, c: &Candidate<'_>) -> Option<u64> {
         c.oldest_in_bank.then_some(0)
     }
@@ -139,6 +140,7 @@ impl MemScheduler for FrFcfs {
     fn name(&self) -> &'static str {
         "fr-fcfs"
     }
+    #[inline]
     fn priority(&mut self, _now: u64, c: &Candidate<'_>) -> Option<u64> {
         let capped = self.row_hit_cap > 0 && c.hits_since_act >= self.row_hit_cap;
         if c.command == CommandKind::Pre && c.bank_has_hits && !capped {
@@ -167,13 +169,70 @@ impl MemScheduler for FrFcfs {
 
 /// Build the scheduler a DRAM config names, for a channel of `banks` banks.
 pub fn build(cfg: &crate::config::DramConfig, banks: u32) -> Box<dyn MemScheduler> {
+    match build_policy(cfg, banks) {
+        Policy::Fcfs(s) => Box::new(s),
+        Policy::FrFcfs(s) => Box::new(s),
+        Policy::Dyn(s) => s,
+    }
+}
+
+/// The controller's scheduler: the built-in policies by value, so that their
+/// per-candidate [`MemScheduler::priority`] is a direct, inlined call on the
+/// scheduling hot path, and any other policy behind a trait object. Every
+/// method forwards to the policy's [`MemScheduler`] implementation.
+pub(crate) enum Policy {
+    Fcfs(Fcfs),
+    FrFcfs(FrFcfs),
+    Dyn(Box<dyn MemScheduler>),
+}
+
+/// [`build`] as a [`Policy`].
+pub(crate) fn build_policy(cfg: &crate::config::DramConfig, banks: u32) -> Policy {
     match cfg.scheduler {
-        SchedulerKind::Fcfs => Box::new(Fcfs),
-        SchedulerKind::FrFcfs => Box::new(FrFcfs {
+        SchedulerKind::Fcfs => Policy::Fcfs(Fcfs),
+        SchedulerKind::FrFcfs => Policy::FrFcfs(FrFcfs {
             row_hit_cap: cfg.row_hit_cap,
             arbitration: cfg.bank_arbitration,
             banks,
             last_bank: 0,
         }),
+    }
+}
+
+macro_rules! forward {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Policy::Fcfs($s) => $e,
+            Policy::FrFcfs($s) => $e,
+            Policy::Dyn($s) => $e,
+        }
+    };
+}
+
+impl Policy {
+    #[inline(always)]
+    pub(crate) fn priority(&mut self, now: u64, c: &Candidate<'_>) -> Option<u64> {
+        forward!(self, s => s.priority(now, c))
+    }
+    pub(crate) fn wants_prepare(&self) -> bool {
+        forward!(self, s => s.wants_prepare())
+    }
+    pub(crate) fn class_uniform(&self) -> bool {
+        forward!(self, s => s.class_uniform())
+    }
+    pub(crate) fn prepare(&mut self, now: u64, queued: &mut [QueuedRequest]) {
+        forward!(self, s => s.prepare(now, queued))
+    }
+    #[inline]
+    pub(crate) fn on_arrival(&mut self, now: u64, req: &mut QueuedRequest) {
+        forward!(self, s => s.on_arrival(now, req))
+    }
+    #[inline]
+    pub(crate) fn on_command(&mut self, now: u64, req: &QueuedRequest, cmd: CommandKind) {
+        forward!(self, s => s.on_command(now, req, cmd))
+    }
+    #[inline]
+    pub(crate) fn on_complete(&mut self, now: u64, req: &QueuedRequest) {
+        forward!(self, s => s.on_complete(now, req))
     }
 }

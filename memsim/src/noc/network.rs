@@ -16,7 +16,7 @@
 //! Dissertation §5.2 (Fig. 5.1 flow of an access), Table 5.2 (router overhead 3 cycles,
 //! NoC at 1 GHz, X-Y routing).
 
-use super::mesh::{Mesh, NodeId};
+use super::mesh::{Dir, Mesh, NodeId};
 use serde::Serialize;
 
 /// Timing parameters of the network.
@@ -127,17 +127,42 @@ impl Network {
         let f = self.flits(class);
         let (router, link) = (self.p.router_cycles, self.p.link_cycles);
         let mut cur = t;
-        let mut hops = 0u64;
         let link_free = &mut self.link_free;
         let link_busy = &mut self.link_busy;
-        self.mesh.for_each_link(a, b, |l| {
+        let mut hop = |l: usize| {
             cur += router;
             let start = cur.max(link_free[l]);
             link_free[l] = start + f;
             link_busy[l] += f;
             cur = start + link;
-            hops += 1;
-        });
+        };
+        // The X-Y route as two runs of links with a constant index stride (the
+        // links of `Mesh::for_each_link`, in the same order): along the row, node
+        // `n` to `n ± 1`, then along the column, `n` to `n ± width`.
+        let (ax, ay) = self.mesh.coords(a);
+        let (bx, by) = self.mesh.coords(b);
+        let w = self.mesh.width() as usize;
+        let row = ay as usize * w;
+        if bx > ax {
+            for x in ax as usize..bx as usize {
+                hop((row + x) * 4 + Dir::East as usize);
+            }
+        } else {
+            for x in (bx as usize + 1..=ax as usize).rev() {
+                hop((row + x) * 4 + Dir::West as usize);
+            }
+        }
+        let col = bx as usize;
+        if by > ay {
+            for y in ay as usize..by as usize {
+                hop((y * w + col) * 4 + Dir::South as usize);
+            }
+        } else {
+            for y in (by as usize + 1..=ay as usize).rev() {
+                hop((y * w + col) * 4 + Dir::North as usize);
+            }
+        }
+        let hops = (ax.abs_diff(bx) + ay.abs_diff(by)) as u64;
         let arrive = cur + f - 1;
         let lat = arrive - t;
         self.packets += 1;
@@ -218,6 +243,42 @@ mod tests {
         assert_eq!(n.send(1000, 0, 2, PacketClass::Data), 1012);
         assert_eq!(n.send(5, 7, 7, PacketClass::Data), 5);
         assert_eq!(n.zero_load_latency(10, PacketClass::Control), 40);
+    }
+
+    /// The strided route walk of `send` visits the links of `Mesh::for_each_link`.
+    #[test]
+    fn send_follows_for_each_link() {
+        let mesh = Mesh::new(5, 4);
+        let p = NocParams {
+            router_cycles: 2,
+            link_cycles: 1,
+            request_flits: 1,
+            data_flits: 3,
+        };
+        let mut n = Network::new(mesh.clone(), p.clone());
+        let mut link_free = vec![0u64; mesh.link_slots()];
+        let mut t = 0;
+        for a in 0..mesh.nodes() {
+            for b in 0..mesh.nodes() {
+                t += (a * 7 + b * 3) as u64 % 5;
+                let class = if (a + b) % 2 == 0 {
+                    PacketClass::Data
+                } else {
+                    PacketClass::Control
+                };
+                let f = if class == PacketClass::Data { 3 } else { 1 };
+                let mut cur = t;
+                mesh.for_each_link(a, b, |l| {
+                    cur += p.router_cycles;
+                    let start = cur.max(link_free[l]);
+                    link_free[l] = start + f;
+                    cur = start + p.link_cycles;
+                });
+                let want = if a == b { t } else { cur + f - 1 };
+                assert_eq!(n.send(t, a, b, class), want, "{a} -> {b}");
+            }
+        }
+        assert_eq!(n.link_free, link_free);
     }
 
     #[test]

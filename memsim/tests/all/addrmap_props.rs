@@ -92,6 +92,14 @@ proptest! {
     }
 
     #[test]
+    fn bank_and_channel_shortcuts_agree_with_decode(fields in layout(), raw in any::<u64>()) {
+        let m = AddressMapping::from_fields(&fields).unwrap();
+        let d = m.decode(raw);
+        prop_assert_eq!(m.flat_bank(raw), m.flat_bank_of(&d));
+        prop_assert_eq!(m.channel(raw), d.channel);
+    }
+
+    #[test]
     fn flat_bank_is_a_bijection_of_bank_coordinates(fields in layout()) {
         let m = AddressMapping::from_fields(&fields).unwrap();
         let w = m.widths();
