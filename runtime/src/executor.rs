@@ -12,6 +12,13 @@
 //! the virtual core is set to the unit's core before each one, so recorded
 //! accesses are tagged with the core that would have run them.
 //!
+//! Native workers are persistent: the calling thread is worker 0 and a rayon
+//! pool of P-1 threads, created on first use, takes workers 1..P of every
+//! region, so a region call costs a wake-up, not P-1 thread creations, and no
+//! more threads than P are runnable. One region runs on a pool at a time; a
+//! region started from inside a running body (nested parallelism) runs
+//! sequentially on that worker, as OpenMP does by default.
+//!
 //! Invariants checked by [`Plan::validate`]: every unit appears exactly once, waits
 //! point to units on other cores that come earlier in `seq` (so waiting cannot
 //! deadlock), and `seq` lists each core's units in that core's order.
@@ -242,63 +249,137 @@ fn panic_msg(e: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// Runs `plan` on `plan.cores()` native threads.
+/// A persistent worker pool for one worker count.
+struct Workers {
+    p: usize,
+    pool: rayon::ThreadPool,
+    /// Held while a region runs on the pool.
+    busy: std::sync::Mutex<()>,
+}
+
+/// The pool of `p` workers (created on first use; `None` if the threads
+/// cannot be created, then regions fall back to scoped threads).
+fn workers(p: usize) -> Option<std::sync::Arc<Workers>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<Vec<Arc<Workers>>>> = OnceLock::new();
+    let mut g = POOLS
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(w) = g.iter().find(|w| w.p == p) {
+        return Some(w.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(p)
+        .thread_name(|i| format!("weft-worker-{i}"))
+        .build()
+        .ok()?;
+    let w = Arc::new(Workers {
+        p,
+        pool,
+        busy: Mutex::new(()),
+    });
+    g.push(w.clone());
+    Some(w)
+}
+
+/// Runs `plan` on `plan.cores()` native workers (module docs).
 pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
     let p = plan.cores();
-    if p <= 1 {
+    thread_local! {
+        /// Set while this thread runs a region as worker 0.
+        static IN_REGION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if p <= 1 || rayon::current_thread_index().is_some() || IN_REGION.with(|f| f.get()) {
+        // One worker, or a region started inside a running body: sequential.
         return execute_sequential(plan, body, &mut |_| {});
     }
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            IN_REGION.with(|f| f.set(false));
+        }
+    }
+    IN_REGION.with(|f| f.set(true));
+    let _reset = Reset;
     let done: Vec<AtomicBool> = (0..plan.units.len())
         .map(|_| AtomicBool::new(false))
         .collect();
     let abort = AtomicBool::new(false);
     let barrier = Barrier::new(p);
     let err: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-    std::thread::scope(|s| {
-        for c in 0..p {
-            let (done, abort, barrier, err) = (&done, &abort, &barrier, &err);
-            s.spawn(move || {
-                for step in &plan.steps {
-                    for &u in &step[c] {
-                        if abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        for &w in &plan.waits[u as usize] {
-                            let mut spins = 0u32;
-                            while !done[w as usize].load(Ordering::Acquire) {
-                                if abort.load(Ordering::Relaxed) {
-                                    break;
-                                }
-                                spins += 1;
-                                if spins < 64 {
-                                    std::hint::spin_loop();
-                                } else {
-                                    std::thread::yield_now();
-                                }
-                            }
-                        }
-                        if abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let (lo, hi) = plan.units[u as usize];
-                        if let Err(e) = catch_unwind(AssertUnwindSafe(|| body(lo, hi))) {
-                            abort.store(true, Ordering::Relaxed);
-                            let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
-                            g.get_or_insert(panic_msg(e));
-                            break;
-                        }
-                        done[u as usize].store(true, Ordering::Release);
-                    }
-                    if plan.barrier {
-                        barrier.wait();
-                    }
+    let work = |c: usize| run_core(plan, body, c, &done, &abort, &barrier, &err);
+    match workers(p - 1) {
+        Some(w) => {
+            // The caller is worker 0; the pool's P-1 threads take the others,
+            // so no more threads than cores are runnable.
+            let _g = w.busy.lock().unwrap_or_else(|e| e.into_inner());
+            let work = &work;
+            w.pool.in_place_scope(|s| {
+                for c in 1..p {
+                    s.spawn(move |_| work(c));
                 }
+                work(0);
             });
         }
-    });
+        None => std::thread::scope(|s| {
+            for c in 0..p {
+                let work = &work;
+                s.spawn(move || work(c));
+            }
+        }),
+    }
     match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(m) => Err(RuntimeError::Panicked(m)),
         None => Ok(()),
+    }
+}
+
+/// Worker `c`'s part of `plan`: its units step by step, waiting for their
+/// cross-core dependences, meeting the others after each step with `barrier`.
+fn run_core(
+    plan: &Plan,
+    body: BodyRef<'_>,
+    c: usize,
+    done: &[AtomicBool],
+    abort: &AtomicBool,
+    barrier: &Barrier,
+    err: &std::sync::Mutex<Option<String>>,
+) {
+    for step in &plan.steps {
+        for &u in &step[c] {
+            if abort.load(Ordering::Relaxed) {
+                break;
+            }
+            for &w in &plan.waits[u as usize] {
+                let mut spins = 0u32;
+                while !done[w as usize].load(Ordering::Acquire) {
+                    if abort.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    spins += 1;
+                    if spins < 64 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+            if abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let (lo, hi) = plan.units[u as usize];
+            if let Err(e) = catch_unwind(AssertUnwindSafe(|| body(lo, hi))) {
+                abort.store(true, Ordering::Relaxed);
+                let mut g = err.lock().unwrap_or_else(|p| p.into_inner());
+                g.get_or_insert(panic_msg(e));
+                break;
+            }
+            done[u as usize].store(true, Ordering::Release);
+        }
+        if plan.barrier {
+            barrier.wait();
+        }
     }
 }
 

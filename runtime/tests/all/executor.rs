@@ -438,3 +438,26 @@ fn described_nest_over_budget_runs_default_schedule() {
     }
     assert!(per_core.iter().all(|&c| c >= 2 * 140), "{per_core:?}");
 }
+
+/// Regions run on persistent workers; a region started inside a running body
+/// (nested parallelism) runs sequentially on that worker instead of waiting
+/// for the busy pool, on the calling thread (worker 0) as on a pool thread.
+#[test]
+fn nested_regions_run_sequentially_without_deadlock() {
+    let r = rt(3, None);
+    let hits: Vec<AtomicU64> = (0..30 * 20).map(|_| AtomicU64::new(0)).collect();
+    for _ in 0..50 {
+        r.parallel_for(0, 30, &|lo, hi| {
+            for i in lo..hi {
+                r.parallel_for(0, 20, &|a, b| {
+                    for j in a..b {
+                        hits[(i * 20 + j) as usize].fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+                .unwrap();
+            }
+        })
+        .unwrap();
+    }
+    assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 50));
+}
