@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue-7 native figure without building the criterion-free `affine` bench: kernel time on 2 threads
+# Issue-7 native figure without the release build `cargo bench -p weft-passes --bench affine` needs: kernel time on 2 threads
 # (WEFT_CORES=2) of the sequential original and each ch. 5 version, best of N, all built by `weft build`
 # (default -O2, default short-loop threshold) against the runtime in WEFT_RUNTIME_LIB.
 # Usage (repository root): WEFT=target/debug/weft WEFT_RUNTIME_LIB=$PWD/target/release/libweft_runtime.a \
