@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
 use weft_testsuite::bench::{self, CompileOptions};
 
 /// Executables of every benchmark for one set of compile options.
@@ -15,18 +14,39 @@ pub struct Built {
     pub exes: HashMap<&'static str, Result<PathBuf, String>>,
 }
 
+/// Compiles every benchmark on plain scoped threads, not on rayon's pool: this
+/// runs inside a `OnceLock` initialiser that tests may reach from rayon
+/// workers (`exe()` inside a `par_iter`); if the initialiser needed those
+/// workers while they block on the `OnceLock`, the tests would deadlock.
 fn build_all(opt: &[&str]) -> Built {
     let dir = tempfile::tempdir().expect("tempdir");
     let opts = CompileOptions::default().with_opt(opt);
-    let exes = bench::all()
-        .par_iter()
-        .map(|b| {
-            (
-                b.name,
-                bench::compile(b, dir.path(), &opts).map_err(|e| e.to_string()),
-            )
-        })
-        .collect();
+    let all = bench::all();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let per = all.len().div_ceil(threads.max(1)).max(1);
+    let exes = std::thread::scope(|s| {
+        let handles: Vec<_> = all
+            .chunks(per)
+            .map(|chunk| {
+                let (dir, opts) = (dir.path(), &opts);
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|b| {
+                            (
+                                b.name,
+                                bench::compile(b, dir, opts).map_err(|e| e.to_string()),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("benchmark compile thread panicked"))
+            .collect()
+    });
     Built { _dir: dir, exes }
 }
 
