@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::run::{bench_workload, row_stride, simulate, RunOptions};
-use weft_memsim::synth::{Pattern, SynthParams, SynthSource};
+use weft_memsim::run::{bench_workload, pattern_workload, simulate, RunOptions};
+use weft_memsim::synth::Pattern;
 
 fn main() {
     let total: u64 = std::env::args()
@@ -30,19 +30,11 @@ fn main() {
         ("stream", Pattern::Stream),
         ("same-bank", Pattern::SameBank),
     ] {
-        let mut src = SynthSource::new(SynthParams {
-            pattern,
-            cores: 36,
-            records_per_core: std::env::args()
-                .nth(2)
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(300),
-            max_gap: 4,
-            write_every: 0,
-            stride: 32,
-            row_stride: row_stride(&cfg).unwrap(),
-            seed: 1,
-        });
+        let per_core = std::env::args()
+            .nth(2)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(300);
+        let mut src = pattern_workload(&cfg, pattern, 36, per_core).unwrap();
         let s = simulate(&cfg, &mut src, &RunOptions::default(), |n| {
             if std::env::var_os("TRACE_PROGRESS").is_some() {
                 eprintln!("{n}")

@@ -3,8 +3,8 @@
 //! `cargo run --release -p weft-memsim --example sim_stats -- OUT_DIR [records] [per_core]`
 
 use weft_memsim::config::MachineConfig;
-use weft_memsim::run::{bench_workload, row_stride, simulate, RunOptions};
-use weft_memsim::synth::{Pattern, SynthParams, SynthSource};
+use weft_memsim::run::{bench_workload, pattern_workload, simulate, RunOptions};
+use weft_memsim::synth::Pattern;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -36,16 +36,7 @@ fn main() {
         ("stream", Pattern::Stream),
         ("same-bank", Pattern::SameBank),
     ] {
-        let mut src = SynthSource::new(SynthParams {
-            pattern,
-            cores: 36,
-            records_per_core: per_core,
-            max_gap: 4,
-            write_every: 0,
-            stride: 32,
-            row_stride: row_stride(&cfg).expect("row stride"),
-            seed: 1,
-        });
+        let mut src = pattern_workload(&cfg, pattern, 36, per_core).expect("workload");
         let s = simulate(&cfg, &mut src, &RunOptions::default(), |_| {}).expect("run");
         write(name, &s);
     }

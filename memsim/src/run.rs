@@ -116,6 +116,28 @@ pub fn bench_workload(cores: u32, total: u64, seed: u64) -> crate::synth::SynthS
     })
 }
 
+/// The single-pattern workloads of the `sim_speed` and `sim_stats` examples
+/// (streaming versus same-bank BLP/CLP): `per_core` loads per core of
+/// `pattern`, gaps 0..=4, 32-byte stride, seed 1, rows of `cfg`'s mapping.
+pub fn pattern_workload(
+    cfg: &MachineConfig,
+    pattern: crate::synth::Pattern,
+    cores: u32,
+    per_core: u64,
+) -> Result<crate::synth::SynthSource, SimError> {
+    use crate::synth::{SynthParams, SynthSource};
+    Ok(SynthSource::new(SynthParams {
+        pattern,
+        cores,
+        records_per_core: per_core,
+        max_gap: 4,
+        write_every: 0,
+        stride: 32,
+        row_stride: row_stride(cfg)?,
+        seed: 1,
+    }))
+}
+
 /// Bytes between consecutive rows of one memory bank under `cfg`'s mapping (the
 /// span of every address bit below the lowest row bit), for same-bank workloads.
 pub fn row_stride(cfg: &MachineConfig) -> Result<u64, SimError> {
