@@ -870,16 +870,17 @@ impl Runtime {
                 let t = Instant::now();
                 let parsed = AffineDesc::parse(desc)?;
                 let built = match self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed) {
-                    Err(RuntimeError::SearchBudget(b)) => {
-                        // Too many runs: remember it, the caller runs sequentially.
-                        let mut g = lock(&self.affine_desc);
-                        let slots = g.entry(id).or_default();
-                        if slots.len() >= DESC_CACHE_SLOTS {
-                            drop(slots.remove(0));
+                    Err(RuntimeError::SearchBudget(_)) => {
+                        // Too many runs: remember it (the lock is released before
+                        // the loop runs).
+                        {
+                            let mut g = lock(&self.affine_desc);
+                            let slots = g.entry(id).or_default();
+                            if slots.len() >= DESC_CACHE_SLOTS {
+                                drop(slots.remove(0));
+                            }
+                            slots.push((key, Err(())));
                         }
-                        slots.push((key, Err(())));
-                        drop(g);
-                        let _ = b;
                         return self.desc_over_budget(id, lo, hi, ib_iters, check, body);
                     }
                     r => r?,

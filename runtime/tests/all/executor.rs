@@ -7,6 +7,15 @@ use weft_runtime::machine::Machine;
 use weft_runtime::mlp::Scheme;
 use weft_runtime::runtime::{Inspector, Runtime, RuntimeConfig};
 
+/// Core count and records of the trace file at `path`.
+fn read_trace(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Record>) {
+    let f = std::fs::File::open(path).unwrap();
+    let mut rd =
+        weft_memsim::trace::TraceReader::new(std::io::BufReader::new(f), "test trace").unwrap();
+    let cores = rd.cores();
+    (cores, rd.by_ref().map(|x| x.unwrap()).collect())
+}
+
 fn rt(cores: usize, trace: Option<std::path::PathBuf>) -> Runtime {
     let cfg = RuntimeConfig {
         cores,
@@ -245,7 +254,6 @@ fn affine_schemes_run_every_iteration_once() {
 
 #[test]
 fn trace_mode_tags_virtual_cores_and_gaps() {
-    use weft_memsim::trace::TraceReader;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.trace");
     let n = 600usize;
@@ -278,10 +286,8 @@ fn trace_mode_tags_virtual_cores_and_gaps() {
             .position(|&(a, b)| (a..b).contains(&(i as i64)))
             .unwrap()
     };
-    let f = std::fs::File::open(&path).unwrap();
-    let mut rd = TraceReader::new(std::io::BufReader::new(f), "t").unwrap();
-    assert_eq!(rd.cores(), 3);
-    let recs: Vec<_> = rd.by_ref().map(|x| x.unwrap()).collect();
+    let (cores, recs) = read_trace(&path);
+    assert_eq!(cores, 3);
     assert_eq!(recs.len(), n + 1);
     assert_eq!(
         (
@@ -327,7 +333,6 @@ fn trace_mode_tags_virtual_cores_and_gaps() {
 /// inspection is parallel instead of a serial prologue on core 0.
 #[test]
 fn trace_mode_inspects_each_chunk_on_its_core() {
-    use weft_memsim::trace::TraceReader;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("i.trace");
     let n = 400usize;
@@ -348,11 +353,7 @@ fn trace_mode_inspects_each_chunk_on_its_core() {
     r.run_irregular(5, 0, n as i64, 10, Some(&insp), &body)
         .unwrap();
     r.trace_finish().unwrap();
-    let f = std::fs::File::open(&path).unwrap();
-    let recs: Vec<_> = TraceReader::new(std::io::BufReader::new(f), "i")
-        .unwrap()
-        .map(|x| x.unwrap())
-        .collect();
+    let (_, recs) = read_trace(&path);
     assert_eq!(recs.len(), n);
     for rec in &recs {
         let i = ((rec.addr - index.as_ptr() as u64) / 4) as usize;
@@ -370,7 +371,6 @@ fn trace_mode_inspects_each_chunk_on_its_core() {
 /// code then runs it sequentially) when its IBs may conflict.
 #[test]
 fn described_nest_over_budget_runs_default_schedule() {
-    use weft_memsim::trace::TraceReader;
     use weft_runtime::affine_desc::{RUN_BUDGET, VERSION};
     let (n, m) = (600i64, 500i64);
     assert!((n * m) as u64 > RUN_BUDGET);
@@ -426,11 +426,7 @@ fn described_nest_over_budget_runs_default_schedule() {
         .run_affine_desc(10, 0, n, 10, Scheme::MlpFirst, 0, true, &desc, &body)
         .is_err());
     r.trace_finish().unwrap();
-    let f = std::fs::File::open(&path).unwrap();
-    let recs: Vec<_> = TraceReader::new(std::io::BufReader::new(f), "b")
-        .unwrap()
-        .map(|x| x.unwrap())
-        .collect();
+    let (_, recs) = read_trace(&path);
     assert_eq!(recs.len(), 2 * n as usize);
     let mut per_core = [0usize; 4];
     for rec in &recs {
