@@ -36,6 +36,8 @@ pub enum RtFn {
     RegionReset,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
+    /// `weft_inspect_line_shift(h)`.
+    InspectLineShift,
     /// `weft_num_cores(&out)`.
     NumCores,
 }
@@ -53,6 +55,7 @@ impl RtFn {
             RtFn::RegionSelect => "weft_region_select",
             RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
+            RtFn::InspectLineShift => "weft_inspect_line_shift",
             RtFn::NumCores => "weft_num_cores",
         }
     }

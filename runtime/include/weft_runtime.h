@@ -102,6 +102,11 @@ int32_t weft_region_reset(uint32_t base);
  * loops they prove parallel). */
 int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
+/* Called by inspectors that report no write: *out_shift = log2 of the block within
+ * which the reads of one reference need to be reported only once per iteration (the
+ * cache line of the irregular bank maps); 0 = report every access (affine nests). */
+int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
+
 /* Trace mode: records an access of the current virtual core (core 0 outside
  * executors); gap = non-memory instructions since the caller's previous report.
  * A no-op returning WEFT_OK when WEFT_TRACE is not set. */

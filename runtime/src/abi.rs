@@ -12,7 +12,7 @@
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 
-use crate::runtime::{Inspector, Runtime, RuntimeConfig};
+use crate::runtime::{InspectRef, Inspector, Runtime, RuntimeConfig};
 use crate::RuntimeError;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CString};
@@ -172,6 +172,12 @@ pub const ABI: &[AbiFn] = &[
             ("is_write", U32),
         ],
         c_proto: "int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write)",
+    },
+    AbiFn {
+        name: "weft_inspect_line_shift",
+        ret: I32,
+        params: &[("h", Ptr), ("out_shift", Ptr)],
+        c_proto: "int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift)",
     },
     AbiFn {
         name: "weft_trace_access",
@@ -340,7 +346,9 @@ pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {
     })
 }
 
-/// Default schedule: static contiguous chunks of `[lo, hi)` over P workers.
+/// Default schedule: static contiguous chunks of `[lo, hi)` over P workers
+/// (on the calling thread when the loop is too small to share: grain
+/// control, keyed by the body's address).
 #[no_mangle]
 pub extern "C" fn weft_parallel_for(lo: i64, hi: i64, body: WeftBodyFn, ctx: *mut c_void) -> i32 {
     guard(|| {
@@ -349,7 +357,8 @@ pub extern "C" fn weft_parallel_for(lo: i64, hi: i64, body: WeftBodyFn, ctx: *mu
         let ctx = SendPtr(ctx);
         // SAFETY: calling the compiler-generated body with its own context.
         let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
-        rt.parallel_for(lo, hi, &f).map_err(rt_err)
+        rt.parallel_for_at(Some(body as usize as u64), lo, hi, &f)
+            .map_err(rt_err)
     })
 }
 
@@ -387,7 +396,7 @@ pub extern "C" fn weft_run_irregular(
             lo,
             hi,
             slab_iters,
-            i.as_ref().map(|x| x as &dyn Fn(i64, i64, &mut Inspector)),
+            i.as_ref().map(|x| x as InspectRef<'_>),
             &f,
         )
         .map_err(rt_err)
@@ -460,7 +469,7 @@ pub extern "C" fn weft_run_affine(
             ib_iters,
             scheme,
             permute,
-            i.as_ref().map(|x| x as &dyn Fn(i64, i64, &mut Inspector)),
+            i.as_ref().map(|x| x as InspectRef<'_>),
             &f,
         )
         .map_err(rt_err)
@@ -579,6 +588,27 @@ pub extern "C" fn weft_inspect_access(
         let h = unsafe { &mut *h };
         h.access(iter, addr as u64, size, is_write != 0)
             .map_err(rt_err)
+    })
+}
+
+/// Writes to `out_shift` the log2 of the block size within which an
+/// inspector may report the reads of one reference once per iteration: an
+/// irregular region's bank maps are kept per cache line, so a second access
+/// inside the line the same reference reported in the same iteration changes
+/// nothing. 0 (report every access) for affine nests, whose bank vectors
+/// weigh every access. Compilers call it once per inspector call, and only
+/// for inspectors that report no write (`is_write = 0` throughout).
+#[no_mangle]
+pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u32) -> i32 {
+    guard(|| {
+        if out_shift.is_null() {
+            return Err(null("out_shift"));
+        }
+        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
+        let h = unsafe { h.as_ref() }.ok_or_else(|| null("inspector handle"))?;
+        // SAFETY: checked non-null; the caller provides a writable uint32_t.
+        unsafe { *out_shift = h.line_shift() };
+        Ok(())
     })
 }
 

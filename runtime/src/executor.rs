@@ -283,16 +283,26 @@ fn workers(p: usize) -> Option<std::sync::Arc<Workers>> {
     Some(w)
 }
 
-/// Runs `plan` on `plan.cores()` native workers (module docs).
-pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
-    let p = plan.cores();
-    thread_local! {
-        /// Set while this thread runs a region as worker 0.
-        static IN_REGION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if p <= 1 || rayon::current_thread_index().is_some() || IN_REGION.with(|f| f.get()) {
-        // One worker, or a region started inside a running body: sequential.
-        return execute_sequential(plan, body, &mut |_| {});
+thread_local! {
+    /// Set while this thread runs a region as worker 0.
+    static IN_REGION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether [`on_workers`] would run `p` workers concurrently: `p > 1` and
+/// the caller is not itself inside a running region.
+pub fn runs_parallel(p: usize) -> bool {
+    p > 1 && rayon::current_thread_index().is_none() && !IN_REGION.with(|f| f.get())
+}
+
+/// Runs `work(c)` for every worker `c` in `0..p` at once on the native
+/// workers: the caller is worker 0 and a persistent pool of P-1 threads takes
+/// the others, so no more threads than cores are runnable. Sequential (in
+/// worker order, on the caller) when `p <= 1` or when called from inside a
+/// running region (nested regions). `work` must not panic (callers catch).
+pub fn on_workers(p: usize, work: &(dyn Fn(usize) + Sync)) {
+    if !runs_parallel(p) {
+        (0..p).for_each(work);
+        return;
     }
     struct Reset;
     impl Drop for Reset {
@@ -302,19 +312,9 @@ pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
     }
     IN_REGION.with(|f| f.set(true));
     let _reset = Reset;
-    let done: Vec<AtomicBool> = (0..plan.units.len())
-        .map(|_| AtomicBool::new(false))
-        .collect();
-    let abort = AtomicBool::new(false);
-    let barrier = Barrier::new(p);
-    let err: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-    let work = |c: usize| run_core(plan, body, c, &done, &abort, &barrier, &err);
     match workers(p - 1) {
         Some(w) => {
-            // The caller is worker 0; the pool's P-1 threads take the others,
-            // so no more threads than cores are runnable.
             let _g = w.busy.lock().unwrap_or_else(|e| e.into_inner());
-            let work = &work;
             w.pool.in_place_scope(|s| {
                 for c in 1..p {
                     s.spawn(move |_| work(c));
@@ -324,11 +324,28 @@ pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
         }
         None => std::thread::scope(|s| {
             for c in 0..p {
-                let work = &work;
                 s.spawn(move || work(c));
             }
         }),
     }
+}
+
+/// Runs `plan` on `plan.cores()` native workers (module docs, [`on_workers`]).
+pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
+    let p = plan.cores();
+    if !runs_parallel(p) {
+        // One worker, or a region started inside a running body: sequential.
+        return execute_sequential(plan, body, &mut |_| {});
+    }
+    let done: Vec<AtomicBool> = (0..plan.units.len())
+        .map(|_| AtomicBool::new(false))
+        .collect();
+    let abort = AtomicBool::new(false);
+    let barrier = Barrier::new(p);
+    let err: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    on_workers(p, &|c| {
+        run_core(plan, body, c, &done, &abort, &barrier, &err)
+    });
     match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(m) => Err(RuntimeError::Panicked(m)),
         None => Ok(()),

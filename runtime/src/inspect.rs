@@ -143,8 +143,21 @@ struct Rec {
 const WRITE_BIT: u32 = 1 << 31;
 
 /// Accumulates the bank-maps and the access records of a slab layout.
+///
+/// A recorder made with [`SlabRecorder::new`] keeps every access for the
+/// dependence check. One made with [`SlabRecorder::lazy`] keeps none until
+/// the first write is reported: most regions are proven parallel and report
+/// no write, so they only pay for the bank-map bits. After a lazy recorder
+/// has seen its first write, in iteration `s`, it keeps the accesses of the
+/// iterations after `s`. The caller re-inspects `[start, s]` into a recorder
+/// made with `new` and puts it in front with [`SlabRecorder::prepend`]
+/// ([`SlabRecorder::first_write_iter`] tells whether that is needed).
 pub struct SlabRecorder {
     layout: SlabLayout,
+    /// Accesses of iterations `>= rec_from` are kept (`i64::MIN`: all;
+    /// `i64::MAX`: none yet, lazy mode before the first write).
+    rec_from: i64,
+    first_write: Option<i64>,
     cur_lo: i64,
     cur_hi: i64,
     cur_unit: u32,
@@ -154,18 +167,21 @@ pub struct SlabRecorder {
     table: BankTable,
     line_shift: u32,
     recs: Vec<Rec>,
+    reported: usize,
     writes: usize,
     monotone: bool,
 }
 
 impl SlabRecorder {
     /// Recorder for `layout` with `banks` memory banks, cache lines of
-    /// `2^line_shift` bytes and the bank lookup `table`.
+    /// `2^line_shift` bytes and the bank lookup `table`; keeps every access.
     pub fn new(layout: SlabLayout, banks: usize, line_shift: u32, table: BankTable) -> Self {
         let words = words_for(banks);
         let n = layout.slabs();
         SlabRecorder {
             layout,
+            rec_from: i64::MIN,
+            first_write: None,
             cur_lo: 0,
             cur_hi: 0,
             cur_unit: 0,
@@ -175,8 +191,65 @@ impl SlabRecorder {
             table,
             line_shift,
             recs: Vec::new(),
+            reported: 0,
             writes: 0,
             monotone: true,
+        }
+    }
+
+    /// The same recorder keeping no access until the first write (type docs).
+    pub fn lazy(layout: SlabLayout, banks: usize, line_shift: u32, table: BankTable) -> Self {
+        SlabRecorder {
+            rec_from: i64::MAX,
+            ..Self::new(layout, banks, line_shift, table)
+        }
+    }
+
+    /// Iteration of the first reported write, if a lazy recorder dropped the
+    /// accesses of that iteration and the ones before it (type docs).
+    pub fn first_write_iter(&self) -> Option<i64> {
+        self.first_write
+    }
+
+    /// Log2 of the cache line size the bank maps are kept at.
+    pub fn line_shift(&self) -> u32 {
+        self.line_shift
+    }
+
+    /// Puts the accesses of `prefix` (recorded with [`SlabRecorder::new`] over
+    /// the iterations this lazy recorder dropped) in front of this one's, and
+    /// merges its bank-map bits; afterwards the recorder is complete.
+    pub fn prepend(&mut self, mut prefix: SlabRecorder) {
+        self.merge_bits(&prefix);
+        if let (Some(a), Some(b)) = (prefix.recs.last(), self.recs.first()) {
+            self.monotone &= a.unit <= b.unit;
+        }
+        self.monotone &= prefix.monotone;
+        // The prefix re-reported iterations this recorder already counted.
+        self.writes += prefix.writes;
+        prefix.recs.append(&mut self.recs);
+        self.recs = prefix.recs;
+        self.first_write = None;
+        self.rec_from = i64::MIN;
+    }
+
+    /// Appends the accesses of `other` (a recorder of the same layout over
+    /// later iterations, e.g. the next core's chunk) and merges its bits.
+    pub fn append(&mut self, mut other: SlabRecorder) {
+        self.merge_bits(&other);
+        if let (Some(a), Some(b)) = (self.recs.last(), other.recs.first()) {
+            self.monotone &= a.unit <= b.unit;
+        }
+        self.monotone &= other.monotone;
+        self.writes += other.writes;
+        self.reported += other.reported;
+        self.recs.append(&mut other.recs);
+    }
+
+    fn merge_bits(&mut self, other: &SlabRecorder) {
+        debug_assert_eq!(self.bits.len(), other.bits.len(), "same layout");
+        for (a, b) in self.bits.iter_mut().zip(&other.bits) {
+            *a |= b;
         }
     }
 
@@ -192,6 +265,7 @@ impl SlabRecorder {
             self.cur_lo = lo;
             self.cur_hi = hi;
         }
+        self.reported += 1;
         let u = self.cur_unit as usize;
         let size = size.clamp(1, WRITE_BIT - 1);
         let first = addr >> self.line_shift;
@@ -201,6 +275,15 @@ impl SlabRecorder {
             let b = self.table.bank(l << self.line_shift);
             row[b / 64] |= 1u64 << (b % 64);
         }
+        if write && self.first_write.is_none() && self.rec_from == i64::MAX {
+            // Lazy mode: keep what follows this iteration; the caller
+            // re-inspects up to and including it.
+            self.first_write = Some(iter);
+            self.rec_from = iter.saturating_add(1);
+        }
+        if iter < self.rec_from {
+            return;
+        }
         self.writes += write as usize;
         self.recs.push(Rec {
             addr,
@@ -209,9 +292,9 @@ impl SlabRecorder {
         });
     }
 
-    /// Number of recorded accesses.
+    /// Number of reported accesses (kept or not).
     pub fn accesses(&self) -> usize {
-        self.recs.len()
+        self.reported
     }
 
     /// Number of recorded writes (0: the dependence check has nothing to do).
@@ -230,6 +313,12 @@ impl SlabRecorder {
     /// The slab dependence DAG of §4.4.6 (no edges when nothing is written).
     pub fn dependences(&self) -> Result<UnitDag> {
         let n = self.layout.slabs();
+        if let Some(s) = self.first_write {
+            return Err(crate::error::RuntimeError::Panicked(format!(
+                "internal: the lazy slab recorder dropped the accesses up to iteration {s} \
+                 and was not completed with `prepend`"
+            )));
+        }
         if self.writes == 0 {
             return Ok(UnitDag::empty(n));
         }
@@ -468,6 +557,60 @@ mod tests {
         assert!(!fast.has_no_edges());
         let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
         assert_eq!(closure(&hashed), closure(&slow));
+    }
+
+    #[test]
+    fn lazy_chunks_completed_by_prefix_equal_the_full_recording() {
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let t = || BankTable::new(&m);
+        // iteration i reads x[i] and a far line; from iteration 3 on (chunk 0)
+        // and 7 on (chunk 1) it also writes y[i % 4].
+        let accesses = |i: i64| {
+            let mut v = vec![
+                (0x4000 + 8 * i as u64, false),
+                (0x90_0000 + 4096 * i as u64, false),
+            ];
+            if i == 3 || i >= 7 {
+                v.push((0x2000 + 8 * (i as u64 % 4), true));
+            }
+            v
+        };
+        let inspect = |r: &mut SlabRecorder, a: i64, b: i64| {
+            for i in a..b {
+                for (addr, w) in accesses(i) {
+                    r.record(i, addr, 8, w);
+                }
+            }
+        };
+        let mut full = SlabRecorder::new(layout(), banks, 6, t());
+        inspect(&mut full, 0, 10);
+        let mut merged = SlabRecorder::new(layout(), banks, 6, t());
+        for (a, b, first) in [(0, 5, 3), (5, 10, 7)] {
+            let mut lazy = SlabRecorder::lazy(layout(), banks, 6, t());
+            inspect(&mut lazy, a, b);
+            assert_eq!(lazy.first_write_iter(), Some(first));
+            assert!(lazy.dependences().is_err(), "incomplete until prepended");
+            let mut pre = SlabRecorder::new(layout(), banks, 6, t());
+            inspect(&mut pre, a, first + 1);
+            lazy.prepend(pre);
+            merged.append(lazy);
+        }
+        assert_eq!(merged.bank_maps(), full.bank_maps());
+        assert_eq!(merged.accesses(), full.accesses());
+        assert_eq!(merged.writes(), full.writes());
+        assert_eq!(
+            merged.dependences().unwrap().edges(),
+            full.dependences().unwrap().edges()
+        );
+        assert!(!full.dependences().unwrap().has_no_edges());
+        // Without writes a lazy recorder keeps nothing and needs no prefix.
+        let mut lazy = SlabRecorder::lazy(layout(), banks, 6, t());
+        lazy.record(1, 0x4000, 8, false);
+        assert_eq!(lazy.first_write_iter(), None);
+        assert!(lazy.recs.is_empty());
+        assert_eq!(lazy.accesses(), 1);
+        assert!(lazy.dependences().unwrap().has_no_edges());
     }
 
     /// Reachability matrix (the dependence relation both DAGs must induce).

@@ -16,14 +16,29 @@
 //! Irregular inspections record through [`crate::inspect::SlabRecorder`]
 //! (bank-map bits and compact records; the dependence check only when
 //! something is reported as written); [`RegionStats::inspector_breakdown`]
-//! says where the time went.
+//! says where the time went. Natively, each core inspects its own chunk on
+//! its worker, concurrently (one recorder per chunk, merged in chunk order);
+//! in trace mode the chunks are inspected one after another, each on its
+//! virtual core.
+//!
+//! Grain control (native mode only): handing a region to the worker pool
+//! and waiting for it costs microseconds, more than a whole small loop (the
+//! stun benchmark calls regions of a few hundred nanoseconds millions of
+//! times). Per region and per `weft_parallel_for` body the runtime keeps the
+//! time per iteration of its last parallel and sequential runs. A run goes
+//! to the calling thread alone when its estimated sequential time is below
+//! [`RuntimeConfig::min_parallel_ns`]; with only a parallel measurement, a
+//! parallel run shorter than that threshold triggers one sequential probe.
+//! Either way gives the same results (parallel loops have independent
+//! iterations; a plan with dependences runs in its sequential order, which
+//! respects them). `RegionStats::serial_executions` counts such runs.
 
 use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
 use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
 use crate::deps::{sync_points, Access, UnitDag};
 use crate::error::invalid;
-use crate::executor::{execute_native, execute_sequential, BodyRef, Plan};
+use crate::executor::{execute_native, execute_sequential, on_workers, BodyRef, Plan};
 use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
@@ -49,7 +64,17 @@ pub struct RuntimeConfig {
     pub machine: String,
     /// Barrier after every scheduling slot of Algorithm 4 (`WEFT_SLOT_BARRIER=1`; default off).
     pub slot_barrier: bool,
+    /// Grain control (`WEFT_MIN_PARALLEL_NS`, default [`DEFAULT_MIN_PARALLEL_NS`];
+    /// 0 = off): a native region or parallel loop whose sequential run is
+    /// estimated below this many nanoseconds runs on the calling thread
+    /// (see [`Runtime`] docs, *Grain control*).
+    pub min_parallel_ns: u64,
 }
+
+/// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
+/// work to the worker pool and waiting for it on this kind of machine
+/// (`cargo bench -p weft-runtime --bench dispatch` measures it).
+pub const DEFAULT_MIN_PARALLEL_NS: u64 = 20_000;
 
 impl Default for RuntimeConfig {
     fn default() -> Self {
@@ -61,6 +86,7 @@ impl Default for RuntimeConfig {
             stats: None,
             machine: DEFAULT_MACHINE.to_string(),
             slot_barrier: false,
+            min_parallel_ns: DEFAULT_MIN_PARALLEL_NS,
         }
     }
 }
@@ -91,6 +117,13 @@ impl RuntimeConfig {
             }
         }
         c.slot_barrier = std::env::var("WEFT_SLOT_BARRIER").is_ok_and(|v| v == "1");
+        if let Ok(v) = std::env::var("WEFT_MIN_PARALLEL_NS") {
+            c.min_parallel_ns = v.trim().parse::<u64>().map_err(|_| {
+                invalid(format!(
+                    "WEFT_MIN_PARALLEL_NS={v:?} is not a number of nanoseconds (0 = always parallel)"
+                ))
+            })?;
+        }
         Ok(c)
     }
 }
@@ -107,6 +140,20 @@ pub struct Inspector {
     error: Option<String>,
 }
 
+/// `(core, start, end)` of every per-core chunk (`chunk` has P+1 bounds).
+fn core_ranges(chunk: &[i64]) -> Vec<(usize, i64, i64)> {
+    chunk
+        .windows(2)
+        .enumerate()
+        .map(|(c, w)| (c, w[0], w[1]))
+        .collect()
+}
+
+/// An inspector as the runtime calls it: `insp(lo, hi, h)` reports the
+/// accesses of iterations `[lo, hi)` to `h`. `Sync`: native irregular
+/// inspections run the chunks of different cores concurrently.
+pub type InspectRef<'a> = &'a (dyn Fn(i64, i64, &mut Inspector) + Sync);
+
 enum Layout {
     /// Slabs of an irregular region.
     Slabs(Box<SlabRecorder>),
@@ -115,6 +162,15 @@ enum Layout {
 }
 
 impl Inspector {
+    /// See [`crate::abi::weft_inspect_line_shift`]: the bank maps' line shift
+    /// for irregular regions, 0 for affine nests.
+    pub fn line_shift(&self) -> u32 {
+        match &self.layout {
+            Layout::Slabs(r) => r.line_shift(),
+            Layout::Blocks { .. } => 0,
+        }
+    }
+
     /// Records one access of iteration `iter` (must lie in the inspected range).
     #[inline]
     pub fn access(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
@@ -152,6 +208,9 @@ pub struct RegionStats {
     pub inspector_ns: u64,
     /// Executions of the region.
     pub executions: u64,
+    /// Executions that ran on the calling thread only (one worker, trace
+    /// mode, a nested region, or grain control: too little work to share).
+    pub serial_executions: u64,
     /// Total executor time, ns.
     pub executor_ns: u64,
     /// Units (slabs or iteration blocks) of the current schedule.
@@ -228,6 +287,7 @@ pub struct Runtime {
     contexts: Mutex<HashMap<u32, Contexts>>,
     stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
     pfor: Mutex<(u64, u64, u64)>,
+    grains: Mutex<HashMap<(u8, u64), Grain>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
     /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
@@ -249,6 +309,31 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 const IRREGULAR: u8 = 0;
 const AFFINE: u8 = 1;
+/// Grain-control sites of `weft_parallel_for` loops (keyed by body address).
+const PFOR: u8 = 2;
+
+/// What grain control knows of one site: nanoseconds per iteration of its
+/// last sequential and parallel native runs.
+#[derive(Clone, Copy, Debug, Default)]
+struct Grain {
+    seq_ns_per_iter: Option<f64>,
+    par_ns_per_iter: Option<f64>,
+}
+
+impl Grain {
+    /// Whether `iters` iterations should run on the calling thread when
+    /// sequential work under `min_ns` is not worth a parallel dispatch: yes
+    /// if the measured sequential cost is below it; with only a parallel
+    /// measurement, yes (a probe that measures the sequential cost) if the
+    /// parallel run itself took less than `min_ns` of wall time.
+    fn serial(&self, iters: f64, min_ns: f64) -> bool {
+        match (self.seq_ns_per_iter, self.par_ns_per_iter) {
+            (Some(s), _) => s * iters < min_ns,
+            (None, Some(p)) => p * iters < min_ns,
+            (None, None) => false,
+        }
+    }
+}
 
 /// Largest iteration count a permuted affine plan may have (one unit per iteration).
 pub const PERMUTE_MAX_UNITS: usize = 1 << 22;
@@ -270,6 +355,7 @@ impl Runtime {
             contexts: Mutex::new(HashMap::new()),
             stats: Mutex::new(BTreeMap::new()),
             pfor: Mutex::new((0, 0, 0)),
+            grains: Mutex::new(HashMap::new()),
             tracer,
             cur_core: AtomicU32::new(0),
             affine_desc: Mutex::new(HashMap::new()),
@@ -305,27 +391,62 @@ impl Runtime {
         self.tracer.is_some()
     }
 
-    fn run_plan(&self, plan: &Plan, body: BodyRef<'_>) -> Result<()> {
-        match &self.tracer {
-            Some(_) => {
-                let r = execute_sequential(plan, body, &mut |c| {
-                    self.cur_core.store(c, Ordering::Relaxed)
-                });
-                self.cur_core.store(0, Ordering::Relaxed);
-                r
-            }
-            None => execute_native(plan, body),
+    /// Runs `plan`: in trace mode sequentially with virtual cores; natively
+    /// on the workers, or on the calling thread when grain control (at
+    /// `site`) says the work is too small to share. Returns whether it ran
+    /// on the calling thread only.
+    fn run_plan(&self, plan: &Plan, body: BodyRef<'_>, site: Option<(u8, u64)>) -> Result<bool> {
+        if self.tracer.is_some() {
+            let r = execute_sequential(plan, body, &mut |c| {
+                self.cur_core.store(c, Ordering::Relaxed)
+            });
+            self.cur_core.store(0, Ordering::Relaxed);
+            return r.map(|_| true);
         }
+        let min_ns = self.cfg.min_parallel_ns as f64;
+        let site = match site {
+            Some(s) if min_ns > 0.0 && crate::executor::runs_parallel(plan.cores()) => s,
+            _ => return execute_native(plan, body).map(|_| plan.cores() <= 1),
+        };
+        let iters = plan.iterations().max(1) as f64;
+        let g = lock(&self.grains).get(&site).copied().unwrap_or_default();
+        let serial = g.serial(iters, min_ns);
+        let t = Instant::now();
+        match serial {
+            true => execute_sequential(plan, body, &mut |_| {})?,
+            false => execute_native(plan, body)?,
+        }
+        let per_iter = t.elapsed().as_nanos() as f64 / iters;
+        let mut all = lock(&self.grains);
+        let e = all.entry(site).or_default();
+        match serial {
+            true => e.seq_ns_per_iter = Some(per_iter),
+            false => e.par_ns_per_iter = Some(per_iter),
+        }
+        Ok(serial)
     }
 
     /// Default schedule: static contiguous chunks over P workers.
     pub fn parallel_for(&self, lo: i64, hi: i64, body: BodyRef<'_>) -> Result<()> {
+        self.parallel_for_at(None, lo, hi, body)
+    }
+
+    /// [`Runtime::parallel_for`] with grain control keyed by `site` (the C
+    /// ABI passes the body's address): loops too small to share run on the
+    /// calling thread.
+    pub fn parallel_for_at(
+        &self,
+        site: Option<u64>,
+        lo: i64,
+        hi: i64,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
         if lo > hi {
             return Err(invalid(format!("lo {lo} > hi {hi}")));
         }
         let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
         let t = Instant::now();
-        self.run_plan(&plan, body)?;
+        self.run_plan(&plan, body, site.map(|s| (PFOR, s)))?;
         let mut g = lock(&self.pfor);
         g.0 += 1;
         g.1 += (hi - lo) as u64;
@@ -435,7 +556,7 @@ impl Runtime {
         lo: i64,
         hi: i64,
         slab_iters: i64,
-        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        inspect: Option<InspectRef<'_>>,
         body: BodyRef<'_>,
     ) -> Result<()> {
         if lo > hi {
@@ -470,7 +591,7 @@ impl Runtime {
                     Some(c) => c,
                     None => {
                         let t = Instant::now();
-                        let (plan, mut st) = self.build_irregular(lo, hi, si, &chunk, insp)?;
+                        let (plan, mut st) = self.build_irregular(si, &chunk, insp)?;
                         let plan = Arc::new(plan);
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
                         st.unit_iters = si;
@@ -521,7 +642,7 @@ impl Runtime {
         body: BodyRef<'_>,
     ) -> Result<()> {
         let t = Instant::now();
-        self.run_plan(plan, body)?;
+        let serial = self.run_plan(plan, body, Some((kind, id as u64)))?;
         let ns = t.elapsed().as_nanos() as u64;
         let iters = plan.iterations() as u64;
         let mut s = lock(&self.stats);
@@ -529,6 +650,7 @@ impl Runtime {
         e.kind = name.into();
         e.id = id;
         e.executions += 1;
+        e.serial_executions += serial as u64;
         e.executor_ns += ns;
         e.total_iterations += iters;
         if scheduled {
@@ -542,8 +664,9 @@ impl Runtime {
         Ok(())
     }
 
-    /// Runs the inspector over `[lo, hi)` in the per-core `chunk`s, in order
-    /// (the recorders rely on non-decreasing iterations). Each core inspects the
+    /// Runs the inspector over `[lo, hi)` in the per-core `ranges` (core,
+    /// start, end), in order (the recorders rely on non-decreasing
+    /// iterations). Each core inspects the
     /// iterations it owns (§4.4.1: the inspector is part of the parallel region,
     /// and its cost is "hidden during parallel execution", §4.5.2), so in trace
     /// mode the inspection of chunk `c` is recorded on virtual core `c`, not all
@@ -552,9 +675,9 @@ impl Runtime {
         &self,
         lo: i64,
         hi: i64,
-        chunk: &[i64],
+        ranges: &[(usize, i64, i64)],
         layout: Layout,
-        insp: &dyn Fn(i64, i64, &mut Inspector),
+        insp: InspectRef<'_>,
     ) -> Result<(Vec<Access>, Layout)> {
         let mut h = Inspector {
             lo,
@@ -565,14 +688,14 @@ impl Runtime {
         };
         let tracing = self.tracing();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            for (c, w) in chunk.windows(2).enumerate() {
-                if w[0] >= w[1] {
+            for &(c, a, b) in ranges {
+                if a >= b {
                     continue;
                 }
                 if tracing {
                     self.cur_core.store(c as u32, Ordering::Relaxed);
                 }
-                insp(w[0], w[1], &mut h);
+                insp(a, b, &mut h);
                 if h.error.is_some() {
                     break;
                 }
@@ -588,13 +711,35 @@ impl Runtime {
         Ok((h.accesses, h.layout))
     }
 
-    fn build_irregular(
+    /// Runs the inspector over `[lo, hi)`, part of core `core`'s chunk, into
+    /// the slab recorder `rec` (in trace mode recorded on virtual core `core`).
+    fn inspect_slabs(
         &self,
+        core: usize,
         lo: i64,
         hi: i64,
+        rec: SlabRecorder,
+        insp: InspectRef<'_>,
+    ) -> Result<SlabRecorder> {
+        match self.inspect(
+            lo,
+            hi,
+            &[(core, lo, hi)],
+            Layout::Slabs(Box::new(rec)),
+            insp,
+        )? {
+            (_, Layout::Slabs(r)) => Ok(*r),
+            _ => Err(RuntimeError::Panicked(
+                "internal: the inspector lost its slab layout".into(),
+            )),
+        }
+    }
+
+    fn build_irregular(
+        &self,
         si: i64,
         chunk: &[i64],
-        insp: &dyn Fn(i64, i64, &mut Inspector),
+        insp: InspectRef<'_>,
     ) -> Result<(Plan, RegionStats)> {
         let p = self.cfg.cores;
         let machine = self.machine()?;
@@ -613,22 +758,49 @@ impl Runtime {
         let t0 = Instant::now();
         let table = BankTable::new(&machine);
         let line = machine.line_bytes().max(1);
-        let rec = SlabRecorder::new(
-            SlabLayout {
-                chunk: chunk.to_vec(),
-                offset: offset.clone(),
-                slab_iters: si,
-            },
-            machine.num_mem_banks(),
-            line.trailing_zeros(),
-            table,
-        );
-        let (_, layout) = self.inspect(lo, hi, chunk, Layout::Slabs(Box::new(rec)), insp)?;
-        let Layout::Slabs(rec) = layout else {
-            return Err(RuntimeError::Panicked(
-                "internal: the inspector lost its slab layout".into(),
-            ));
+        let layout = SlabLayout {
+            chunk: chunk.to_vec(),
+            offset: offset.clone(),
+            slab_iters: si,
         };
+        let banks = machine.num_mem_banks();
+        let make = |lazy: bool| {
+            let (l, t) = (layout.clone(), table.clone());
+            match lazy {
+                true => SlabRecorder::lazy(l, banks, line.trailing_zeros(), t),
+                false => SlabRecorder::new(l, banks, line.trailing_zeros(), t),
+            }
+        };
+        // Chunk `c` into a lazy recorder; a chunk that reports a write is
+        // completed by re-inspecting its iterations up to the first write.
+        let chunk_rec = |c: usize| -> Result<SlabRecorder> {
+            let (a, b) = (chunk[c], chunk[c + 1]);
+            let mut r = self.inspect_slabs(c, a, b, make(true), insp)?;
+            if let Some(s) = r.first_write_iter() {
+                r.prepend(self.inspect_slabs(c, a, s + 1, make(false), insp)?);
+            }
+            Ok(r)
+        };
+        let parts: Vec<Result<SlabRecorder>> = if self.tracing() {
+            // One virtual core at a time (the tracer tags the current core).
+            (0..p).map(chunk_rec).collect()
+        } else {
+            let slots: Vec<Mutex<Option<Result<SlabRecorder>>>> =
+                (0..p).map(|_| Mutex::new(None)).collect();
+            on_workers(p, &|c| *lock(&slots[c]) = Some(chunk_rec(c)));
+            slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .unwrap_or_else(|| Err(invalid("internal: a chunk was not inspected")))
+                })
+                .collect()
+        };
+        let mut rec = make(false);
+        for part in parts {
+            rec.append(part?);
+        }
         let t1 = Instant::now();
         let maps = rec.bank_maps();
         let dag = rec.dependences()?;
@@ -700,7 +872,7 @@ impl Runtime {
         hi: i64,
         ib_iters: i64,
         scheme: Scheme,
-        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        inspect: Option<InspectRef<'_>>,
         body: BodyRef<'_>,
     ) -> Result<()> {
         self.run_affine_with(id, lo, hi, ib_iters, scheme, 0, inspect, body)
@@ -719,7 +891,7 @@ impl Runtime {
         ib_iters: i64,
         scheme: Scheme,
         permute: i64,
-        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        inspect: Option<InspectRef<'_>>,
         body: BodyRef<'_>,
     ) -> Result<()> {
         if lo > hi {
@@ -970,7 +1142,7 @@ impl Runtime {
         hi: i64,
         ib: i64,
         scheme: Scheme,
-        inspect: Option<&dyn Fn(i64, i64, &mut Inspector)>,
+        inspect: Option<InspectRef<'_>>,
     ) -> Result<(Plan, RegionStats)> {
         let p = self.cfg.cores;
         let n = ((hi - lo) + ib - 1) / ib;
@@ -981,8 +1153,13 @@ impl Runtime {
         let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
             Some(insp) => {
                 let machine = self.machine()?;
-                let (acc, _) =
-                    self.inspect(lo, hi, &self.chunks(lo, hi), Layout::Blocks { ib }, insp)?;
+                let (acc, _) = self.inspect(
+                    lo,
+                    hi,
+                    &core_ranges(&self.chunks(lo, hi)),
+                    Layout::Blocks { ib },
+                    insp,
+                )?;
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();

@@ -2,7 +2,7 @@
 //! equal the sequential loop, bit for bit, also with slab conflicts), schedule
 //! caching and invalidation, Algorithm 5 nests, and trace mode (trace content).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use weft_runtime::machine::Machine;
 use weft_runtime::mlp::Scheme;
 use weft_runtime::runtime::{Inspector, Runtime, RuntimeConfig};
@@ -75,9 +75,9 @@ fn irregular_spmv_matches_sequential_and_caches() {
             store(&y, i, s);
         }
     };
-    let runs = std::cell::Cell::new(0);
+    let runs = AtomicUsize::new(0);
     let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-        runs.set(runs.get() + 1);
+        runs.fetch_add(1, Ordering::Relaxed);
         for i in lo..hi {
             let iu = i as usize;
             for j in m.rowptr[iu]..m.rowptr[iu + 1] {
@@ -91,12 +91,22 @@ fn irregular_spmv_matches_sequential_and_caches() {
         }
     };
     let r = rt(4, None);
-    for _ in 0..3 {
+    let mut after_first = 0;
+    for k in 0..3 {
         r.run_irregular(1, 0, m.n as i64, 0, Some(&insp), &body)
             .unwrap();
+        if k == 0 {
+            after_first = runs.load(Ordering::Relaxed);
+        }
     }
-    // one inspection (the inspector is called once per core's chunk), three executions
-    assert_eq!(runs.get(), 4, "inspector runs once, executor three times");
+    // One inspection, three executions. The inspector is called once per
+    // core's chunk, and once more per chunk over the iterations up to the
+    // chunk's first reported write (y[i] in iteration 0 of each chunk).
+    assert_eq!(
+        after_first, 8,
+        "4 chunks, each re-inspected up to its first write"
+    );
+    assert_eq!(runs.load(Ordering::Relaxed), 8, "the schedule is reused");
     for i in 0..m.n {
         let want: f64 = (m.rowptr[i]..m.rowptr[i + 1])
             .map(|j| m.val[j] * x[m.col[j]])
@@ -128,11 +138,11 @@ fn irregular_spmv_matches_sequential_and_caches() {
     r.invalidate(1);
     r.run_irregular(1, 0, m.n as i64, 0, Some(&insp), &body)
         .unwrap();
-    assert_eq!(runs.get(), 8);
+    assert_eq!(runs.load(Ordering::Relaxed), 16);
     // changed bounds too
     r.run_irregular(1, 0, m.n as i64 - 1, 0, Some(&insp), &body)
         .unwrap();
-    assert_eq!(runs.get(), 12);
+    assert_eq!(runs.load(Ordering::Relaxed), 24);
 }
 
 #[test]
@@ -456,4 +466,56 @@ fn nested_regions_run_sequentially_without_deadlock() {
         .unwrap();
     }
     assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 50));
+}
+
+/// Grain control: with a huge threshold a region runs in parallel once, then
+/// once on the calling thread to measure its sequential cost, then stays
+/// there; with the threshold off it always runs on the workers. Results are
+/// the same either way (trace mode is not affected: it is always sequential).
+#[test]
+fn grain_control_runs_small_regions_on_the_caller() {
+    let n = 64usize;
+    let run = |min_ns: u64| -> (Vec<u64>, u64, u64) {
+        let cfg = RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: min_ns,
+            ..Default::default()
+        };
+        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
+            }
+        };
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
+                    .unwrap();
+            }
+        };
+        for _ in 0..5 {
+            r.run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
+                .unwrap();
+        }
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        let serial = reg["serial_executions"].as_u64().unwrap();
+        let execs = reg["executions"].as_u64().unwrap();
+        (
+            y.iter().map(|v| v.load(Ordering::Relaxed)).collect(),
+            serial,
+            execs,
+        )
+    };
+    let (a, serial, execs) = run(u64::MAX / 4);
+    assert_eq!(
+        (serial, execs),
+        (4, 5),
+        "parallel once, then probe and stay serial"
+    );
+    let (b, serial, _) = run(0);
+    assert_eq!(serial, 0, "grain control off");
+    assert_eq!(a, b);
+    assert!(a.iter().enumerate().all(|(i, &v)| v == 5 * (i as u64 + 1)));
 }

@@ -4,8 +4,14 @@
 ; CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64
 ; CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 ; CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
-; CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k
+; CHECK: call i32 @weft_inspect_line_shift(ptr %insp, ptr %weft.line.shift)
+; CHECK: store i64 -1, ptr %weft.line
+; CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k
 ; CHECK-NOT: store double
+; CHECK: ret void
+; CHECK: define internal void @weft.inspect.report_line(
+; CHECK-NOT: weft_region_reset
+; CHECK: call i32 @weft_inspect_access(ptr %0, i64 %1, ptr %2, i32 %{{.*}}, i32 0)
 ; CHECK: ret void
 ; REMARK: applied: inspector/executor: region 0
 ; run: @test(500, 7)
