@@ -67,6 +67,7 @@ use inkwell::values::{
     AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, InstructionOpcode,
     InstructionValue, IntValue, PhiValue,
 };
+use inkwell::types::AnyType;
 use inkwell::IntPredicate;
 use weft_frontend::deps::{alias, Alias};
 use weft_frontend::{AccessKind, FunctionAnalysis, LoopId};
@@ -881,6 +882,52 @@ const NO_WRITE_EXTERNALS: &[&str] = &[
     "posix_memalign",
 ];
 
+/// The objects (see [`underlying_object`]) that function `f` loads and
+/// stores only as floating-point values (scalars or vectors), at least once:
+/// by C's effective-type rules such an array holds no integers, so writing
+/// it cannot reassign an index array.
+fn fp_only_objects(f: FunctionValue<'_>) -> HashSet<util::ValueKey> {
+    let mut fp: HashSet<util::ValueKey> = HashSet::new();
+    let mut other: HashSet<util::ValueKey> = HashSet::new();
+    for bb in f.get_basic_blocks() {
+        for i in util::instructions(bb) {
+            let (ptr, ty) = match i.get_opcode() {
+                InstructionOpcode::Load => (util::value_operand(i, 0), i.get_type()),
+                InstructionOpcode::Store => (
+                    util::value_operand(i, 1),
+                    match util::value_operand(i, 0) {
+                        Some(v) => v.get_type().as_any_type_enum(),
+                        None => continue,
+                    },
+                ),
+                _ => continue,
+            };
+            let Some(ptr) = ptr else { continue };
+            let is_fp = match ty {
+                inkwell::types::AnyTypeEnum::FloatType(_) => true,
+                inkwell::types::AnyTypeEnum::VectorType(v) => v.get_element_type().is_float_type(),
+                _ => false,
+            };
+            let k = util::key(&underlying_object(ptr));
+            if is_fp {
+                fp.insert(k);
+            } else {
+                other.insert(k);
+            }
+        }
+    }
+    fp.retain(|k| !other.contains(k));
+    fp
+}
+
+/// The destination of a `llvm.memset`/`memcpy`/`memmove` call.
+fn mem_intrinsic_dest(i: InstructionValue<'_>) -> Option<BasicValueEnum<'_>> {
+    let n = util::callee_name(i)?;
+    (n.starts_with("llvm.memset") || n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove"))
+        .then(|| util::value_operand(i, 0))
+        .flatten()
+}
+
 /// Whether instruction `i` may write an integer array (an index array).
 fn may_write_index_array(i: InstructionValue<'_>) -> bool {
     match i.get_opcode() {
@@ -1053,6 +1100,7 @@ fn insert_invalidations<'ctx>(
         {
             continue;
         }
+        let fp_only = fp_only_objects(fa.function);
         for bb in fa.function.get_basic_blocks() {
             for i in util::instructions(bb) {
                 let external_write = i.get_opcode() == InstructionOpcode::Call
@@ -1065,6 +1113,13 @@ fn insert_invalidations<'ctx>(
                             && !NO_WRITE_EXTERNALS.contains(&n.as_str())
                     });
                 if !(may_write_index_array(i) || external_write) {
+                    continue;
+                }
+                // memset/memcpy into a floating-point array (a vector being
+                // cleared) cannot change an index array.
+                if mem_intrinsic_dest(i)
+                    .is_some_and(|d| fp_only.contains(&util::key(&underlying_object(d))))
+                {
                     continue;
                 }
                 let Some(bid) = fa.cfg.id(bb) else { continue };

@@ -27,7 +27,7 @@ use crate::bankset::{words_for, BankSet};
 use crate::deps::{Access, UnitDag, GRANULE};
 use crate::machine::Machine;
 use crate::Result;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use weft_memsim::addrmap::Field;
 
@@ -345,10 +345,18 @@ impl SlabRecorder {
             wcount += g.count();
         }
         let span = gmax - gmin + 1;
-        let edges = if span <= (DENSE_SPAN as u64).max(8 * wcount as u64) {
+        let budget = (DENSE_SPAN as u64).max(8 * wcount as u64);
+        let edges = if span <= budget {
             self.edges_dense(gmin, span as usize)
         } else {
-            self.edges_hashed()
+            // Written arrays far apart (a matrix and a vector): dense state per
+            // written page when the pages are not too sparsely written.
+            let pages = self.written_pages();
+            if ((pages.len() as u64) << PAGE_BITS) <= budget {
+                self.edges_paged(&pages)
+            } else {
+                self.edges_hashed()
+            }
         };
         UnitDag::from_edges(n, &edges)
     }
@@ -360,10 +368,9 @@ impl SlabRecorder {
     }
 
     /// Streaming conflict detection with per-granule state in arrays over the
-    /// span `[gmin, gmin + span)` of the written granules: last writer, and
-    /// the readers since that write as a linked list in a pool.
+    /// span `[gmin, gmin + span)` of the written granules (a bitmap says which
+    /// are written).
     fn edges_dense(&self, gmin: u64, span: usize) -> Vec<(u32, u32)> {
-        const NONE: u32 = u32::MAX;
         let mut written = vec![0u64; span.div_ceil(64)];
         for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
             for g in Self::granules(r) {
@@ -371,20 +378,96 @@ impl SlabRecorder {
                 written[i / 64] |= 1 << (i % 64);
             }
         }
-        let mut lw = vec![NONE; span];
-        let mut head = vec![NONE; span];
+        self.edges_with(span, |g| {
+            let i = g.checked_sub(gmin)? as usize;
+            (i < span && written[i / 64] >> (i % 64) & 1 != 0).then_some(i)
+        })
+    }
+
+    /// Pages (`PAGE_BITS` granules) holding a written granule, numbered in
+    /// order of first write.
+    fn written_pages(&self) -> HashMap<u64, u32, Fast> {
+        let mut pages: HashMap<u64, u32, Fast> = HashMap::default();
+        let mut last = u64::MAX;
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            for g in Self::granules(r) {
+                let pg = g >> PAGE_BITS;
+                if pg != last {
+                    let n = pages.len() as u32;
+                    pages.entry(pg).or_insert(n);
+                    last = pg;
+                }
+            }
+        }
+        pages
+    }
+
+    /// Dense per-granule state over the written `pages` only (a bitmap per
+    /// page says which granules are written); consecutive accesses mostly
+    /// stay in one page, so the page lookup is cached.
+    fn edges_paged(&self, pages: &HashMap<u64, u32, Fast>) -> Vec<(u32, u32)> {
+        let n = pages.len() << PAGE_BITS;
+        let mut written = vec![0u64; n.div_ceil(64)];
+        let slot = |g: u64| {
+            pages
+                .get(&(g >> PAGE_BITS))
+                .map(|&p| ((p as usize) << PAGE_BITS) | (g as usize & ((1 << PAGE_BITS) - 1)))
+        };
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            for g in Self::granules(r) {
+                if let Some(i) = slot(g) {
+                    written[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        let last = std::cell::Cell::new((u64::MAX, None::<usize>));
+        self.edges_with(n, |g| {
+            let pg = g >> PAGE_BITS;
+            let base = match last.get() {
+                (p, b) if p == pg => b,
+                _ => {
+                    let b = pages.get(&pg).map(|&p| (p as usize) << PAGE_BITS);
+                    last.set((pg, b));
+                    b
+                }
+            };
+            let i = base? | (g as usize & ((1 << PAGE_BITS) - 1));
+            (written[i / 64] >> (i % 64) & 1 != 0).then_some(i)
+        })
+    }
+
+    /// The same with the written granules numbered through a hash map
+    /// (written granules far apart): one lookup per accessed granule, the
+    /// per-granule state in arrays as in the dense case.
+    fn edges_hashed(&self) -> Vec<(u32, u32)> {
+        let mut slot: HashMap<u64, u32, Fast> = HashMap::default();
+        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
+            for g in Self::granules(r) {
+                let n = slot.len() as u32;
+                slot.entry(g).or_insert(n);
+            }
+        }
+        self.edges_with(slot.len(), |g| slot.get(&g).map(|&i| i as usize))
+    }
+
+    /// The streaming pass shared by both: `index(g)` numbers the written
+    /// granules `0..n` (`None`: never written, no conflict possible). Per
+    /// written granule it keeps the last writer and the readers since that
+    /// write (a linked list in a pool), and links each access to the nearest
+    /// conflicting writer and readers (RAW, WAR, WAW).
+    fn edges_with(&self, n: usize, index: impl Fn(u64) -> Option<usize>) -> Vec<(u32, u32)> {
+        const NONE: u32 = u32::MAX;
+        let mut lw = vec![NONE; n];
+        let mut head = vec![NONE; n];
         let mut pool: Vec<(u32, u32)> = Vec::new();
         let mut edges: Vec<(u32, u32)> = Vec::new();
         for r in &self.recs {
             let w = r.size_w & WRITE_BIT != 0;
             let u = r.unit;
             for g in Self::granules(r) {
-                let Some(i) = g.checked_sub(gmin).map(|i| i as usize) else {
+                let Some(i) = index(g) else {
                     continue;
                 };
-                if i >= span || written[i / 64] >> (i % 64) & 1 == 0 {
-                    continue;
-                }
                 if w {
                     if lw[i] != NONE && lw[i] != u {
                         edges.push((lw[i], u));
@@ -410,48 +493,10 @@ impl SlabRecorder {
         }
         edges
     }
-
-    /// The same with hashed per-granule state (written granules far apart).
-    fn edges_hashed(&self) -> Vec<(u32, u32)> {
-        const NONE: u32 = u32::MAX;
-        let mut written: HashSet<u64, Fast> = HashSet::default();
-        for r in self.recs.iter().filter(|r| r.size_w & WRITE_BIT != 0) {
-            written.extend(Self::granules(r));
-        }
-        // Per written granule: last writer and the readers since that write.
-        let mut state: HashMap<u64, (u32, Vec<u32>), Fast> = HashMap::default();
-        state.reserve(written.len());
-        let mut edges: Vec<(u32, u32)> = Vec::new();
-        for r in &self.recs {
-            let w = r.size_w & WRITE_BIT != 0;
-            let u = r.unit;
-            for g in Self::granules(r) {
-                if !written.contains(&g) {
-                    continue;
-                }
-                let (lw, readers) = state.entry(g).or_insert((NONE, Vec::new()));
-                if w {
-                    if *lw != NONE && *lw != u {
-                        edges.push((*lw, u));
-                    }
-                    for &x in readers.iter() {
-                        if x != u {
-                            edges.push((x, u));
-                        }
-                    }
-                    readers.clear();
-                    *lw = u;
-                } else if readers.last() != Some(&u) && *lw != u {
-                    if *lw != NONE {
-                        edges.push((*lw, u));
-                    }
-                    readers.push(u);
-                }
-            }
-        }
-        edges
-    }
 }
+
+/// Granules per page of [`SlabRecorder`]'s paged dependence check (4 KiB).
+const PAGE_BITS: u32 = 10;
 
 /// Written-granule spans up to this many granules (or 8 per written granule)
 /// use the dense arrays of [`SlabRecorder`]'s dependence check (8 bytes each).
@@ -611,6 +656,43 @@ mod tests {
         assert!(lazy.recs.is_empty());
         assert_eq!(lazy.accesses(), 1);
         assert!(lazy.dependences().unwrap().has_no_edges());
+    }
+
+    #[test]
+    fn far_apart_writes_paged_and_hashed_match_the_generic_path() {
+        let m = machine();
+        let mut r = SlabRecorder::new(layout(), m.num_mem_banks(), 6, BankTable::new(&m));
+        let mut acc = Vec::new();
+        // Two written arrays 1 TiB apart (span far over the dense budget):
+        // iteration i updates a[idx[i]] and b[dst[i]] and reads a[i].
+        let (a, b) = (0x10_0000u64, 0x100_0000_0000u64);
+        let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
+        let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
+        for i in 0..10i64 {
+            let u = layout().slab_of(i).0;
+            for (addr, w) in [
+                (a + 8 * i as u64, false),
+                (a + 8 * idx[i as usize], true),
+                (b + 8 * dst[i as usize], true),
+            ] {
+                r.record(i, addr, 8, w);
+                acc.push(Access {
+                    unit: u,
+                    addr,
+                    size: 8,
+                    write: w,
+                });
+            }
+        }
+        let slow = closure(&UnitDag::from_accesses(6, &acc).unwrap());
+        assert_eq!(closure(&r.dependences().unwrap()), slow);
+        let pages = r.written_pages();
+        assert_eq!(pages.len(), 2);
+        let paged = UnitDag::from_edges(6, &r.edges_paged(&pages)).unwrap();
+        assert_eq!(closure(&paged), slow);
+        let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
+        assert_eq!(closure(&hashed), slow);
+        assert!(slow.iter().flatten().any(|&e| e));
     }
 
     /// Reachability matrix (the dependence relation both DAGs must induce).
