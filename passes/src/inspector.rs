@@ -63,11 +63,11 @@ use std::collections::{HashMap, HashSet};
 use inkwell::basic_block::BasicBlock;
 use inkwell::llvm_sys::core::{LLVMGetPoison, LLVMReplaceAllUsesWith, LLVMTypeOf};
 use inkwell::module::{Linkage, Module};
+use inkwell::types::AnyType;
 use inkwell::values::{
     AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, InstructionOpcode,
     InstructionValue, IntValue, PhiValue,
 };
-use inkwell::types::AnyType;
 use inkwell::IntPredicate;
 use weft_frontend::deps::{alias, Alias};
 use weft_frontend::{AccessKind, FunctionAnalysis, LoopId};
@@ -298,17 +298,26 @@ pub fn make_inspector<'ctx>(
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
 ) -> Result<usize> {
-    make_inspector_with(module, f, k, true)
+    make_inspector_with(module, f, k, true, &HashSet::new())
 }
 
-/// [`make_inspector`]; with `report_writes == false` stores are reported with
-/// `is_write = 0` (the loop is proven parallel: the runtime's dependence
-/// check has nothing to find and is skipped).
+/// `is_write` of `weft_inspect_access` for an access that cannot take part
+/// in a slab conflict (bank maps only; see the runtime's ABI docs).
+const ACCESS_UNCHECKED: u64 = 2;
+
+/// [`make_inspector`] for irregular regions. With `report_writes == false`
+/// (the loop is proven parallel) every access is reported as unchecked
+/// (`is_write = 2`): the runtime's dependence check has nothing to find and
+/// is skipped. With `report_writes`, the loads in `unchecked` (keys of the
+/// clone's instructions: loads of arrays the loop does not write) are
+/// reported as unchecked and the others as reads or writes. Unchecked
+/// reports go through the per-iteration line deduplication of [`LineDedup`].
 pub fn make_inspector_with<'ctx>(
     module: &Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
     report_writes: bool,
+    unchecked: &HashSet<util::ValueKey>,
 ) -> Result<usize> {
     let td = util::target_data(module);
     let report = rtabi::declare(module, RtFn::InspectAccess)?;
@@ -327,26 +336,29 @@ pub fn make_inspector_with<'ctx>(
         .flat_map(util::instructions)
         .filter_map(|i| mem_op(i, &td).map(|(p, size, w)| (i, p, size, w)))
         .collect();
-    // Without writes to report the records only feed the bank maps.
-    let mut dedup = match report_writes {
-        true => None,
-        false => Some(LineDedup::new(module, f, k, h)?),
+    // Accesses that only feed the bank maps are deduplicated per line.
+    let is_unchecked = |i: &InstructionValue<'ctx>, w: bool| {
+        !report_writes || (!w && unchecked.contains(&util::key(i)))
+    };
+    let mut dedup = match ops.iter().any(|(i, _, _, w)| is_unchecked(i, *w)) {
+        true => Some(LineDedup::new(module, f, k, h)?),
+        false => None,
     };
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
         b.position_before(&i);
         match &mut dedup {
-            None => {
+            Some(d) if is_unchecked(&i, w) => d.report(&b, h, k, p, size)?,
+            _ => {
                 let args: [BasicMetadataValueEnum<'ctx>; 5] = [
                     h.into(),
                     k.into(),
                     p.into(),
                     i32t.const_int(size, false).into(),
-                    i32t.const_int((w && report_writes) as u64, false).into(),
+                    i32t.const_int(w as u64, false).into(),
                 ];
                 b.build_call(report, &args, "")?;
             }
-            Some(d) => d.report(&b, h, k, p, size)?,
         }
         if w {
             stores.push(i);
@@ -387,6 +399,25 @@ pub fn make_inspector_with<'ctx>(
     Ok(n)
 }
 
+/// The loads of loop `l` from arrays the loop does not write (the frontend
+/// proves their base distinct from every store's): they cannot take part in
+/// a slab conflict.
+fn unchecked_loads(fa: &FunctionAnalysis<'_>, l: LoopId) -> HashSet<util::ValueKey> {
+    let stores: Vec<_> = fa
+        .accesses_within(l)
+        .filter(|a| a.kind == AccessKind::Store)
+        .collect();
+    fa.accesses_within(l)
+        .filter(|a| {
+            a.kind == AccessKind::Load
+                && stores
+                    .iter()
+                    .all(|s| alias(&a.base, &s.base) == Alias::Distinct)
+        })
+        .map(|a| util::key(&a.inst))
+        .collect()
+}
+
 /// Whether `i` reports an access (a call of `weft_inspect_access` or of the
 /// line-deduplicating wrapper of [`LineDedup`]).
 fn is_report_call(i: InstructionValue<'_>) -> bool {
@@ -397,8 +428,8 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
         )
 }
 
-/// Per-iteration line deduplication for inspectors that report no write
-/// (their records only feed the bank maps, which are kept per cache line):
+/// Per-iteration line deduplication of unchecked reports (accesses that
+/// cannot conflict, so they only feed the bank maps, kept per cache line):
 /// each report site keeps the line (`addr >> shift`, `shift` from
 /// `weft_inspect_line_shift` at inspector entry) it last reported, and skips
 /// an access that lies wholly inside that line. The lines are forgotten at
@@ -527,7 +558,7 @@ impl<'ctx> LineDedup<'ctx> {
             k.into(),
             addr.into(),
             b.build_int_truncate(size, i32t, "")?.into(),
-            i32t.const_zero().into(),
+            i32t.const_int(ACCESS_UNCHECKED, false).into(),
         ];
         b.build_call(access, &args, "")?;
         b.build_unconditional_branch(done)?;
@@ -749,6 +780,7 @@ fn apply<'ctx>(
     slab: u64,
     original: bool,
     needs_check: bool,
+    unchecked_loads: &HashSet<util::ValueKey>,
     min_parallel_iters: u64,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
@@ -757,7 +789,12 @@ fn apply<'ctx>(
     let with_inspector = !original || needs_check;
     let (insp_fn, nrep) = if with_inspector {
         let insp = outline::clone_body(module, &plan, CloneKind::Inspector)?;
-        let n = make_inspector_with(module, insp.function, insp.k, needs_check)?;
+        // The clone's loads of arrays the loop does not write.
+        let unchecked: HashSet<util::ValueKey> = unchecked_loads
+            .iter()
+            .filter_map(|o| insp.map.get(o).map(util::key))
+            .collect();
+        let n = make_inspector_with(module, insp.function, insp.k, needs_check, &unchecked)?;
         (Some(insp.function), n)
     } else {
         (None, 0)
@@ -1184,7 +1221,8 @@ impl Pass for InsertInspector {
         let mut regions = Vec::new();
         let slab = self.slab;
         let original = self.original;
-        let checks: std::cell::RefCell<HashMap<usize, bool>> = Default::default();
+        let checks: std::cell::RefCell<HashMap<usize, (bool, HashSet<util::ValueKey>)>> =
+            Default::default();
         let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
             let d = decide(fa, l);
             if let Decision::Transform(p) = &d {
@@ -1194,7 +1232,9 @@ impl Pass for InsertInspector {
                     .iter()
                     .flat_map(|r| r.loops.iter())
                     .any(|il| il.loop_id == l && il.needs_runtime_check);
-                checks.borrow_mut().insert(util::bkey(p.header), needs);
+                checks
+                    .borrow_mut()
+                    .insert(util::bkey(p.header), (needs, unchecked_loads(fa, l)));
             }
             d
         };
@@ -1204,13 +1244,21 @@ impl Pass for InsertInspector {
             &self.only,
             &mut decide_fn,
             &mut |m, plan, cx| {
-                let needs = checks
-                    .borrow()
-                    .get(&util::bkey(plan.header))
-                    .copied()
-                    .unwrap_or(true);
+                let (needs, unchecked) = checks
+                    .borrow_mut()
+                    .remove(&util::bkey(plan.header))
+                    .unwrap_or((true, HashSet::new()));
                 let min = cx.config.min_parallel_iters;
-                apply(m, plan, slab, original, needs, min, &mut regions)
+                apply(
+                    m,
+                    plan,
+                    slab,
+                    original,
+                    needs,
+                    &unchecked,
+                    min,
+                    &mut regions,
+                )
             },
         )?;
         // Drop the empty remarks of loops that were never candidates.

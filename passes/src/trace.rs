@@ -94,7 +94,23 @@ struct Record<'ctx> {
 }
 
 /// Classifies a memory instruction: `(pointer, accessed type size, is_write)`.
+/// Accesses to the stack slots of generated code (allocas named `weft.*`,
+/// e.g. the inspectors' line-deduplication state, which SROA keeps in
+/// registers) are not memory traffic and are not recorded.
 fn memory_access<'ctx>(
+    inst: InstructionValue<'ctx>,
+    td: &TargetData,
+) -> Option<(inkwell::values::PointerValue<'ctx>, u64, bool)> {
+    let (ptr, size, w) = memory_operand(inst, td)?;
+    let generated_slot = ptr.as_instruction().is_some_and(|a| {
+        a.get_opcode() == InstructionOpcode::Alloca
+            && ptr.get_name().to_string_lossy().starts_with("weft.")
+    });
+    (!generated_slot).then_some((ptr, size, w))
+}
+
+/// `(pointer, accessed type size, is_write)` of a memory instruction.
+fn memory_operand<'ctx>(
     inst: InstructionValue<'ctx>,
     td: &TargetData,
 ) -> Option<(inkwell::values::PointerValue<'ctx>, u64, bool)> {

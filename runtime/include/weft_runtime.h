@@ -97,14 +97,16 @@ int32_t weft_region_select(uint32_t base, const uint64_t *key, uint32_t nkey, ui
 /* Forgets the saved contexts of static region `base` and drops all its schedules. */
 int32_t weft_region_reset(uint32_t base);
 
-/* Called by inspectors: iteration iter accesses size bytes at addr. is_write != 0:
- * a write the slab dependence check must include (compilers pass 0 for stores of
- * loops they prove parallel). */
+/* Called by inspectors: iteration iter accesses size bytes at addr. is_write: 1 = a
+ * write the slab dependence check must include, 0 = a read it must include,
+ * WEFT_ACCESS_UNCHECKED = an access that cannot conflict (every access of a loop
+ * proven parallel, loads of arrays the loop does not write): bank maps only. */
+#define WEFT_ACCESS_UNCHECKED 2
 int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
-/* Called by inspectors that report no write: *out_shift = log2 of the block within
- * which the reads of one reference need to be reported only once per iteration (the
- * cache line of the irregular bank maps); 0 = report every access (affine nests). */
+/* Called by inspectors: *out_shift = log2 of the block within which the unchecked
+ * accesses of one reference need to be reported only once per iteration (the cache
+ * line of the irregular bank maps); 0 = report every access (affine nests). */
 int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
 
 /* Trace mode: records an access of the current virtual core (core 0 outside

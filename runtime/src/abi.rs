@@ -567,10 +567,13 @@ pub extern "C" fn weft_region_reset(base: u32) -> i32 {
     })
 }
 
-/// Reports one access of iteration `iter` from inside an inspector. `is_write`
-/// is nonzero for writes the runtime must include in the slab dependence check
-/// (§4.4.6); the compiler reports the stores of loops it proves parallel with
-/// 0 (they still count for the bank maps, which treat reads and writes alike).
+/// Reports one access of iteration `iter` from inside an inspector.
+/// `is_write`: 1 = a write the slab dependence check (§4.4.6) must include;
+/// 0 = a read it must include; [`ACCESS_UNCHECKED`] (2) = an access that
+/// cannot take part in a conflict (compilers pass it for every access of a
+/// loop they prove parallel and for loads of arrays the loop does not
+/// write), which only counts for the bank maps (they treat reads and writes
+/// alike). Affine inspectors treat 2 as a read.
 #[no_mangle]
 pub extern "C" fn weft_inspect_access(
     h: *mut Inspector,
@@ -586,8 +589,16 @@ pub extern "C" fn weft_inspect_access(
         // SAFETY: non-null handles only come from the runtime, which passes a live
         // &mut Inspector for the duration of the inspector call.
         let h = unsafe { &mut *h };
-        h.access(iter, addr as u64, size, is_write != 0)
-            .map_err(rt_err)
+        let kind = match is_write {
+            0 => Some(false),
+            ACCESS_UNCHECKED => None,
+            _ => Some(true),
+        };
+        match kind {
+            Some(w) => h.access(iter, addr as u64, size, w),
+            None => h.access_unchecked(iter, addr as u64, size),
+        }
+        .map_err(rt_err)
     })
 }
 
@@ -596,8 +607,8 @@ pub extern "C" fn weft_inspect_access(
 /// irregular region's bank maps are kept per cache line, so a second access
 /// inside the line the same reference reported in the same iteration changes
 /// nothing. 0 (report every access) for affine nests, whose bank vectors
-/// weigh every access. Compilers call it once per inspector call, and only
-/// for inspectors that report no write (`is_write = 0` throughout).
+/// weigh every access. Compilers call it once per inspector call and skip
+/// repeated lines only for accesses reported as [`ACCESS_UNCHECKED`].
 #[no_mangle]
 pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u32) -> i32 {
     guard(|| {
@@ -611,6 +622,9 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
         Ok(())
     })
 }
+
+/// `is_write` of [`weft_inspect_access`] for accesses that cannot conflict.
+pub const ACCESS_UNCHECKED: u32 = 2;
 
 /// Trace mode: records an access for the current virtual core (no-op otherwise).
 /// `gap` = non-memory instructions since the caller's previous report.

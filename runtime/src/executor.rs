@@ -332,10 +332,20 @@ pub fn on_workers(p: usize, work: &(dyn Fn(usize) + Sync)) {
 
 /// Runs `plan` on `plan.cores()` native workers (module docs, [`on_workers`]).
 pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
+    execute_native_timed(plan, body).map(|_| ())
+}
+
+/// [`execute_native`], returning the workers' busy time: the sum over
+/// workers of the time from starting their part to finishing it, in ns
+/// (dependence and barrier waits included, the pool's wake-up latency not:
+/// an estimate of the work that grain control compares with a sequential run).
+pub fn execute_native_timed(plan: &Plan, body: BodyRef<'_>) -> Result<u64> {
     let p = plan.cores();
     if !runs_parallel(p) {
         // One worker, or a region started inside a running body: sequential.
-        return execute_sequential(plan, body, &mut |_| {});
+        let t = std::time::Instant::now();
+        execute_sequential(plan, body, &mut |_| {})?;
+        return Ok(t.elapsed().as_nanos() as u64);
     }
     let done: Vec<AtomicBool> = (0..plan.units.len())
         .map(|_| AtomicBool::new(false))
@@ -343,12 +353,15 @@ pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
     let abort = AtomicBool::new(false);
     let barrier = Barrier::new(p);
     let err: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    let busy = std::sync::atomic::AtomicU64::new(0);
     on_workers(p, &|c| {
-        run_core(plan, body, c, &done, &abort, &barrier, &err)
+        let t = std::time::Instant::now();
+        run_core(plan, body, c, &done, &abort, &barrier, &err);
+        busy.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
     });
     match err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(m) => Err(RuntimeError::Panicked(m)),
-        None => Ok(()),
+        None => Ok(busy.into_inner()),
     }
 }
 

@@ -253,9 +253,17 @@ impl SlabRecorder {
         }
     }
 
-    /// Records an access of iteration `iter` (the caller checked the range).
+    /// Records an access that cannot conflict: its lines' banks only.
     #[inline]
-    pub fn record(&mut self, iter: i64, addr: u64, size: u32, write: bool) {
+    pub fn record_unchecked(&mut self, iter: i64, addr: u64, size: u32) {
+        self.set_slab(iter);
+        self.reported += 1;
+        self.mark_lines(addr, size.clamp(1, WRITE_BIT - 1));
+    }
+
+    /// Makes the slab of `iter` current.
+    #[inline]
+    fn set_slab(&mut self, iter: i64) {
         if iter < self.cur_lo || iter >= self.cur_hi {
             let (u, lo, hi) = self.layout.slab_of(iter);
             if u < self.cur_unit {
@@ -265,9 +273,12 @@ impl SlabRecorder {
             self.cur_lo = lo;
             self.cur_hi = hi;
         }
-        self.reported += 1;
+    }
+
+    /// Sets the bank bits of the lines of `[addr, addr + size)` in the current slab.
+    #[inline]
+    fn mark_lines(&mut self, addr: u64, size: u32) {
         let u = self.cur_unit as usize;
-        let size = size.clamp(1, WRITE_BIT - 1);
         let first = addr >> self.line_shift;
         let last = (addr + size as u64 - 1) >> self.line_shift;
         let row = &mut self.bits[u * self.words..(u + 1) * self.words];
@@ -275,6 +286,15 @@ impl SlabRecorder {
             let b = self.table.bank(l << self.line_shift);
             row[b / 64] |= 1u64 << (b % 64);
         }
+    }
+
+    /// Records an access of iteration `iter` (the caller checked the range).
+    #[inline]
+    pub fn record(&mut self, iter: i64, addr: u64, size: u32, write: bool) {
+        self.set_slab(iter);
+        self.reported += 1;
+        let size = size.clamp(1, WRITE_BIT - 1);
+        self.mark_lines(addr, size);
         if write && self.first_write.is_none() && self.rec_from == i64::MAX {
             // Lazy mode: keep what follows this iteration; the caller
             // re-inspects up to and including it.
@@ -656,6 +676,18 @@ mod tests {
         assert!(lazy.recs.is_empty());
         assert_eq!(lazy.accesses(), 1);
         assert!(lazy.dependences().unwrap().has_no_edges());
+        // Unchecked accesses set the same bits as reads and keep no record,
+        // even after a write.
+        let mut full = SlabRecorder::new(layout(), banks, 6, t());
+        let mut unch = SlabRecorder::new(layout(), banks, 6, t());
+        for i in 0..10 {
+            full.record(i, 0x7000 + 4096 * i as u64, 8, false);
+            unch.record_unchecked(i, 0x7000 + 4096 * i as u64, 8);
+        }
+        unch.record(9, 0x40, 8, true);
+        full.record(9, 0x40, 8, true);
+        assert_eq!(unch.bank_maps(), full.bank_maps());
+        assert_eq!((unch.recs.len(), unch.accesses()), (1, 11));
     }
 
     #[test]

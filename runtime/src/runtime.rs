@@ -25,11 +25,11 @@
 //! and waiting for it costs microseconds, more than a whole small loop (the
 //! stun benchmark calls regions of a few hundred nanoseconds millions of
 //! times). Per region and per `weft_parallel_for` body the runtime keeps the
-//! time per iteration of its last parallel and sequential runs. A run goes
-//! to the calling thread alone when its estimated sequential time is below
-//! [`RuntimeConfig::min_parallel_ns`]; with only a parallel measurement, a
-//! parallel run shorter than that threshold triggers one sequential probe.
-//! Either way gives the same results (parallel loops have independent
+//! work per iteration of its last run (a sequential run's time, or the sum
+//! of the workers' busy times of a parallel run, which leaves out the pool's
+//! wake-up latency). A run goes to the calling thread alone, without
+//! inspection or scheduling, when its estimated work is below
+//! [`RuntimeConfig::min_parallel_ns`]. Either way gives the same results (parallel loops have independent
 //! iterations; a plan with dependences runs in its sequential order, which
 //! respects them). `RegionStats::serial_executions` counts such runs.
 
@@ -38,7 +38,9 @@ use crate::bankmap::{unit_maps, AddressMap};
 use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
 use crate::deps::{sync_points, Access, UnitDag};
 use crate::error::invalid;
-use crate::executor::{execute_native, execute_sequential, on_workers, BodyRef, Plan};
+use crate::executor::{
+    execute_native, execute_native_timed, execute_sequential, on_workers, BodyRef, Plan,
+};
 use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
@@ -171,6 +173,19 @@ impl Inspector {
         }
     }
 
+    /// Records an access that cannot take part in a conflict (bank maps
+    /// only; a read for affine nests). Same range rule as [`Inspector::access`].
+    #[inline]
+    pub fn access_unchecked(&mut self, iter: i64, addr: u64, size: u32) -> Result<()> {
+        match &mut self.layout {
+            Layout::Slabs(r) if iter >= self.lo && iter < self.hi => {
+                r.record_unchecked(iter, addr, size);
+                Ok(())
+            }
+            _ => self.access(iter, addr, size, false),
+        }
+    }
+
     /// Records one access of iteration `iter` (must lie in the inspected range).
     #[inline]
     pub fn access(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
@@ -270,8 +285,26 @@ pub const CONTEXT_SLOTS: u32 = 64;
 struct Contexts {
     /// Per slot: key hash, key, last use.
     slots: Vec<Option<(u64, Vec<u64>, u64)>>,
+    /// Bit `i` set: `slots[i]` is in use (regions reset in a loop touch only these).
+    live: u64,
     clock: u64,
+    /// Key buffers of reset slots, reused (regions reset in a loop).
+    spare: Vec<Vec<u64>>,
 }
+
+/// Indices of the set bits of `m`, lowest first.
+fn set_bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}
+
+// `Contexts::live` has one bit per slot.
+const _: () = assert!(CONTEXT_SLOTS <= 64);
 
 struct Cached {
     key: (i64, i64, i64, u32, usize),
@@ -283,11 +316,11 @@ struct Cached {
 pub struct Runtime {
     cfg: RuntimeConfig,
     machine: OnceLock<std::result::Result<Arc<Machine>, String>>,
-    regions: Mutex<HashMap<(u8, u32), Cached>>,
-    contexts: Mutex<HashMap<u32, Contexts>>,
+    regions: Mutex<FastMap<(u8, u32), Cached>>,
+    contexts: Mutex<FastMap<u32, Contexts>>,
     stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
     pfor: Mutex<(u64, u64, u64)>,
-    grains: Mutex<HashMap<(u8, u64), Grain>>,
+    grains: Mutex<FastMap<(u8, u64), Grain>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
     /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
@@ -296,7 +329,11 @@ pub struct Runtime {
 
 /// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
 /// `Err(())`: the descriptor exceeded its run budget (sequential fallback).
-type DescCache = HashMap<u32, Vec<(Vec<i64>, DescEntry)>>;
+type DescCache = FastMap<u32, Vec<(Vec<i64>, DescEntry)>>;
+
+/// Hash maps of the per-call paths (small integer keys; SipHash showed up in
+/// the profile of programs that run millions of tiny regions).
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 type DescEntry = std::result::Result<Option<Arc<Plan>>, ()>;
 
 /// Schedules kept per affine nest on the descriptor path (one per distinct
@@ -312,26 +349,20 @@ const AFFINE: u8 = 1;
 /// Grain-control sites of `weft_parallel_for` loops (keyed by body address).
 const PFOR: u8 = 2;
 
-/// What grain control knows of one site: nanoseconds per iteration of its
-/// last sequential and parallel native runs.
+/// What grain control knows of one site: the work per iteration of its last
+/// run, in ns (a sequential run's time, or a parallel run's summed worker
+/// busy time, which leaves out the pool's wake-up latency), over iterations.
 #[derive(Clone, Copy, Debug, Default)]
 struct Grain {
-    seq_ns_per_iter: Option<f64>,
-    par_ns_per_iter: Option<f64>,
+    work_ns_per_iter: Option<f64>,
 }
 
 impl Grain {
-    /// Whether `iters` iterations should run on the calling thread when
-    /// sequential work under `min_ns` is not worth a parallel dispatch: yes
-    /// if the measured sequential cost is below it; with only a parallel
-    /// measurement, yes (a probe that measures the sequential cost) if the
-    /// parallel run itself took less than `min_ns` of wall time.
+    /// Whether `iters` iterations should run on the calling thread: their
+    /// estimated sequential work is under `min_ns`, not worth a parallel
+    /// dispatch. Unknown sites run in parallel.
     fn serial(&self, iters: f64, min_ns: f64) -> bool {
-        match (self.seq_ns_per_iter, self.par_ns_per_iter) {
-            (Some(s), _) => s * iters < min_ns,
-            (None, Some(p)) => p * iters < min_ns,
-            (None, None) => false,
-        }
+        self.work_ns_per_iter.is_some_and(|w| w * iters < min_ns)
     }
 }
 
@@ -351,14 +382,14 @@ impl Runtime {
         Ok(Runtime {
             cfg,
             machine: OnceLock::new(),
-            regions: Mutex::new(HashMap::new()),
-            contexts: Mutex::new(HashMap::new()),
+            regions: Mutex::new(FastMap::default()),
+            contexts: Mutex::new(FastMap::default()),
             stats: Mutex::new(BTreeMap::new()),
             pfor: Mutex::new((0, 0, 0)),
-            grains: Mutex::new(HashMap::new()),
+            grains: Mutex::new(FastMap::default()),
             tracer,
             cur_core: AtomicU32::new(0),
-            affine_desc: Mutex::new(HashMap::new()),
+            affine_desc: Mutex::new(FastMap::default()),
         })
     }
 
@@ -391,6 +422,19 @@ impl Runtime {
         self.tracer.is_some()
     }
 
+    /// Grain control (module docs): whether a native run of `iters`
+    /// iterations at `site` should stay on the calling thread. Never in
+    /// trace mode, with the threshold off, with one worker or when nested.
+    fn grain_serial(&self, site: (u8, u64), iters: i64) -> bool {
+        let min_ns = self.cfg.min_parallel_ns as f64;
+        self.tracer.is_none()
+            && min_ns > 0.0
+            && crate::executor::runs_parallel(self.cfg.cores)
+            && lock(&self.grains)
+                .get(&site)
+                .is_some_and(|g| g.serial(iters.max(1) as f64, min_ns))
+    }
+
     /// Runs `plan`: in trace mode sequentially with virtual cores; natively
     /// on the workers, or on the calling thread when grain control (at
     /// `site`) says the work is too small to share. Returns whether it ran
@@ -403,26 +447,25 @@ impl Runtime {
             self.cur_core.store(0, Ordering::Relaxed);
             return r.map(|_| true);
         }
-        let min_ns = self.cfg.min_parallel_ns as f64;
-        let site = match site {
-            Some(s) if min_ns > 0.0 && crate::executor::runs_parallel(plan.cores()) => s,
-            _ => return execute_native(plan, body).map(|_| plan.cores() <= 1),
+        let Some(site) = site.filter(|_| self.cfg.min_parallel_ns > 0) else {
+            return execute_native(plan, body)
+                .map(|_| !crate::executor::runs_parallel(plan.cores()));
         };
-        let iters = plan.iterations().max(1) as f64;
-        let g = lock(&self.grains).get(&site).copied().unwrap_or_default();
-        let serial = g.serial(iters, min_ns);
-        let t = Instant::now();
-        match serial {
-            true => execute_sequential(plan, body, &mut |_| {})?,
-            false => execute_native(plan, body)?,
+        if !crate::executor::runs_parallel(plan.cores()) {
+            return execute_native(plan, body).map(|_| true);
         }
-        let per_iter = t.elapsed().as_nanos() as f64 / iters;
-        let mut all = lock(&self.grains);
-        let e = all.entry(site).or_default();
-        match serial {
-            true => e.seq_ns_per_iter = Some(per_iter),
-            false => e.par_ns_per_iter = Some(per_iter),
-        }
+        let iters = plan.iterations().max(1);
+        let serial = self.grain_serial(site, iters);
+        let work = match serial {
+            true => {
+                let t = Instant::now();
+                execute_sequential(plan, body, &mut |_| {})?;
+                t.elapsed().as_nanos() as u64
+            }
+            false => execute_native_timed(plan, body)?,
+        };
+        lock(&self.grains).entry(site).or_default().work_ns_per_iter =
+            Some(work as f64 / iters as f64);
         Ok(serial)
     }
 
@@ -444,9 +487,20 @@ impl Runtime {
         if lo > hi {
             return Err(invalid(format!("lo {lo} > hi {hi}")));
         }
-        let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
         let t = Instant::now();
-        self.run_plan(&plan, body, site.map(|s| (PFOR, s)))?;
+        match site.map(|s| (PFOR, s)) {
+            Some(site) if self.grain_serial(site, hi - lo) => {
+                // Too little work to share: on the calling thread.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
+                    .map_err(|_| RuntimeError::Panicked("parallel loop body panicked".into()))?;
+                let per_iter = t.elapsed().as_nanos() as f64 / (hi - lo).max(1) as f64;
+                lock(&self.grains).entry(site).or_default().work_ns_per_iter = Some(per_iter);
+            }
+            site => {
+                let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
+                self.run_plan(&plan, body, site)?;
+            }
+        }
         let mut g = lock(&self.pfor);
         g.0 += 1;
         g.1 += (hi - lo) as u64;
@@ -486,8 +540,8 @@ impl Runtime {
         set.clock += 1;
         let now = set.clock;
         if let (Some(k), Some(h)) = (key, hash) {
-            for (i, s) in set.slots.iter_mut().enumerate() {
-                if let Some((sh, sk, used)) = s {
+            for i in set_bits(set.live) {
+                if let Some((sh, sk, used)) = &mut set.slots[i] {
                     if *sh == h && sk.as_slice() == k {
                         *used = now;
                         return Ok(first + i as u32);
@@ -495,18 +549,25 @@ impl Runtime {
                 }
             }
         }
-        let victim = set
-            .slots
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, s)| s.as_ref().map_or(0, |(_, _, used)| *used))
-            .map(|(i, _)| i)
-            .unwrap_or(0);
-        set.slots[victim] = Some((
-            hash.unwrap_or(0),
-            key.map(|k| k.to_vec()).unwrap_or_default(),
-            now,
-        ));
+        // A free slot, else the least recently used one.
+        let victim = match (!set.live).trailing_zeros() as usize {
+            i if i < set.slots.len() => i,
+            _ => set
+                .slots
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, s)| s.as_ref().map_or(0, |(_, _, used)| *used))
+                .map(|(i, _)| i)
+                .unwrap_or(0),
+        };
+        set.live |= 1 << victim;
+        let mut buf = match set.slots[victim].take() {
+            Some((_, b, _)) => b,
+            None => set.spare.pop().unwrap_or_default(),
+        };
+        buf.clear();
+        buf.extend_from_slice(key.unwrap_or_default());
+        set.slots[victim] = Some((hash.unwrap_or(0), buf, now));
         if key.is_none() {
             // Never matched again: mark it least recent.
             if let Some((_, _, used)) = &mut set.slots[victim] {
@@ -524,16 +585,23 @@ impl Runtime {
         // Called after every code that may reassign index arrays (often in
         // loops of the program): only the slots in use are dropped, not all
         // CONTEXT_SLOTS ids of the region.
-        let Some(set) = lock(&self.contexts).remove(&base) else {
+        let mut all = lock(&self.contexts);
+        let Some(set) = all.get_mut(&base) else {
             return;
         };
-        if let Some(first) = base.checked_mul(CONTEXT_SLOTS) {
-            let mut r = lock(&self.regions);
-            for (i, s) in set.slots.iter().enumerate() {
-                if s.is_some() {
-                    r.remove(&(IRREGULAR, first + i as u32));
-                    r.remove(&(AFFINE, first + i as u32));
-                }
+        let Some(first) = base.checked_mul(CONTEXT_SLOTS) else {
+            return;
+        };
+        let mut r = lock(&self.regions);
+        let mut d = lock(&self.affine_desc);
+        for i in set_bits(std::mem::take(&mut set.live)) {
+            if let Some((_, mut key, _)) = set.slots[i].take() {
+                // Keep the key's allocation for a later context.
+                key.clear();
+                set.spare.push(key);
+                r.remove(&(IRREGULAR, first + i as u32));
+                r.remove(&(AFFINE, first + i as u32));
+                d.remove(&(first + i as u32));
             }
         }
     }
@@ -564,6 +632,11 @@ impl Runtime {
         }
         if slab_iters < 0 {
             return Err(invalid(format!("slab_iters {slab_iters} is negative")));
+        }
+        if self.grain_serial((IRREGULAR, id as u64), hi - lo) {
+            // Too little work to share: original order on the calling thread,
+            // so neither inspection nor schedule is needed.
+            return self.execute_small(IRREGULAR, id, "irregular", lo, hi, body);
         }
         let p = self.cfg.cores;
         let chunk = self.chunks(lo, hi);
@@ -624,6 +697,7 @@ impl Runtime {
             inspections: e.inspections + 1,
             inspector_ns: e.inspector_ns + st.inspector_ns,
             executions: e.executions,
+            serial_executions: e.serial_executions,
             executor_ns: e.executor_ns,
             scheduled_iterations: e.scheduled_iterations,
             total_iterations: e.total_iterations,
@@ -644,7 +718,55 @@ impl Runtime {
         let t = Instant::now();
         let serial = self.run_plan(plan, body, Some((kind, id as u64)))?;
         let ns = t.elapsed().as_nanos() as u64;
-        let iters = plan.iterations() as u64;
+        self.account(
+            kind,
+            id,
+            name,
+            plan.iterations() as u64,
+            ns,
+            scheduled,
+            serial,
+        );
+        Ok(())
+    }
+
+    /// Grain control's fast path: `body(lo, hi)`, the whole range in original
+    /// order on the calling thread (no plan, no inspection), timed for the
+    /// site's estimate and accounted as a serial execution of region `(kind, id)`.
+    fn execute_small(
+        &self,
+        kind: u8,
+        id: u32,
+        name: &str,
+        lo: i64,
+        hi: i64,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
+            .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
+        let ns = t.elapsed().as_nanos() as u64;
+        let iters = (hi - lo).max(0) as u64;
+        lock(&self.grains)
+            .entry((kind, id as u64))
+            .or_default()
+            .work_ns_per_iter = Some(ns as f64 / iters.max(1) as f64);
+        self.account(kind, id, name, iters, ns, false, true);
+        Ok(())
+    }
+
+    /// Adds one execution to the statistics of region `(kind, id)`.
+    #[allow(clippy::too_many_arguments)]
+    fn account(
+        &self,
+        kind: u8,
+        id: u32,
+        name: &str,
+        iters: u64,
+        ns: u64,
+        scheduled: bool,
+        serial: bool,
+    ) {
         let mut s = lock(&self.stats);
         let e = s.entry((kind, id)).or_default();
         e.kind = name.into();
@@ -661,7 +783,6 @@ impl Runtime {
         } else {
             0.0
         };
-        Ok(())
     }
 
     /// Runs the inspector over `[lo, hi)` in the per-core `ranges` (core,
@@ -913,6 +1034,10 @@ impl Runtime {
             scheme as u32 | ((permute.clamp(0, 1 << 23) as u32) << 8),
             p,
         );
+        if self.grain_serial((AFFINE, id as u64), hi - lo) {
+            // Too little work to share: original order on the calling thread.
+            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+        }
         let cached = lock(&self.regions)
             .get(&(AFFINE, id))
             .filter(|c| c.key == key)
@@ -1016,6 +1141,11 @@ impl Runtime {
             check as i64,
         ];
         key.extend_from_slice(desc);
+        if self.grain_serial((AFFINE, id as u64), hi - lo) {
+            // Too little work to share: original order on the calling thread
+            // (correct whether or not the IBs conflict).
+            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+        }
         let cached = {
             let mut g = lock(&self.affine_desc);
             let slots = g.entry(id).or_default();

@@ -470,12 +470,12 @@ fn nested_regions_run_sequentially_without_deadlock() {
 
 /// Grain control: with a huge threshold a region runs in parallel once, then
 /// once on the calling thread to measure its sequential cost, then stays
-/// there; with the threshold off it always runs on the workers. Results are
+/// there, without inspecting again; with the threshold off it always runs on the workers. Results are
 /// the same either way (trace mode is not affected: it is always sequential).
 #[test]
 fn grain_control_runs_small_regions_on_the_caller() {
     let n = 64usize;
-    let run = |min_ns: u64| -> (Vec<u64>, u64, u64) {
+    let run = |min_ns: u64| -> (Vec<u64>, u64, u64, u64) {
         let cfg = RuntimeConfig {
             cores: 2,
             min_parallel_ns: min_ns,
@@ -502,20 +502,79 @@ fn grain_control_runs_small_regions_on_the_caller() {
         let reg = &st["regions"][0];
         let serial = reg["serial_executions"].as_u64().unwrap();
         let execs = reg["executions"].as_u64().unwrap();
-        (
-            y.iter().map(|v| v.load(Ordering::Relaxed)).collect(),
-            serial,
-            execs,
-        )
+        let insps = reg["inspections"].as_u64().unwrap();
+        let y = y.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+        (y, serial, execs, insps)
     };
-    let (a, serial, execs) = run(u64::MAX / 4);
+    let (a, serial, execs, insps) = run(u64::MAX / 4);
     assert_eq!(
         (serial, execs),
         (4, 5),
         "parallel once, then probe and stay serial"
     );
-    let (b, serial, _) = run(0);
-    assert_eq!(serial, 0, "grain control off");
+    assert_eq!(insps, 1, "serial runs need no inspection");
+    let (b, serial, _, insps) = run(0);
+    assert_eq!((serial, insps), (0, 1), "grain control off");
     assert_eq!(a, b);
     assert!(a.iter().enumerate().all(|(i, &v)| v == 5 * (i as u64 + 1)));
+}
+
+/// Context slots: one id per distinct key (schedule reused), least recently
+/// used slot recycled beyond CONTEXT_SLOTS keys, `None` keys never matched,
+/// and a reset drops every saved context (the next call re-inspects).
+#[test]
+fn context_slots_reuse_recycle_and_reset() {
+    use weft_runtime::runtime::CONTEXT_SLOTS;
+    let cfg = RuntimeConfig {
+        cores: 2,
+        min_parallel_ns: 0, // tiny regions must still go through the cache
+        ..Default::default()
+    };
+    let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+    let a = r.select_context(3, Some(&[1, 2])).unwrap();
+    let b = r.select_context(3, Some(&[1, 3])).unwrap();
+    assert_ne!(a, b);
+    assert_eq!(r.select_context(3, Some(&[1, 2])).unwrap(), a);
+    assert!((3 * CONTEXT_SLOTS..4 * CONTEXT_SLOTS).contains(&a));
+    let n1 = r.select_context(3, None).unwrap();
+    let n2 = r.select_context(3, None).unwrap();
+    assert!(![a, b].contains(&n1) && ![a, b].contains(&n2));
+    // A schedule saved under `a` survives other keys but not a reset.
+    let n = 4000i64;
+    let body = |_: i64, _: i64| {};
+    let x: Vec<u64> = (0..n as u64).collect();
+    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+        for i in lo..hi {
+            h.access(i, &x[i as usize] as *const u64 as u64, 8, false)
+                .unwrap();
+        }
+    };
+    let inspections = |id: u32| {
+        let st = r.stats_json();
+        st["regions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map_or(0, |g| g["inspections"].as_u64().unwrap())
+    };
+    r.run_irregular(a, 0, n, 0, Some(&insp), &body).unwrap();
+    assert_eq!(r.select_context(3, Some(&[1, 2])).unwrap(), a);
+    r.run_irregular(a, 0, n, 0, Some(&insp), &body).unwrap();
+    assert_eq!(inspections(a), 1);
+    r.reset_contexts(3);
+    let a2 = r.select_context(3, Some(&[1, 2])).unwrap();
+    r.run_irregular(a2, 0, n, 0, Some(&insp), &body).unwrap();
+    assert_eq!(
+        inspections(a2),
+        1 + (a2 == a) as u64,
+        "re-inspected after the reset"
+    );
+    // More keys than slots: the least recently used one is recycled.
+    let ids: Vec<u32> = (0..CONTEXT_SLOTS as u64 + 1)
+        .map(|k| r.select_context(3, Some(&[100 + k])).unwrap())
+        .collect();
+    assert_eq!(ids[CONTEXT_SLOTS as usize], ids[0], "oldest slot reused");
+    let distinct: std::collections::HashSet<_> = ids[..CONTEXT_SLOTS as usize].iter().collect();
+    assert_eq!(distinct.len(), CONTEXT_SLOTS as usize);
 }

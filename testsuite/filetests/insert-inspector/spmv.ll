@@ -11,7 +11,7 @@
 ; CHECK: ret void
 ; CHECK: define internal void @weft.inspect.report_line(
 ; CHECK-NOT: weft_region_reset
-; CHECK: call i32 @weft_inspect_access(ptr %0, i64 %1, ptr %2, i32 %{{.*}}, i32 0)
+; CHECK: call i32 @weft_inspect_access(ptr %0, i64 %1, ptr %2, i32 %{{.*}}, i32 2)
 ; CHECK: ret void
 ; REMARK: applied: inspector/executor: region 0
 ; run: @test(500, 7)
