@@ -17,6 +17,14 @@
 //! It is event-driven: after each step it computes the next cycle at which
 //! anything can happen (a command becoming ready, a refresh falling due) and
 //! the caller skips straight there, so idle and waiting cycles cost nothing.
+//! That cycle is a lower bound (a bank's earliest command of any kind), not
+//! always the cycle of the next command, and it is part of the model's
+//! behaviour: the manycore memory side advances the DRAM at these cycles, which
+//! decides, when a core clock edge coincides with a DRAM edge, whether a request
+//! arriving then is offered at that DRAM cycle or the next, and at which cycle
+//! the end of input reaches the controllers. A tighter bound would skip only a
+//! few percent of the steps (most steps without a command are the cycle right
+//! after one) and changes results.
 //!
 //! Writes are drained when the write queue reaches the high watermark, or when
 //! more than `write_idle_drain` writes wait and no read does, or when the input
