@@ -348,30 +348,34 @@ impl<D: DramBackend> Manycore<D> {
             }
             self.mem.advance_to(t);
             self.mem.drain_completions(&mut comps);
-            for c in comps.drain(..) {
-                let i = c.requester as usize;
-                let at = self.cores[i].complete(&c, &mut self.mem);
-                if !self.cores[i].is_done() && at < self.wake[i] {
-                    self.wake[i] = at;
-                    // due now if `at <= t` (stepped below), else at `at`
-                    cal.insert(i, at.max(t), t);
-                }
-            }
-            // Step the cores due at `t` (wake-up <= t), in core order.
-            cal.take(t, &mut due);
-            for (k, &word) in due.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = k * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if self.wake[i] <= t {
-                        let w = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
-                        self.wake[i] = w;
-                        cal.insert(i, w, t);
+            // When only the memory side had something to do (no completion, no
+            // core due), the calendar is unchanged and there is nothing to step.
+            if t >= min_wake || !comps.is_empty() {
+                for c in comps.drain(..) {
+                    let i = c.requester as usize;
+                    let at = self.cores[i].complete(&c, &mut self.mem);
+                    if !self.cores[i].is_done() && at < self.wake[i] {
+                        self.wake[i] = at;
+                        // due now if `at <= t` (stepped below), else at `at`
+                        cal.insert(i, at.max(t), t);
                     }
                 }
+                // Step the cores due at `t` (wake-up <= t), in core order.
+                cal.take(t, &mut due);
+                for (k, &word) in due.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let i = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if self.wake[i] <= t {
+                            let w = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+                            self.wake[i] = w;
+                            cal.insert(i, w, t);
+                        }
+                    }
+                }
+                min_wake = cal.next(t + 1, &self.wake);
             }
-            min_wake = cal.next(t + 1, &self.wake);
             steps += 1;
             if steps & 0xffff == 0 {
                 progress(self.cores.iter().map(|c| c.stats().records).sum());

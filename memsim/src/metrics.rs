@@ -138,6 +138,16 @@ impl ParallelismMeter {
         }
         self.area += self.busy as u128 * (to - from) as u128;
         self.nonzero += to - from;
+        // Usual case: the span lies in the latest epoch so far (no division).
+        let k = self.ep_area.len();
+        if k > 0 {
+            let start = (k as u64 - 1) * self.epoch;
+            if from >= start && to <= start + self.epoch {
+                self.ep_area[k - 1] += self.busy * (to - from);
+                self.ep_nonzero[k - 1] += to - from;
+                return;
+            }
+        }
         let mut t = from;
         while t < to {
             let e = (t / self.epoch) as usize;

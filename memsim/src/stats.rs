@@ -22,8 +22,11 @@ use serde::{Deserialize, Serialize};
 /// Between two calls the busy set only shrinks, as data bursts end: a unit is
 /// busy while a request is in service, or until its last burst ends. So the
 /// integral over `[from, stop)` is `serving × (stop − from)` plus, per unit in
-/// its final burst (the `tail`), `min(busy_until, stop) − from`; the work per
-/// call is the tail's size, not the number of units. Per-unit busy time is
+/// its final burst (the `tail`), `min(busy_until, stop) − from`. The tail is
+/// kept ordered by `busy_until`, so that sum is `(stop − from)` per tail unit
+/// still busy at `stop` plus `busy_until − from` per unit whose burst ends by
+/// then, and the work per call is the number of bursts that end, not the tail's
+/// size (nor the number of units). Per-unit busy time is
 /// accounted lazily: `unit_busy[u]` is exact up to `mark[u]`, and the unit's
 /// state has not changed since.
 #[derive(Debug, Clone)]
@@ -37,8 +40,10 @@ pub struct ParallelismTracker {
     mark: Vec<u64>,
     /// Units with `in_service > 0`.
     serving: u64,
-    /// Units with `in_service == 0` and `busy_until > at` (unordered).
-    tail: Vec<u32>,
+    /// Units with `in_service == 0` and `busy_until > at`, as
+    /// `(busy_until, unit)` in decreasing `busy_until` order (the next burst to
+    /// end is last).
+    tail: Vec<(u64, u32)>,
     in_tail: Vec<bool>,
     /// Time integrated so far.
     at: u64,
@@ -122,10 +127,20 @@ impl ParallelismTracker {
             // burst ends (`busy_until > from`)
             let mut sum = self.serving * (stop - from);
             let mut union_end = if self.serving > 0 { stop } else { from };
-            for &u in &self.tail {
-                let end = self.busy_until[u as usize].min(stop);
+            // tail units whose burst ends by `stop` leave the tail
+            while let Some(&(end, u)) = self.tail.last() {
+                if end > stop {
+                    break;
+                }
                 sum += end - from;
                 union_end = union_end.max(end);
+                self.in_tail[u as usize] = false;
+                self.tail.pop();
+            }
+            // the others are busy until `stop`
+            if !self.tail.is_empty() {
+                sum += self.tail.len() as u64 * (stop - from);
+                union_end = stop;
             }
             let any = union_end - from;
             self.busy_unit_cycles += sum;
@@ -147,16 +162,14 @@ impl ParallelismTracker {
             if stop == epoch_end {
                 self.close_epoch();
             }
-            let mut i = 0;
-            while i < self.tail.len() {
-                let u = self.tail[i] as usize;
-                if self.busy_until[u] > stop {
-                    i += 1;
-                } else {
-                    self.in_tail[u] = false;
-                    self.tail.swap_remove(i);
-                }
-            }
+        }
+    }
+
+    /// Removes `unit` from the tail (it must be there).
+    fn leave_tail(&mut self, unit: usize) {
+        self.in_tail[unit] = false;
+        if let Some(i) = self.tail.iter().position(|&(_, u)| u as usize == unit) {
+            self.tail.remove(i);
         }
     }
 
@@ -168,10 +181,7 @@ impl ParallelismTracker {
         if self.in_service[unit] == 0 {
             self.serving += 1;
             if self.in_tail[unit] {
-                self.in_tail[unit] = false;
-                if let Some(i) = self.tail.iter().position(|&u| u as usize == unit) {
-                    self.tail.swap_remove(i);
-                }
+                self.leave_tail(unit);
             }
         }
         self.in_service[unit] += 1;
@@ -191,10 +201,16 @@ impl ParallelismTracker {
                 }
             }
         }
-        self.busy_until[unit] = self.busy_until[unit].max(until).max(now);
-        if self.in_service[unit] == 0 && self.busy_until[unit] > self.at && !self.in_tail[unit] {
+        let bu = self.busy_until[unit].max(until).max(now);
+        self.busy_until[unit] = bu;
+        if self.in_service[unit] == 0 && bu > self.at {
+            if self.in_tail[unit] {
+                // its burst end may have moved: re-insert it in order
+                self.leave_tail(unit);
+            }
             self.in_tail[unit] = true;
-            self.tail.push(unit as u32);
+            let i = self.tail.partition_point(|&(end, _)| end > bu);
+            self.tail.insert(i, (bu, unit as u32));
         }
     }
 

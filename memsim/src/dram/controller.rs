@@ -17,6 +17,14 @@
 //! It is event-driven: after each step it computes the next cycle at which
 //! anything can happen (a command becoming ready, a refresh falling due) and
 //! the caller skips straight there, so idle and waiting cycles cost nothing.
+//! That cycle is a lower bound (a bank's earliest command of any kind), not
+//! always the cycle of the next command, and it is part of the model's
+//! behaviour: the manycore memory side advances the DRAM at these cycles, which
+//! decides, when a core clock edge coincides with a DRAM edge, whether a request
+//! arriving then is offered at that DRAM cycle or the next, and at which cycle
+//! the end of input reaches the controllers. A tighter bound would skip only a
+//! few percent of the steps (most steps without a command are the cycle right
+//! after one) and changes results.
 //!
 //! Writes are drained when the write queue reaches the high watermark, or when
 //! more than `write_idle_drain` writes wait and no read does, or when the input
@@ -29,6 +37,7 @@
 //! Row-buffer outcome of a request = its first command: RD/WR → hit, ACT → miss
 //! (bank was precharged), PRE → conflict (another row was open).
 
+use std::collections::hash_map::Entry as MapEntry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -449,31 +458,39 @@ impl Controller {
                 });
                 return Ok(());
             }
-            if let Some(n) = self.pending_reads.get_mut(&addr) {
-                *n += 1;
-                self.stats.merged_reads += 1;
-                self.merged
-                    .entry(addr)
-                    .or_default()
-                    .push((r.tag, r.source, now));
-                return Ok(());
+            match self.pending_reads.entry(addr) {
+                MapEntry::Occupied(mut n) => {
+                    *n.get_mut() += 1;
+                    self.stats.merged_reads += 1;
+                    self.merged
+                        .entry(addr)
+                        .or_default()
+                        .push((r.tag, r.source, now));
+                    return Ok(());
+                }
+                MapEntry::Vacant(v) => {
+                    v.insert(1);
+                }
             }
-            self.pending_reads.insert(addr, 1);
         } else {
             self.stats.writes += 1;
-            if self.pending_writes.contains_key(&addr) {
-                self.stats.merged_writes += 1;
-                self.complete(Completion {
-                    tag: r.tag,
-                    source: r.source,
-                    addr: r.addr,
-                    is_write: true,
-                    arrival: now,
-                    done: now + 1,
-                });
-                return Ok(());
+            match self.pending_writes.entry(addr) {
+                MapEntry::Occupied(_) => {
+                    self.stats.merged_writes += 1;
+                    self.complete(Completion {
+                        tag: r.tag,
+                        source: r.source,
+                        addr: r.addr,
+                        is_write: true,
+                        arrival: now,
+                        done: now + 1,
+                    });
+                    return Ok(());
+                }
+                MapEntry::Vacant(v) => {
+                    v.insert(1);
+                }
             }
-            self.pending_writes.insert(addr, 1);
         }
         let d = self.mapping.decode(addr);
         let bank = self.mapping.bank_in_channel(&d);
