@@ -219,18 +219,12 @@ impl SlabRecorder {
     /// Puts the accesses of `prefix` (recorded with [`SlabRecorder::new`] over
     /// the iterations this lazy recorder dropped) in front of this one's, and
     /// merges its bank-map bits; afterwards the recorder is complete.
-    pub fn prepend(&mut self, mut prefix: SlabRecorder) {
-        self.merge_bits(&prefix);
-        if let (Some(a), Some(b)) = (prefix.recs.last(), self.recs.first()) {
-            self.monotone &= a.unit <= b.unit;
-        }
-        self.monotone &= prefix.monotone;
-        // The prefix re-reported iterations this recorder already counted.
-        self.writes += prefix.writes;
-        prefix.recs.append(&mut self.recs);
-        self.recs = prefix.recs;
-        self.first_write = None;
-        self.rec_from = i64::MIN;
+    pub fn prepend(&mut self, prefix: SlabRecorder) {
+        let lazy = std::mem::replace(self, prefix);
+        // The prefix re-reported iterations the lazy recorder already counted.
+        let reported = lazy.reported;
+        self.append(lazy);
+        self.reported = reported;
     }
 
     /// Appends the accesses of `other` (a recorder of the same layout over
