@@ -586,7 +586,7 @@ impl Runtime {
         // loops of the program): only the slots in use are dropped, not all
         // CONTEXT_SLOTS ids of the region.
         let mut all = lock(&self.contexts);
-        let Some(set) = all.get_mut(&base) else {
+        let Some(set) = all.get_mut(&base).filter(|s| s.live != 0) else {
             return;
         };
         let Some(first) = base.checked_mul(CONTEXT_SLOTS) else {
