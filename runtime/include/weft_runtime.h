@@ -16,6 +16,9 @@
  *                         time, slab/IB counts, coverage ratio, beta values, IW size)
  *   WEFT_MACHINE=name|toml machine preset or TOML file (default table5.2)
  *   WEFT_SLOT_BARRIER=1   barrier after every Algorithm 4 scheduling slot
+ *   WEFT_MIN_PARALLEL_NS=n grain control: native regions and parallel loops whose
+ *                         measured work is below n ns (default 20000) run on the
+ *                         calling thread, uninspected; 0 = always parallel
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  *
  * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).
