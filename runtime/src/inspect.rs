@@ -573,6 +573,26 @@ mod tests {
         }
     }
 
+    /// Records 8-byte accesses of iteration `i` into `r` and, for the
+    /// generic reference path, into `acc`.
+    fn record_both(
+        r: &mut SlabRecorder,
+        acc: &mut Vec<Access>,
+        i: i64,
+        accesses: impl IntoIterator<Item = (u64, bool)>,
+    ) {
+        let unit = layout().slab_of(i).0;
+        for (addr, write) in accesses {
+            r.record(i, addr, 8, write);
+            acc.push(Access {
+                unit,
+                addr,
+                size: 8,
+                write,
+            });
+        }
+    }
+
     #[test]
     fn slab_of_hand_computed() {
         let l = layout();
@@ -593,20 +613,16 @@ mod tests {
         let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
         let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
         for i in 0..10i64 {
-            let u = layout().slab_of(i).0;
-            for (addr, w) in [
-                (0x10_0000 + 8 * idx[i as usize], false),
-                (0x10_0000 + 8 * dst[i as usize], true),
-                (0x80_0000 + 4096 * i as u64, false),
-            ] {
-                r.record(i, addr, 8, w);
-                acc.push(Access {
-                    unit: u,
-                    addr,
-                    size: 8,
-                    write: w,
-                });
-            }
+            record_both(
+                &mut r,
+                &mut acc,
+                i,
+                [
+                    (0x10_0000 + 8 * idx[i as usize], false),
+                    (0x10_0000 + 8 * dst[i as usize], true),
+                    (0x80_0000 + 4096 * i as u64, false),
+                ],
+            );
         }
         let generic = crate::bankmap::unit_maps(m.as_ref(), 6, &acc).unwrap();
         assert_eq!(r.bank_maps(), generic.mem);
@@ -695,20 +711,16 @@ mod tests {
         let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
         let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
         for i in 0..10i64 {
-            let u = layout().slab_of(i).0;
-            for (addr, w) in [
-                (a + 8 * i as u64, false),
-                (a + 8 * idx[i as usize], true),
-                (b + 8 * dst[i as usize], true),
-            ] {
-                r.record(i, addr, 8, w);
-                acc.push(Access {
-                    unit: u,
-                    addr,
-                    size: 8,
-                    write: w,
-                });
-            }
+            record_both(
+                &mut r,
+                &mut acc,
+                i,
+                [
+                    (a + 8 * i as u64, false),
+                    (a + 8 * idx[i as usize], true),
+                    (b + 8 * dst[i as usize], true),
+                ],
+            );
         }
         let slow = closure(&UnitDag::from_accesses(6, &acc).unwrap());
         assert_eq!(closure(&r.dependences().unwrap()), slow);

@@ -491,10 +491,8 @@ impl Runtime {
         match site.map(|s| (PFOR, s)) {
             Some(site) if self.grain_serial(site, hi - lo) => {
                 // Too little work to share: on the calling thread.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
+                self.run_small(site, lo, hi, body)
                     .map_err(|_| RuntimeError::Panicked("parallel loop body panicked".into()))?;
-                let per_iter = t.elapsed().as_nanos() as f64 / (hi - lo).max(1) as f64;
-                lock(&self.grains).entry(site).or_default().work_ns_per_iter = Some(per_iter);
             }
             site => {
                 let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
@@ -742,17 +740,28 @@ impl Runtime {
         hi: i64,
         body: BodyRef<'_>,
     ) -> Result<()> {
-        let t = Instant::now();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
+        let ns = self
+            .run_small((kind, id as u64), lo, hi, body)
             .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
-        let ns = t.elapsed().as_nanos() as u64;
-        let iters = (hi - lo).max(0) as u64;
-        lock(&self.grains)
-            .entry((kind, id as u64))
-            .or_default()
-            .work_ns_per_iter = Some(ns as f64 / iters.max(1) as f64);
-        self.account(kind, id, name, iters, ns, false, true);
+        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, false, true);
         Ok(())
+    }
+
+    /// `body(lo, hi)` on the calling thread, timed into grain site `site`'s
+    /// estimate; the time in ns, or `Err` if the body panicked.
+    fn run_small(
+        &self,
+        site: (u8, u64),
+        lo: i64,
+        hi: i64,
+        body: BodyRef<'_>,
+    ) -> std::result::Result<u64, ()> {
+        let t = Instant::now();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi))).map_err(|_| ())?;
+        let ns = t.elapsed().as_nanos() as u64;
+        lock(&self.grains).entry(site).or_default().work_ns_per_iter =
+            Some(ns as f64 / (hi - lo).max(1) as f64);
+        Ok(ns)
     }
 
     /// Adds one execution to the statistics of region `(kind, id)`.
