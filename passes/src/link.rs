@@ -11,8 +11,8 @@ fn err(msg: String) -> PassError {
 }
 
 /// Finds `libweft_runtime.a`: `explicit`, else `$WEFT_RUNTIME_LIB`, else next
-/// to the running binary (`target/<profile>/`, or cargo's `deps/` directory,
-/// newest first). The error says how to build it.
+/// to the running binary: the newest of `target/<profile>/libweft_runtime.a`
+/// and cargo's `deps/libweft_runtime-<hash>.a`. The error says how to build it.
 pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
     if let Some(p) = explicit {
         if p.is_file() {
@@ -42,12 +42,10 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
             dirs.push(up.to_path_buf());
         }
     }
-    for d in &dirs {
-        let direct = d.join("libweft_runtime.a");
-        if direct.is_file() {
-            return Ok(direct);
-        }
-    }
+    // The newest candidate wins: `cargo build` of a package that depends on
+    // the runtime refreshes `deps/libweft_runtime-<hash>.a` but not the
+    // `target/<profile>/libweft_runtime.a` copy (only building the runtime
+    // package itself does), so preferring that copy links a stale runtime.
     let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
     for d in &dirs {
         for dd in [d.join("deps"), d.clone()] {
@@ -56,14 +54,16 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
             };
             for e in rd.flatten() {
                 let n = e.file_name().to_string_lossy().into_owned();
-                if n.starts_with("libweft_runtime-") && n.ends_with(".a") {
-                    let t = e
-                        .metadata()
-                        .and_then(|m| m.modified())
-                        .unwrap_or(std::time::UNIX_EPOCH);
-                    if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
-                        best = Some((t, e.path()));
-                    }
+                let hashed = n.starts_with("libweft_runtime-") && n.ends_with(".a");
+                if !(hashed || n == "libweft_runtime.a") {
+                    continue;
+                }
+                let t = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                    best = Some((t, e.path()));
                 }
             }
         }

@@ -280,6 +280,19 @@ impl IbSchedule {
     }
 }
 
+/// How many IBs each core runs in total: `m / n`, one more for the first
+/// `m % n` cores, the same counts as the Default round-robin. Every scheme
+/// caps a core's windows at its remaining quota, so reordering IBs never
+/// changes the load balance: without the cap the last step fills the first
+/// cores' windows to W and leaves the others idle (with few IBs per core, up to
+/// twice the Default's longest core).
+pub fn core_quotas(m: usize, n: usize) -> Vec<usize> {
+    if n == 0 {
+        return Vec::new();
+    }
+    (0..n).map(|c| m / n + usize::from(c < m % n)).collect()
+}
+
 /// Eq. 5.1: IW size = C / (D · n) with C the LLC capacity in cache lines, D the
 /// data-set size (cache lines per IB) and n the number of cores; at least 1.
 pub fn iw_size(llc_lines: u64, ds_lines: f64, cores: usize) -> usize {
@@ -471,6 +484,7 @@ fn algorithm5(inst: &IbInstance, opts: &MlpOptions, dag: Option<&UnitDag>) -> Ib
     let mut betas = Vec::new();
     let mut seq: Vec<u32> = Vec::with_capacity(m);
     let mut left = m;
+    let mut quota = core_quotas(m, n);
     let mut g_prim = vec![0u64; pw];
     let mut g_sec = vec![0u64; sw];
     let mut l_prim = vec![0u64; pw];
@@ -482,15 +496,16 @@ fn algorithm5(inst: &IbInstance, opts: &MlpOptions, dag: Option<&UnitDag>) -> Ib
         index.queues[G_PRIM].live = false;
         index.queues[G_SEC].live = false;
         let mut step = Vec::with_capacity(n);
-        for _core in 0..n {
-            let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
+        for quota_c in quota.iter_mut() {
+            let cap = w.min(*quota_c);
+            let mut win: Vec<usize> = Vec::with_capacity(cap);
             l_prim.iter_mut().for_each(|x| *x = 0);
             l_sec.iter_mut().for_each(|x| *x = 0);
             index.queues[L_PRIM].live = false;
             index.queues[L_SEC].live = false;
             let mut beta = 1.0f64;
             let mut mlp_done = false;
-            while win.len() < w {
+            while win.len() < cap {
                 let Some(head) = pool.head() else { break };
                 let pick: u32 = if win.is_empty() {
                     head
@@ -578,6 +593,7 @@ fn algorithm5(inst: &IbInstance, opts: &MlpOptions, dag: Option<&UnitDag>) -> Ib
                 }
                 left -= 1;
             }
+            *quota_c -= win.len();
             betas.push(beta);
             step.push(win);
         }
@@ -659,13 +675,14 @@ pub fn schedule_la_mlp(inst: &IbInstance, dag: Option<&UnitDag>) -> IbSchedule {
     let mut windows = Vec::new();
     let mut seq = Vec::with_capacity(m);
     let mut left = m;
+    let mut quota = core_quotas(m, n);
     while left > 0 {
         let mut g = vec![0u64; words];
         let mut step = Vec::with_capacity(n);
-        for (c, lastc) in last.iter_mut().enumerate() {
-            let _ = c;
-            let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
-            while win.len() < w {
+        for (lastc, quota_c) in last.iter_mut().zip(quota.iter_mut()) {
+            let cap = w.min(*quota_c);
+            let mut win: Vec<usize> = Vec::with_capacity(cap);
+            while win.len() < cap {
                 let Some(&lowest) = avail.first() else { break };
                 let next = lastc.map(|p| p + 1).filter(|x| avail.contains(x));
                 let pick = if win.is_empty() {
@@ -703,6 +720,7 @@ pub fn schedule_la_mlp(inst: &IbInstance, dag: Option<&UnitDag>) -> IbSchedule {
                 }
                 left -= 1;
             }
+            *quota_c -= win.len();
             step.push(win);
         }
         windows.push(step);
@@ -1121,8 +1139,8 @@ mod tests {
     /// IB 3 adds 2 → [0, 3], g = {0,2,3}. Core 1: first IB prefers the
     /// successor of its last (none) → lowest 1; then g = {0,2,3}: only IBs 2
     /// and 5 add bank 1 (gain 1), lowest id 2 → [1, 2]. Step 1, core 0: last
-    /// was 3, successor 4 available → 4; then g = {0}: 5 adds bank 1 → [4, 5].
-    /// Core 1 gets nothing left.
+    /// was 3, successor 4 available → 4, and its quota of 3 IBs is reached →
+    /// [4]. Core 1: last was 2, successor 3 taken → lowest available → [5].
     #[test]
     fn la_mlp_hand_computed() {
         let b = |banks: &[usize]| {
@@ -1149,7 +1167,7 @@ mod tests {
         let s = schedule_ibs(&i, &o, None).unwrap();
         assert_eq!(
             s.windows,
-            vec![vec![vec![0, 3], vec![1, 2]], vec![vec![4, 5], vec![]]]
+            vec![vec![vec![0, 3], vec![1, 2]], vec![vec![4], vec![5]]]
         );
         assert_eq!(s.seq, vec![0, 3, 1, 2, 4, 5]);
         // Row-buffer locality: one core, W = 2, IBs 0 {0}, 1 {0}, 2 {1}, 3 {1}.
@@ -1164,6 +1182,47 @@ mod tests {
         };
         let s = schedule_ibs(&j, &o, None).unwrap();
         assert_eq!(s.windows, vec![vec![vec![0, 2]], vec![vec![3, 1]]]);
+    }
+
+    /// Every scheme gives each core the Default's number of IBs: 7 IBs on 3
+    /// cores with W = 2 is 3, 2, 2 — without the quota the second step would
+    /// fill core 0's window to 2 (4 IBs) and leave core 2 with 1.
+    #[test]
+    fn every_scheme_keeps_the_default_load_balance() {
+        assert_eq!(core_quotas(7, 3), vec![3, 2, 2]);
+        assert_eq!(core_quotas(2, 3), vec![1, 1, 0]);
+        assert_eq!(core_quotas(5, 0), Vec::<usize>::new());
+        let blocks = (0..7)
+            .map(|i| BlockVectors {
+                mem: (0..4).map(|b| u32::from(b == i % 4)).collect(),
+                llc: (0..3).map(|b| u32::from(b == (i * 2) % 3)).collect(),
+            })
+            .collect();
+        let i = IbInstance {
+            cores: 3,
+            window: 2,
+            mem_banks: 4,
+            llc_banks: 3,
+            blocks,
+        };
+        for scheme in [
+            Scheme::Default,
+            Scheme::MlpFirst,
+            Scheme::ClpFirst,
+            Scheme::Balanced,
+            Scheme::LaMlp,
+        ] {
+            let o = MlpOptions {
+                scheme,
+                ..Default::default()
+            };
+            let s = schedule_ibs(&i, &o, None).unwrap();
+            let counts: Vec<usize> = s.per_core(3).iter().map(Vec::len).collect();
+            assert_eq!(counts, vec![3, 2, 2], "{scheme:?}");
+            let mut all: Vec<u32> = s.per_core(3).concat();
+            all.sort_unstable();
+            assert_eq!(all, (0..7).collect::<Vec<u32>>(), "{scheme:?}");
+        }
     }
 
     #[test]

@@ -438,14 +438,15 @@ impl Runtime {
     /// Runs `plan`: in trace mode sequentially with virtual cores; natively
     /// on the workers, or on the calling thread when grain control (at
     /// `site`) says the work is too small to share. Returns whether it ran
-    /// on the calling thread only.
+    /// on the calling thread only (never in trace mode, whose sequential run
+    /// stands for all virtual cores).
     fn run_plan(&self, plan: &Plan, body: BodyRef<'_>, site: Option<(u8, u64)>) -> Result<bool> {
         if self.tracer.is_some() {
             let r = execute_sequential(plan, body, &mut |c| {
                 self.cur_core.store(c, Ordering::Relaxed)
             });
             self.cur_core.store(0, Ordering::Relaxed);
-            return r.map(|_| true);
+            return r.map(|_| false);
         }
         let Some(site) = site.filter(|_| self.cfg.min_parallel_ns > 0) else {
             return execute_native(plan, body)

@@ -353,21 +353,23 @@ pub fn reference_ibs(
     let mut betas = Vec::new();
     let mut seq: Vec<u32> = Vec::with_capacity(m);
     let mut left = m;
+    let mut quota = weft_runtime::mlp::core_quotas(m, n);
     while left > 0 {
         let mut g_prim = vec![0u64; pw]; // inter-core vectors of this step
         let mut g_sec = vec![0u64; sw];
         st.heaps[G_PRIM] = None;
         st.heaps[G_SEC] = None;
         let mut step = Vec::with_capacity(n);
-        for _core in 0..n {
-            let mut win: Vec<usize> = Vec::with_capacity(w.min(left));
+        for quota_c in quota.iter_mut() {
+            let cap = w.min(*quota_c);
+            let mut win: Vec<usize> = Vec::with_capacity(cap);
             let mut l_prim = vec![0u64; pw];
             let mut l_sec = vec![0u64; sw];
             st.heaps[L_PRIM] = None;
             st.heaps[L_SEC] = None;
             let mut beta = 1.0f64;
             let mut mlp_done = false;
-            while win.len() < w {
+            while win.len() < cap {
                 let Some(&head) = st.avail.first() else { break };
                 let pick: u32 = if win.is_empty() {
                     head
@@ -458,6 +460,7 @@ pub fn reference_ibs(
                 }
                 left -= 1;
             }
+            *quota_c -= win.len();
             betas.push(beta);
             step.push(win);
         }
