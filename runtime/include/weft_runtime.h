@@ -19,6 +19,10 @@
  *   WEFT_MIN_PARALLEL_NS=n grain control: native regions and parallel loops whose
  *                         measured work is below n ns (default 20000) run on the
  *                         calling thread, uninspected; 0 = always parallel
+ *   WEFT_REINSPECT_LIMIT=k schedule reuse: an irregular region whose last k
+ *                         schedules each served one execution (re-inspected every
+ *                         time) stops inspecting and runs in original order, unless
+ *                         it needs the dependence check (default 2; 0 = never stop)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  *
  * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).

@@ -32,6 +32,15 @@
 //! [`RuntimeConfig::min_parallel_ns`]. Either way gives the same results (parallel loops have independent
 //! iterations; a plan with dependences runs in its sequential order, which
 //! respects them). `RegionStats::serial_executions` counts such runs.
+//!
+//! Schedule reuse: an irregular region re-inspected before every execution
+//! (its index data change each time) pays the inspector on every run and
+//! never amortises it. After [`RuntimeConfig::reinspect_limit`] schedules in
+//! a row that each served a single execution, the region stops inspecting
+//! and runs in original order (`RegionStats::inspection_abandoned`); regions
+//! that report checked writes are exempt, as their parallel execution relies
+//! on the dependence check. Counted in executions, so trace mode stays
+//! deterministic.
 
 use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
@@ -71,12 +80,21 @@ pub struct RuntimeConfig {
     /// estimated below this many nanoseconds runs on the calling thread
     /// (see [`Runtime`] docs, *Grain control*).
     pub min_parallel_ns: u64,
+    /// Schedule-reuse control (`WEFT_REINSPECT_LIMIT`, default
+    /// [`DEFAULT_REINSPECT_LIMIT`]; 0 = off): an irregular region whose last
+    /// this-many schedules each served a single execution stops inspecting and
+    /// runs in its original order (see [`Runtime`] docs, *Schedule reuse*).
+    pub reinspect_limit: u32,
 }
 
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
 /// work to the worker pool and waiting for it on this kind of machine
 /// (`cargo bench -p weft-runtime --bench dispatch` measures it).
 pub const DEFAULT_MIN_PARALLEL_NS: u64 = 20_000;
+
+/// Default of [`RuntimeConfig::reinspect_limit`]: two schedules in a row that
+/// were never reused.
+pub const DEFAULT_REINSPECT_LIMIT: u32 = 2;
 
 impl Default for RuntimeConfig {
     fn default() -> Self {
@@ -89,12 +107,14 @@ impl Default for RuntimeConfig {
             machine: DEFAULT_MACHINE.to_string(),
             slot_barrier: false,
             min_parallel_ns: DEFAULT_MIN_PARALLEL_NS,
+            reinspect_limit: DEFAULT_REINSPECT_LIMIT,
         }
     }
 }
 
 impl RuntimeConfig {
-    /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`.
+    /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`,
+    /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`.
     pub fn from_env() -> Result<Self> {
         let mut c = RuntimeConfig::default();
         if let Ok(v) = std::env::var("WEFT_CORES") {
@@ -123,6 +143,13 @@ impl RuntimeConfig {
             c.min_parallel_ns = v.trim().parse::<u64>().map_err(|_| {
                 invalid(format!(
                     "WEFT_MIN_PARALLEL_NS={v:?} is not a number of nanoseconds (0 = always parallel)"
+                ))
+            })?;
+        }
+        if let Ok(v) = std::env::var("WEFT_REINSPECT_LIMIT") {
+            c.reinspect_limit = v.trim().parse::<u32>().map_err(|_| {
+                invalid(format!(
+                    "WEFT_REINSPECT_LIMIT={v:?} is not a count of schedules (0 = always inspect)"
                 ))
             })?;
         }
@@ -261,6 +288,10 @@ pub struct RegionStats {
     pub line_steps: u64,
     /// Irregular regions: where the last inspection's time went.
     pub inspector_breakdown: Option<InspectorBreakdown>,
+    /// Irregular regions: the region stopped inspecting because its
+    /// schedules were not reused (*Schedule reuse* in the [`Runtime`] docs);
+    /// later executions ran in original order.
+    pub inspection_abandoned: bool,
 }
 
 /// Time split of one irregular inspection (all in ns).
@@ -321,6 +352,8 @@ pub struct Runtime {
     stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
     pfor: Mutex<(u64, u64, u64)>,
     grains: Mutex<FastMap<(u8, u64), Grain>>,
+    /// Schedule reuse per irregular region id (survives invalidation).
+    reuse: Mutex<FastMap<u32, Reuse>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
     /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
@@ -366,6 +399,23 @@ impl Grain {
     }
 }
 
+/// How an irregular region's schedules have been used (schedule-reuse
+/// control, [`RuntimeConfig::reinspect_limit`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Reuse {
+    /// A schedule has been built for this id.
+    built: bool,
+    /// Executions of the latest schedule.
+    runs_of_latest: u64,
+    /// Consecutive schedules (before the latest) that served one execution.
+    unreused: u32,
+    /// Some inspection reported a checked write: the region needs the
+    /// dependence check, so it must keep inspecting.
+    checked_writes: bool,
+    /// The region stopped inspecting.
+    abandoned: bool,
+}
+
 /// Largest iteration count a permuted affine plan may have (one unit per iteration).
 pub const PERMUTE_MAX_UNITS: usize = 1 << 22;
 
@@ -387,6 +437,7 @@ impl Runtime {
             stats: Mutex::new(BTreeMap::new()),
             pfor: Mutex::new((0, 0, 0)),
             grains: Mutex::new(FastMap::default()),
+            reuse: Mutex::new(FastMap::default()),
             tracer,
             cur_core: AtomicU32::new(0),
             affine_desc: Mutex::new(FastMap::default()),
@@ -660,13 +711,26 @@ impl Runtime {
                     .filter(|c| c.key == key)
                     .map(|c| (c.plan.clone(), c.scheduled));
                 match cached {
-                    Some(c) => c,
+                    Some(c) => {
+                        lock(&self.reuse).entry(id).or_default().runs_of_latest += 1;
+                        c
+                    }
+                    None if self.abandon_inspection(id) => {
+                        (Arc::new(Plan::static_chunks(lo, hi, p)), false)
+                    }
                     None => {
                         let t = Instant::now();
-                        let (plan, mut st) = self.build_irregular(si, &chunk, insp)?;
+                        let (plan, mut st, writes) = self.build_irregular(si, &chunk, insp)?;
                         let plan = Arc::new(plan);
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
                         st.unit_iters = si;
+                        {
+                            let mut r = lock(&self.reuse);
+                            let r = r.entry(id).or_default();
+                            r.built = true;
+                            r.runs_of_latest = 1;
+                            r.checked_writes |= writes;
+                        }
                         self.record_inspection(IRREGULAR, id, "irregular", st);
                         lock(&self.regions).insert(
                             (IRREGULAR, id),
@@ -682,6 +746,34 @@ impl Runtime {
             }
         };
         self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+    }
+
+    /// Schedule-reuse control (module docs): called when irregular region
+    /// `id` has no valid schedule. Counts the latest schedule as unreused if
+    /// it served one execution, and says whether the region has now given up
+    /// inspecting (it then runs in original order).
+    fn abandon_inspection(&self, id: u32) -> bool {
+        let limit = self.cfg.reinspect_limit;
+        let mut all = lock(&self.reuse);
+        let r = all.entry(id).or_default();
+        if r.abandoned {
+            return true;
+        }
+        if !r.built || limit == 0 || r.checked_writes {
+            return false;
+        }
+        r.unreused = if r.runs_of_latest <= 1 { r.unreused + 1 } else { 0 };
+        r.runs_of_latest = 0;
+        if r.unreused < limit {
+            return false;
+        }
+        r.abandoned = true;
+        drop(all);
+        lock(&self.stats)
+            .entry((IRREGULAR, id))
+            .or_default()
+            .inspection_abandoned = true;
+        true
     }
 
     /// Records one inspection of region `(kind, id)`: the schedule-describing fields
@@ -701,6 +793,7 @@ impl Runtime {
             scheduled_iterations: e.scheduled_iterations,
             total_iterations: e.total_iterations,
             coverage_ratio: e.coverage_ratio,
+            inspection_abandoned: e.inspection_abandoned,
             ..st
         };
     }
@@ -871,7 +964,7 @@ impl Runtime {
         si: i64,
         chunk: &[i64],
         insp: InspectRef<'_>,
-    ) -> Result<(Plan, RegionStats)> {
+    ) -> Result<(Plan, RegionStats, bool)> {
         let p = self.cfg.cores;
         let machine = self.machine()?;
         let mut offset = vec![0u32; p + 1];
@@ -937,6 +1030,7 @@ impl Runtime {
         let dag = rec.dependences()?;
         let t2 = Instant::now();
         let accesses = rec.accesses() as u64;
+        let writes = rec.writes() > 0;
         drop(rec);
         let slabs: Vec<Vec<_>> = (0..p)
             .map(|c| maps[offset[c] as usize..offset[c + 1] as usize].to_vec())
@@ -988,7 +1082,7 @@ impl Runtime {
             original_banks_per_slot: Some(orig.mean_coverage()),
             ..Default::default()
         };
-        Ok((plan, st))
+        Ok((plan, st, writes))
     }
 
     /// Affine nest (Algorithm 5): iteration blocks of `ib_iters` iterations over

@@ -578,3 +578,65 @@ fn context_slots_reuse_recycle_and_reset() {
     let distinct: std::collections::HashSet<_> = ids[..CONTEXT_SLOTS as usize].iter().collect();
     assert_eq!(distinct.len(), CONTEXT_SLOTS as usize);
 }
+
+/// Schedule reuse: a region invalidated before every execution has each
+/// schedule serve one run; after `reinspect_limit` such schedules in a row it
+/// stops inspecting and runs in original order (coverage drops, results do
+/// not change). A region whose inspector reports checked writes keeps
+/// inspecting (it needs the dependence check), and so does every region with
+/// the limit at 0 or with schedules that are reused.
+#[test]
+fn unreused_schedules_stop_inspection() {
+    let n = 4000usize;
+    // (limit, report writes, invalidate every run) -> (inspections, abandoned, coverage, y)
+    let run = |limit: u32, writes: bool, invalidate: bool| {
+        let cfg = RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: 0,
+            reinspect_limit: limit,
+            ..Default::default()
+        };
+        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
+            }
+        };
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                let a = &y[i as usize] as *const AtomicU64 as u64;
+                if writes {
+                    h.access(i, a, 8, true).unwrap();
+                } else {
+                    h.access_unchecked(i, a, 8).unwrap();
+                }
+            }
+        };
+        for _ in 0..6 {
+            if invalidate {
+                r.invalidate(9);
+            }
+            r.run_irregular(9, 0, n as i64, 50, Some(&insp), &body)
+                .unwrap();
+        }
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        let y: Vec<u64> = y.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+        (
+            reg["inspections"].as_u64().unwrap(),
+            reg["inspection_abandoned"].as_bool().unwrap(),
+            reg["coverage_ratio"].as_f64().unwrap(),
+            y,
+        )
+    };
+    let (insps, abandoned, coverage, y) = run(2, false, true);
+    assert_eq!((insps, abandoned), (2, true), "two unreused schedules, then none");
+    assert!((coverage - 2.0 / 6.0).abs() < 1e-9, "{coverage}");
+    assert!(y.iter().enumerate().all(|(i, &v)| v == 6 * (i as u64 + 1)));
+    assert_eq!(run(0, false, true).0, 6, "limit 0: always inspect");
+    assert_eq!(run(2, true, true).0, 6, "checked writes: always inspect");
+    assert_eq!(run(1, false, true).0, 1);
+    let (insps, abandoned, coverage, _) = run(2, false, false);
+    assert_eq!((insps, abandoned, coverage), (1, false, 1.0), "reused schedule");
+}
