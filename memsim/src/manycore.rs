@@ -9,6 +9,12 @@
 //! write-backs are simulated but do not extend the run time, which is the last
 //! core's finish cycle, DESIGN.md "Metrics").
 //!
+//! Barriers: a core that reaches a barrier record and has drained
+//! ([`Core::at_barrier`]) sleeps; once every core has arrived at its barrier or
+//! finished its stream, all arrived cores are released and go on at the next
+//! cycle. Barriers are matched by count, so the k-th barrier of every core is
+//! the same barrier (the runtime writes them for all cores at once).
+//!
 //! Invariant: if no core can progress and the memory side has nothing in flight while
 //! some core is unfinished, the model is deadlocked and the run fails with
 //! [`SimError::Deadlock`] rather than looping.
@@ -17,6 +23,7 @@ use crate::core::{Core, CoreParams, CoreStats, Op, RecordSource};
 use crate::metrics::WindowSummary;
 use crate::noc::NocStats;
 use crate::system::{Completion, DramBackend, MemorySystem, SystemParams, SystemStats};
+use crate::trace::BarrierPhase;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -86,6 +93,14 @@ pub struct RunStats {
     pub records: u64,
     /// Instructions retired (records plus gaps).
     pub instructions: u64,
+    /// Barriers passed (all cores together count once).
+    pub barriers: u64,
+    /// Cycles between inspection-start and inspection-end barriers: the
+    /// simulated cost of the runtime's inspections (all cores wait at both ends).
+    pub inspection_cycles: u64,
+    /// Cycles between region-start and region-end barriers: the parallel
+    /// regions' executions.
+    pub region_cycles: u64,
     /// DRAM bank-level parallelism (= `mlp`, DESIGN.md).
     pub blp: f64,
     /// Memory-level parallelism: memory banks serving LLC misses.
@@ -271,6 +286,17 @@ pub struct Manycore<D: DramBackend> {
     cores: Vec<Core>,
     mem: MemorySystem<D>,
     wake: Vec<u64>,
+    phases: PhaseTimes,
+}
+
+/// Barrier bookkeeping: phases timed between tagged barriers.
+#[derive(Clone, Copy, Debug, Default)]
+struct PhaseTimes {
+    barriers: u64,
+    inspect_start: Option<u64>,
+    inspection_cycles: u64,
+    region_start: Option<u64>,
+    region_cycles: u64,
 }
 
 const SLEEP: u64 = u64::MAX;
@@ -302,6 +328,7 @@ impl<D: DramBackend> Manycore<D> {
             cores,
             mem: MemorySystem::new(sp, dram),
             wake: vec![0; n],
+            phases: PhaseTimes::default(),
         })
     }
 
@@ -362,17 +389,24 @@ impl<D: DramBackend> Manycore<D> {
                 }
                 // Step the cores due at `t` (wake-up <= t), in core order.
                 cal.take(t, &mut due);
+                let mut sync_changed = false;
                 for (k, &word) in due.iter().enumerate() {
                     let mut bits = word;
                     while bits != 0 {
                         let i = k * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         if self.wake[i] <= t {
-                            let w = self.cores[i].step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+                            let c = &mut self.cores[i];
+                            let before = (c.is_done(), c.at_barrier().is_some());
+                            let w = c.step(t, &mut self.mem, src)?.unwrap_or(SLEEP);
+                            sync_changed |= before != (c.is_done(), c.at_barrier().is_some());
                             self.wake[i] = w;
                             cal.insert(i, w, t);
                         }
                     }
+                }
+                if sync_changed {
+                    self.release_barrier(t, &mut cal);
                 }
                 min_wake = cal.next(t + 1, &self.wake);
             }
@@ -392,6 +426,41 @@ impl<D: DramBackend> Manycore<D> {
         Ok(self.stats())
     }
 
+    /// Releases the cores waiting at a barrier when no core is still on its
+    /// way to it (every core has arrived or finished); they go on at `t + 1`.
+    fn release_barrier(&mut self, t: u64, cal: &mut Calendar) {
+        let waiting = self.cores.iter().filter(|c| c.at_barrier().is_some()).count();
+        let done = self.cores.iter().filter(|c| c.is_done()).count();
+        if waiting == 0 || waiting + done < self.cores.len() {
+            return;
+        }
+        let tag = self.cores.iter().find_map(|c| c.barrier_tag()).unwrap_or(0);
+        let r = t + 1;
+        match BarrierPhase::from_tag(tag) {
+            BarrierPhase::InspectStart => self.phases.inspect_start = Some(r),
+            BarrierPhase::InspectEnd => {
+                if let Some(s) = self.phases.inspect_start.take() {
+                    self.phases.inspection_cycles += r - s;
+                }
+            }
+            BarrierPhase::RegionStart => self.phases.region_start = Some(r),
+            BarrierPhase::RegionEnd => {
+                if let Some(s) = self.phases.region_start.take() {
+                    self.phases.region_cycles += r - s;
+                }
+            }
+            BarrierPhase::None => {}
+        }
+        self.phases.barriers += 1;
+        for (i, c) in self.cores.iter_mut().enumerate() {
+            if c.at_barrier().is_some() {
+                c.release_barrier(r);
+                self.wake[i] = r;
+                cal.insert(i, r, t);
+            }
+        }
+    }
+
     fn stats(&mut self) -> RunStats {
         let per_core: Vec<CoreStats> = self.cores.iter().map(|c| c.stats().clone()).collect();
         let cycles = per_core.iter().map(|c| c.cycles).max().unwrap_or(0);
@@ -406,6 +475,9 @@ impl<D: DramBackend> Manycore<D> {
             cycles,
             records,
             instructions,
+            barriers: self.phases.barriers,
+            inspection_cycles: self.phases.inspection_cycles,
+            region_cycles: self.phases.region_cycles,
             blp: mem.mlp.mean,
             mlp: mem.mlp.mean,
             clp: mem.clp.mean,

@@ -3,12 +3,19 @@
 //! **Binary** (little-endian, versioned):
 //!
 //! ```text
-//! header  (16 bytes): magic b"WEFTTRC\0" | u32 version (= 1) | u32 core count
-//! record  (16 bytes): u64 address | u32 gap | u16 core | u8 kind (0 = R, 1 = W) | u8 size
+//! header  (16 bytes): magic b"WEFTTRC\0" | u32 version (= 2) | u32 core count
+//! record  (16 bytes): u64 address | u32 gap | u16 core | u8 kind (0 = R, 1 = W, 2 = B) | u8 size
 //! ```
 //!
 //! `gap` is the number of non-memory instructions the core executed since its
-//! previous record. [`TraceWriter`] and [`TraceReader`] stream: the reader keeps
+//! previous record. Kind `B` (version 2) is a **barrier**: the core waits until
+//! its earlier instructions have retired and every core of the trace has
+//! reached its barrier with the same ordinal (or finished its stream). Its
+//! address field holds a [`BarrierPhase`] tag (0 = none), its size is 0. The
+//! runtime writes one for every virtual core where the program forks or joins
+//! a parallel region, and around its inspections, tagged so that the
+//! simulator can time the phases.
+//! Version 1 traces (no barriers) are still read. [`TraceWriter`] and [`TraceReader`] stream: the reader keeps
 //! one fixed buffer (64 KiB) and never loads the file, so traces of 10^8 records
 //! cost the same memory as traces of ten. Errors say which record is bad.
 //!
@@ -17,7 +24,8 @@
 //! DRAM-clock cycle at which the request is offered ([`TextTraceReader`]).
 //!
 //! **Text, per core**: `<core> <gap> <R|W> <hex address> [size]` per line, the
-//! readable twin of the binary form ([`CoreTextReader`]; size defaults to 8).
+//! readable twin of the binary form ([`CoreTextReader`]; size defaults to 8),
+//! and `<core> <gap> B [phase]` for a barrier (phase tag, decimal, default 0).
 //!
 //! Text errors carry the source name and the 1-based line number.
 
@@ -25,8 +33,10 @@ use std::io::{self, BufRead, Read, Write};
 
 /// Magic bytes at the start of a binary trace.
 pub const MAGIC: [u8; 8] = *b"WEFTTRC\0";
-/// Binary format version written and accepted.
-pub const VERSION: u32 = 1;
+/// Binary format version written (and the newest read).
+pub const VERSION: u32 = 2;
+/// Oldest binary format version read (version 1: no barrier records).
+pub const MIN_VERSION: u32 = 1;
 /// Bytes of the binary header.
 pub const HEADER_BYTES: usize = 16;
 /// Bytes of one binary record.
@@ -53,7 +63,7 @@ pub enum TraceError {
     },
     /// Unsupported version.
     #[error(
-        "{source_name}: unsupported trace version {found} (this build reads version {VERSION})"
+        "{source_name}: unsupported trace version {found} (this build reads versions {MIN_VERSION} to {VERSION})"
     )]
     BadVersion {
         /// The trace's name.
@@ -109,21 +119,24 @@ pub enum TraceError {
     },
 }
 
-/// Read or write.
+/// Read, write, or barrier (a record that is not an access).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AccessKind {
     /// A load.
     Read,
     /// A store.
     Write,
+    /// A barrier across all cores of the trace (module docs).
+    Barrier,
 }
 
 impl AccessKind {
-    /// Binary code (0 = read, 1 = write).
+    /// Binary code (0 = read, 1 = write, 2 = barrier).
     pub fn code(self) -> u8 {
         match self {
             AccessKind::Read => 0,
             AccessKind::Write => 1,
+            AccessKind::Barrier => 2,
         }
     }
 
@@ -132,6 +145,7 @@ impl AccessKind {
         match c {
             0 => Some(AccessKind::Read),
             1 => Some(AccessKind::Write),
+            2 => Some(AccessKind::Barrier),
             _ => None,
         }
     }
@@ -141,20 +155,57 @@ impl AccessKind {
         self == AccessKind::Write
     }
 
-    /// Parse `R`/`W` (also `READ`, `WRITE`, `RD`, `WR`, any case).
+    /// True for barriers.
+    pub fn is_barrier(self) -> bool {
+        self == AccessKind::Barrier
+    }
+
+    /// Parse `R`/`W`/`B` (also `READ`, `WRITE`, `RD`, `WR`, `BARRIER`, any case).
     pub fn parse(s: &str) -> Option<Self> {
         match s.to_ascii_uppercase().as_str() {
             "R" | "RD" | "READ" | "LOAD" => Some(AccessKind::Read),
             "W" | "WR" | "WRITE" | "STORE" => Some(AccessKind::Write),
+            "B" | "BARRIER" => Some(AccessKind::Barrier),
             _ => None,
         }
     }
 
-    /// `'R'` or `'W'`.
+    /// `'R'`, `'W'` or `'B'`.
     pub fn letter(self) -> char {
         match self {
             AccessKind::Read => 'R',
             AccessKind::Write => 'W',
+            AccessKind::Barrier => 'B',
+        }
+    }
+}
+
+/// What a barrier starts or ends, carried in its record's address field so the
+/// simulator can time program phases (all cores meet at both ends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u64)]
+pub enum BarrierPhase {
+    /// No phase information.
+    None = 0,
+    /// Start of a runtime inspection (inspector, bank maps, scheduling).
+    InspectStart = 1,
+    /// End of a runtime inspection.
+    InspectEnd = 2,
+    /// Start (fork) of a parallel region's execution.
+    RegionStart = 3,
+    /// End (join) of a parallel region's execution.
+    RegionEnd = 4,
+}
+
+impl BarrierPhase {
+    /// From a barrier record's address field; unknown tags are `None`.
+    pub fn from_tag(t: u64) -> Self {
+        match t {
+            1 => BarrierPhase::InspectStart,
+            2 => BarrierPhase::InspectEnd,
+            3 => BarrierPhase::RegionStart,
+            4 => BarrierPhase::RegionEnd,
+            _ => BarrierPhase::None,
         }
     }
 }
@@ -252,6 +303,7 @@ pub struct TraceReader<R: Read> {
     inner: R,
     name: String,
     cores: u32,
+    version: u32,
     buf: Box<[u8]>,
     pos: usize,
     end: usize,
@@ -294,7 +346,7 @@ impl<R: Read> TraceReader<R> {
             });
         }
         let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
+        if !(MIN_VERSION..=VERSION).contains(&version) {
             return Err(TraceError::BadVersion {
                 source_name: name,
                 found: version,
@@ -305,6 +357,7 @@ impl<R: Read> TraceReader<R> {
             inner,
             name,
             cores,
+            version,
             buf: vec![0u8; READ_BUF].into_boxed_slice(),
             pos: 0,
             end: 0,
@@ -316,6 +369,11 @@ impl<R: Read> TraceReader<R> {
     /// Core count from the header.
     pub fn cores(&self) -> u32 {
         self.cores
+    }
+
+    /// Format version from the header.
+    pub fn version(&self) -> u32 {
+        self.version
     }
 
     /// Records returned so far.
@@ -349,11 +407,16 @@ impl<R: Read> TraceReader<R> {
         let kind_code = b[14];
         let size = b[15];
         self.pos += RECORD_BYTES;
-        let kind = AccessKind::from_code(kind_code).ok_or_else(|| TraceError::BadRecord {
-            source_name: self.name.clone(),
-            record: self.record,
-            message: format!("unknown access kind {kind_code} (0 = read, 1 = write)"),
-        })?;
+        let kind = AccessKind::from_code(kind_code)
+            .filter(|k| !k.is_barrier() || self.version >= 2)
+            .ok_or_else(|| TraceError::BadRecord {
+                source_name: self.name.clone(),
+                record: self.record,
+                message: format!(
+                    "unknown record kind {kind_code} (0 = read, 1 = write, 2 = barrier from version 2 on; this trace is version {})",
+                    self.version
+                ),
+            })?;
         if core as u32 >= self.cores {
             return Err(TraceError::BadRecord {
                 source_name: self.name.clone(),
@@ -523,13 +586,15 @@ fn parse_dram_line(name: &str, line: u64, s: &str) -> Result<TimedRequest, Trace
             format!("cycle `{c}` is not a non-negative integer"),
         )
     })?;
-    let kind = AccessKind::parse(op).ok_or_else(|| {
-        syntax(
-            name,
-            line,
-            format!("unknown operation `{op}` (expected R or W)"),
-        )
-    })?;
+    let kind = AccessKind::parse(op)
+        .filter(|k| !k.is_barrier())
+        .ok_or_else(|| {
+            syntax(
+                name,
+                line,
+                format!("unknown operation `{op}` (expected R or W; a DRAM-only trace has no barriers)"),
+            )
+        })?;
     let addr = parse_hex(a).ok_or_else(|| {
         syntax(
             name,
@@ -578,11 +643,12 @@ impl<R: BufRead> CoreTextReader<R> {
 
 fn parse_core_line(name: &str, line: u64, s: &str) -> Result<Record, TraceError> {
     let f: Vec<&str> = s.split_whitespace().collect();
-    if f.len() != 4 && f.len() != 5 {
+    let barrier = f.len() >= 3 && AccessKind::parse(f[2]) == Some(AccessKind::Barrier);
+    if f.len() != 4 && f.len() != 5 && !barrier {
         return Err(syntax(
             name,
             line,
-            format!("expected `<core> <gap> <R|W> <hex address> [size]`, got `{s}`"),
+            format!("expected `<core> <gap> <R|W> <hex address> [size]` or `<core> <gap> B`, got `{s}`"),
         ));
     }
     let core: u16 = f[0].parse().map_err(|_| {
@@ -603,9 +669,35 @@ fn parse_core_line(name: &str, line: u64, s: &str) -> Result<Record, TraceError>
         syntax(
             name,
             line,
-            format!("unknown operation `{}` (expected R or W)", f[2]),
+            format!("unknown operation `{}` (expected R, W or B)", f[2]),
         )
     })?;
+    if kind.is_barrier() {
+        let phase = match f.len() {
+            3 => 0,
+            4 => f[3].parse::<u64>().map_err(|_| {
+                syntax(
+                    name,
+                    line,
+                    format!("barrier phase `{}` is not a non-negative integer", f[3]),
+                )
+            })?,
+            _ => {
+                return Err(syntax(
+                    name,
+                    line,
+                    format!("a barrier is `<core> <gap> B [phase]`, got `{s}`"),
+                ))
+            }
+        };
+        return Ok(Record {
+            core,
+            kind,
+            size: 0,
+            addr: phase,
+            gap,
+        });
+    }
     let addr = parse_hex(f[3]).ok_or_else(|| {
         syntax(
             name,
@@ -701,7 +793,7 @@ mod tests {
         .unwrap();
         let b = w.finish().unwrap();
         assert_eq!(&b[..8], b"WEFTTRC\0");
-        assert_eq!(&b[8..16], &[1, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(&b[8..16], &[2, 0, 0, 0, 2, 0, 0, 0]);
         assert_eq!(&b[16..], &[8, 7, 6, 5, 4, 3, 2, 1, 9, 0, 0, 0, 1, 0, 1, 4]);
     }
 
@@ -741,11 +833,26 @@ mod tests {
             Err(TraceError::TruncatedHeader { got: 4, .. })
         ));
         let mut v = b.clone();
-        v[8] = 2;
+        v[8] = 3;
         assert!(matches!(
             TraceReader::new(&v[..], "x"),
-            Err(TraceError::BadVersion { found: 2, .. })
+            Err(TraceError::BadVersion { found: 3, .. })
         ));
+        // Version 1 is read, but has no barrier kind.
+        let mut v = b.clone();
+        v[8] = 1;
+        assert_eq!(TraceReader::new(&v[..], "x").unwrap().count(), 2);
+        v[16 + 14] = 2;
+        let e = TraceReader::new(&v[..], "x")
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(e.to_string().contains("version 1"), "{e}");
+        let mut v = b.clone();
+        v[16 + 14] = 2;
+        let r = TraceReader::new(&v[..], "x").unwrap().next().unwrap().unwrap();
+        assert_eq!(r.kind, AccessKind::Barrier);
         let mut v = b.clone();
         v[16 + 14] = 7;
         let e = TraceReader::new(&v[..], "x")
@@ -831,6 +938,18 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert!(e.to_string().starts_with("c:1: gap"), "{e}");
+        // Barriers: `<core> <gap> B [phase]`.
+        let v: Vec<_> = CoreTextReader::new(&b"2 5 B\n1 0 barrier 3\n"[..], "c")
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!((v[0].kind, v[0].core, v[0].gap, v[0].addr), (AccessKind::Barrier, 2, 5, 0));
+        assert_eq!(BarrierPhase::from_tag(v[1].addr), BarrierPhase::RegionStart);
+        for bad in ["0 0 B 1 2\n", "0 0 B x\n"] {
+            let e = CoreTextReader::new(bad.as_bytes(), "c").next().unwrap().unwrap_err();
+            assert!(e.to_string().contains("barrier"), "{e}");
+        }
+        let e = TextTraceReader::new(&b"5 B 0x40\n"[..], "d").next().unwrap().unwrap_err();
+        assert!(e.to_string().contains("no barriers"), "{e}");
     }
 }
 

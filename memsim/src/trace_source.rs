@@ -11,7 +11,7 @@
 
 use crate::core::{Op, OpKind, RecordSource};
 use crate::manycore::SimError;
-use crate::trace::{Record, TraceError};
+use crate::trace::{AccessKind, Record, TraceError};
 use std::collections::VecDeque;
 
 /// Per-core view of an interleaved record stream.
@@ -44,10 +44,10 @@ impl<I: Iterator<Item = Result<Record, TraceError>>> DemuxSource<I> {
 fn op_of(r: &Record) -> Op {
     Op {
         gap: r.gap,
-        kind: if r.kind.is_write() {
-            OpKind::Write
-        } else {
-            OpKind::Read
+        kind: match r.kind {
+            AccessKind::Read => OpKind::Read,
+            AccessKind::Write => OpKind::Write,
+            AccessKind::Barrier => OpKind::Barrier,
         },
         addr: r.addr,
     }

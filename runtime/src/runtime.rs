@@ -54,6 +54,7 @@ use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
 use crate::trace::Tracer;
+use weft_memsim::trace::BarrierPhase;
 use crate::{Result, RuntimeError};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -356,6 +357,9 @@ pub struct Runtime {
     reuse: Mutex<FastMap<u32, Reuse>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
+    /// Trace mode: parallel phases (regions, inspections) under way; only the
+    /// outermost one writes barriers.
+    trace_depth: AtomicU32,
     /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
     affine_desc: Mutex<DescCache>,
 }
@@ -440,6 +444,7 @@ impl Runtime {
             reuse: Mutex::new(FastMap::default()),
             tracer,
             cur_core: AtomicU32::new(0),
+            trace_depth: AtomicU32::new(0),
             affine_desc: Mutex::new(FastMap::default()),
         })
     }
@@ -493,11 +498,15 @@ impl Runtime {
     /// stands for all virtual cores).
     fn run_plan(&self, plan: &Plan, body: BodyRef<'_>, site: Option<(u8, u64)>) -> Result<bool> {
         if self.tracer.is_some() {
-            let r = execute_sequential(plan, body, &mut |c| {
-                self.cur_core.store(c, Ordering::Relaxed)
-            });
-            self.cur_core.store(0, Ordering::Relaxed);
-            return r.map(|_| false);
+            return self
+                .traced_phase(false, || {
+                    let r = execute_sequential(plan, body, &mut |c| {
+                        self.cur_core.store(c, Ordering::Relaxed)
+                    });
+                    self.cur_core.store(0, Ordering::Relaxed);
+                    r
+                })
+                .map(|_| false);
         }
         let Some(site) = site.filter(|_| self.cfg.min_parallel_ns > 0) else {
             return execute_native(plan, body)
@@ -1007,7 +1016,7 @@ impl Runtime {
         };
         let parts: Vec<Result<SlabRecorder>> = if self.tracing() {
             // One virtual core at a time (the tracer tags the current core).
-            (0..p).map(chunk_rec).collect()
+            self.traced_phase(true, || Ok((0..p).map(chunk_rec).collect()))?
         } else {
             let slots: Vec<Mutex<Option<Result<SlabRecorder>>>> =
                 (0..p).map(|_| Mutex::new(None)).collect();
@@ -1387,13 +1396,15 @@ impl Runtime {
         let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
             Some(insp) => {
                 let machine = self.machine()?;
-                let (acc, _) = self.inspect(
-                    lo,
-                    hi,
-                    &core_ranges(&self.chunks(lo, hi)),
-                    Layout::Blocks { ib },
-                    insp,
-                )?;
+                let (acc, _) = self.traced_phase(true, || {
+                    self.inspect(
+                        lo,
+                        hi,
+                        &core_ranges(&self.chunks(lo, hi)),
+                        Layout::Blocks { ib },
+                        insp,
+                    )
+                })?;
                 let maps = unit_maps(machine.as_ref() as &dyn AddressMap, n, &acc)?;
                 let dag = UnitDag::from_accesses(n, &acc)?;
                 let ds = maps.mean_ds_lines();
@@ -1523,6 +1534,28 @@ impl Runtime {
                     .get(&id)
                     .and_then(|v| v.iter().rev().find_map(|e| e.1.clone().ok().flatten()))
             })
+    }
+
+    /// Trace mode: runs `f`, a phase that runs on all virtual cores (a region's
+    /// executor, an inspection), between two barriers (fork and join), unless
+    /// it is nested in another such phase. The barriers' errors come after `f`'s.
+    fn traced_phase<T>(&self, inspection: bool, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let Some(t) = &self.tracer else {
+            return f();
+        };
+        let (start, end) = match inspection {
+            true => (BarrierPhase::InspectStart, BarrierPhase::InspectEnd),
+            false => (BarrierPhase::RegionStart, BarrierPhase::RegionEnd),
+        };
+        let outer = self.trace_depth.fetch_add(1, Ordering::Relaxed) == 0;
+        let fork = if outer { lock(t).barrier(start) } else { Ok(()) };
+        let r = f();
+        let join = if outer { lock(t).barrier(end) } else { Ok(()) };
+        self.trace_depth.fetch_sub(1, Ordering::Relaxed);
+        let v = r?;
+        fork?;
+        join?;
+        Ok(v)
     }
 
     /// Trace mode: records an access of the current virtual core (no-op otherwise).

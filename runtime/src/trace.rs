@@ -10,12 +10,18 @@
 //! report trailing work with `weft_trace_compute(n)`; both are added to the
 //! pending count of the current virtual core only, so when the executor switches
 //! virtual cores the instructions of one core never leak into another's gaps.
+//! Barriers: [`Tracer::barrier`] writes one barrier record per virtual core
+//! (carrying its pending gap). The runtime calls it where the program forks
+//! and joins a parallel region (and around trace-mode inspections, which also
+//! run on all cores), so the simulator makes every core wait there as the
+//! native executor's fork and join do.
+//!
 //! Invariant: a record's core is below the header's core count.
 
 use crate::{Result, RuntimeError};
 use std::fs::File;
 use std::path::Path;
-use weft_memsim::trace::{AccessKind, Record, TraceWriter};
+use weft_memsim::trace::{AccessKind, BarrierPhase, Record, TraceWriter};
 
 /// An open trace.
 pub struct Tracer {
@@ -23,6 +29,7 @@ pub struct Tracer {
     pending: Vec<u64>,
     cores: u32,
     records: u64,
+    barriers: u64,
 }
 
 impl Tracer {
@@ -41,6 +48,7 @@ impl Tracer {
             pending: vec![0; cores as usize],
             cores,
             records: 0,
+            barriers: 0,
         })
     }
 
@@ -92,6 +100,34 @@ impl Tracer {
             .map_err(|e| RuntimeError::Io(std::io::Error::other(e.to_string())))?;
         self.records += 1;
         Ok(())
+    }
+
+    /// Records a barrier on every virtual core (module docs), tagged with
+    /// `phase` ([`weft_memsim::trace::BarrierPhase`]). After [`Tracer::finish`]
+    /// this is a no-op.
+    pub fn barrier(&mut self, phase: BarrierPhase) -> Result<()> {
+        let Some(w) = self.writer.as_mut() else {
+            return Ok(());
+        };
+        for (core, p) in self.pending.iter_mut().enumerate() {
+            let rec = Record {
+                core: core as u16,
+                kind: AccessKind::Barrier,
+                size: 0,
+                addr: phase as u64,
+                gap: (*p).min(u32::MAX as u64) as u32,
+            };
+            *p = 0;
+            w.write(&rec)
+                .map_err(|e| RuntimeError::Io(std::io::Error::other(e.to_string())))?;
+        }
+        self.barriers += 1;
+        Ok(())
+    }
+
+    /// Barriers written so far.
+    pub fn barriers(&self) -> u64 {
+        self.barriers
     }
 
     /// Flushes and closes the file; safe to call more than once.

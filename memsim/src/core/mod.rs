@@ -16,6 +16,14 @@
 //! full write buffer stalls dispatch. The core finishes when it retires its last
 //! record.
 //!
+//! A barrier record (the runtime writes one per core where the program forks or
+//! joins a parallel region) is a full fence: after its gap, the core dispatches
+//! nothing more until its ROB is empty and its write buffer has drained; it has
+//! then *arrived* ([`Core::at_barrier`]) and sleeps until the
+//! [`crate::manycore::Manycore`] releases it, when every core has arrived at its
+//! barrier of the same ordinal or finished its stream. Runahead (MLP Ideal) does
+//! not look past a barrier. The barrier itself costs no instruction.
+//!
 //! The core is event-driven: [`Core::step`] simulates one cycle and returns the next
 //! cycle at which it can make progress, or `None` when only a memory completion can
 //! wake it; idle cycles cost nothing.
@@ -42,6 +50,8 @@ pub enum OpKind {
     Read,
     /// Store.
     Write,
+    /// Barrier across the cores (module docs); its address is ignored.
+    Barrier,
 }
 
 /// One trace record as a core consumes it.
@@ -114,6 +124,10 @@ pub struct CoreStats {
     pub invalidations: u64,
     /// Requests sent early by MLP-Ideal runahead.
     pub runahead_requests: u64,
+    /// Barriers passed.
+    pub barriers: u64,
+    /// Cycles spent at barriers, from arrival to release.
+    pub barrier_wait_cycles: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -219,6 +233,8 @@ pub struct Core {
     exhausted: bool,
     wb_used: u32,
     done: bool,
+    /// Arrived at a barrier: the cycle of arrival (module docs).
+    arrived: Option<u64>,
     st: CoreStats,
     scratch: Vec<u32>,
 }
@@ -244,6 +260,7 @@ impl Core {
             exhausted: false,
             wb_used: 0,
             done: false,
+            arrived: None,
             st: CoreStats::default(),
             scratch: Vec::new(),
             p,
@@ -263,6 +280,28 @@ impl Core {
     /// Whether the core retired its last record.
     pub fn is_done(&self) -> bool {
         self.done
+    }
+
+    /// The cycle at which the core arrived at the barrier it waits at, if any.
+    pub fn at_barrier(&self) -> Option<u64> {
+        self.arrived
+    }
+
+    /// The phase tag of the barrier the core waits at (the record's address
+    /// field, [`crate::trace::BarrierPhase`]).
+    pub fn barrier_tag(&self) -> Option<u64> {
+        self.arrived?;
+        self.cur.map(|op| op.addr)
+    }
+
+    /// Lets the core pass the barrier it arrived at; it goes on at cycle `t`.
+    pub fn release_barrier(&mut self, t: u64) {
+        if let Some(a) = self.arrived.take() {
+            debug_assert!(matches!(self.cur, Some(op) if op.kind == OpKind::Barrier));
+            self.cur = None;
+            self.st.barriers += 1;
+            self.st.barrier_wait_cycles += t.saturating_sub(a);
+        }
     }
 
     /// Counters so far.
@@ -313,7 +352,7 @@ impl Core {
         mem: &mut MemorySystem<D>,
         src: &mut dyn RecordSource,
     ) -> Result<Option<u64>, crate::manycore::SimError> {
-        if self.done {
+        if self.done || self.arrived.is_some() {
             return Ok(None);
         }
         let w = self.p.width;
@@ -364,6 +403,15 @@ impl Core {
                     None => break,
                 },
             };
+            if op.kind == OpKind::Barrier {
+                // A fence: wait until everything before it has completed.
+                if self.rob.is_empty() && self.wb_used == 0 {
+                    self.arrived = Some(t);
+                    return Ok(None);
+                }
+                blocked = true;
+                break;
+            }
             if !self.execute(op, t, mem) {
                 blocked = true;
                 break;
@@ -515,6 +563,9 @@ impl Core {
                 }
             }
             let op = self.ahead[self.ra_pos];
+            if op.kind == OpKind::Barrier {
+                break;
+            }
             self.ra_pos += 1;
             let line = op.addr >> self.l1_shift;
             if self.l1.probe(line).is_some() || self.mshr.find(line).is_some() {

@@ -431,15 +431,18 @@ pub fn simulate_trace_file(
     let mut dram = DramSystem::new(cfg)?;
     if binary {
         let mut cycle = 0u64;
-        let recs = trace::TraceReader::new(reader, name.clone())?.map(|r| {
-            r.map(|r| {
+        // Barriers (core synchronisation) mean nothing to the DRAM alone:
+        // their gaps still advance the clock.
+        let recs = trace::TraceReader::new(reader, name.clone())?.filter_map(|r| match r {
+            Ok(r) => {
                 cycle += r.gap as u64;
-                TimedRequest {
+                (!r.kind.is_barrier()).then_some(Ok(TimedRequest {
                     cycle,
                     kind: r.kind,
                     addr: r.addr,
-                }
-            })
+                }))
+            }
+            Err(e) => Some(Err(e)),
         });
         replay(&mut dram, recs)?;
     } else {

@@ -250,3 +250,45 @@ fn runs_are_deterministic() {
     let b = serde_json::to_string(&machine(4, true).run(&mut mk(), |_| {}).unwrap()).unwrap();
     assert_eq!(a, b);
 }
+
+/// Barriers: core 0 arrives at once, core 1 after 400 non-memory
+/// instructions (width 2: its last two retire at cycle 200, so it arrives at
+/// 200); both go on at 201. Core 0's miss then takes the one-miss latency of
+/// `one_core_one_miss_latency_is_sum_of_parts` (190), it retires at 391 and
+/// arrives at the second barrier, where core 1 waits since 201; released at
+/// 392, both finish. The tagged pair times the region: 392 - 201.
+#[test]
+fn barriers_hold_every_core_until_the_last_arrives() {
+    use weft_memsim::trace::BarrierPhase;
+    let b = |gap: u32, phase: BarrierPhase| Op {
+        gap,
+        kind: OpKind::Barrier,
+        addr: phase as u64,
+    };
+    let read = Op {
+        gap: 0,
+        kind: OpKind::Read,
+        addr: 0x1a80,
+    };
+    let mut m = machine(2, false);
+    let mut src = VecSource::new(vec![
+        vec![b(0, BarrierPhase::RegionStart), read, b(0, BarrierPhase::RegionEnd)],
+        vec![b(400, BarrierPhase::RegionStart), b(0, BarrierPhase::RegionEnd)],
+    ]);
+    let s = m.run(&mut src, |_| {}).unwrap();
+    assert_eq!(s.cycles, 392, "{s:#?}");
+    assert_eq!((s.barriers, s.region_cycles, s.inspection_cycles), (2, 191, 0));
+    assert_eq!(s.records, 1, "barriers are not records");
+    assert_eq!(s.per_core[0].barriers, 2);
+    assert_eq!(s.per_core[0].barrier_wait_cycles, 201 + 1);
+    assert_eq!(s.per_core[1].barrier_wait_cycles, 1 + 191);
+
+    // A core that has finished its stream does not hold a barrier: core 1
+    // waits only until core 0 (no barrier at all) is done, at 190.
+    let mut m = machine(2, false);
+    let mut src = VecSource::new(vec![vec![read], vec![b(0, BarrierPhase::None), read]]);
+    let s = m.run(&mut src, |_| {}).unwrap();
+    assert_eq!(s.per_core[0].cycles, 190);
+    assert_eq!(s.per_core[1].barrier_wait_cycles, 191);
+    assert!(s.per_core[1].cycles > 191, "{s:#?}");
+}

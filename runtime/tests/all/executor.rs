@@ -8,7 +8,14 @@ use weft_runtime::mlp::Scheme;
 use weft_runtime::runtime::{Inspector, Runtime, RuntimeConfig};
 
 /// Core count and records of the trace file at `path`.
+/// The trace's core count and its access records (barriers left out).
 fn read_trace(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Record>) {
+    let (cores, all) = read_trace_all(path);
+    (cores, all.into_iter().filter(|r| !r.kind.is_barrier()).collect())
+}
+
+/// The trace's core count and all its records, barriers included.
+fn read_trace_all(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Record>) {
     let f = std::fs::File::open(path).unwrap();
     let mut rd =
         weft_memsim::trace::TraceReader::new(std::io::BufReader::new(f), "test trace").unwrap();
@@ -335,6 +342,20 @@ fn trace_mode_tags_virtual_cores_and_gaps() {
         .map(|r| r.core)
         .collect();
     assert_eq!(cores_in_order, vec![0, 1, 2]);
+    // Barriers on every core: around the inspection (which reports but traces
+    // nothing here) and around the region (fork, join). The join carries each
+    // core's trailing work (5), the fork core 0's zero pending gap.
+    use weft_memsim::trace::BarrierPhase as B;
+    let (_, all) = read_trace_all(&path);
+    let bars: Vec<_> = all.iter().filter(|r| r.kind.is_barrier()).collect();
+    let phases: Vec<B> = bars.iter().step_by(3).map(|r| B::from_tag(r.addr)).collect();
+    assert_eq!(phases, [B::InspectStart, B::InspectEnd, B::RegionStart, B::RegionEnd]);
+    assert!(bars.chunks(3).all(|c| c.iter().map(|r| r.core).eq(0..3)));
+    assert!(bars[9..].iter().all(|r| r.gap == 5), "{:?}", &bars[9..]);
+    let first_access = all.iter().position(|r| !r.kind.is_barrier()).unwrap();
+    assert_eq!(first_access, 0, "the outside access precedes every barrier");
+    let region: Vec<_> = all.iter().skip_while(|r| r.addr != B::RegionStart as u64).collect();
+    assert_eq!(region.len(), 3 + n + 3);
 }
 
 /// The inspector of an irregular region runs chunk by chunk, each chunk on the

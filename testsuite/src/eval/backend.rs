@@ -182,6 +182,10 @@ pub struct SimStats {
     pub blp_series: Vec<f64>,
     /// Epoch length of the series, in cycles.
     pub epoch_cycles: u64,
+    /// Cycles of the runtime's inspections (between the trace's
+    /// inspection barriers, when every core takes part).
+    #[serde(default)]
+    pub inspection_cycles: u64,
 }
 
 /// Why a stage did not produce a result.

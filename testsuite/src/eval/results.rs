@@ -47,8 +47,17 @@ pub struct Derived {
     pub clp_gain_pct: Option<f64>,
     /// Coverage ratio (%).
     pub coverage_pct: Option<f64>,
-    /// Inspector overhead (%).
+    /// Inspector overhead (%), wall clock of the traced run.
     pub overhead_pct: Option<f64>,
+    /// Inspector overhead (%) in simulated cycles: inspection cycles over
+    /// the run's cycles (`None` when the run has no inspection).
+    #[serde(default)]
+    pub sim_overhead_pct: Option<f64>,
+    /// Execution-time reduction against the baseline with both runs'
+    /// inspection cycles left out (%): the steady state of a schedule that is
+    /// reused long enough to amortise its inspection.
+    #[serde(default)]
+    pub time_reduction_excl_inspection_pct: Option<f64>,
 }
 
 fn pct_gain(v: f64, b: f64) -> Option<f64> {
@@ -102,6 +111,15 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 clp_gain_pct: base.and_then(|b| pct_gain(s.clp, b.clp)),
                 coverage_pct: r.runtime.as_ref().and_then(|x| x.coverage_pct),
                 overhead_pct: r.runtime.as_ref().and_then(|x| x.overhead_pct),
+                sim_overhead_pct: (s.inspection_cycles > 0 && s.cycles > 0)
+                    .then(|| 100.0 * s.inspection_cycles as f64 / s.cycles as f64),
+                time_reduction_excl_inspection_pct: base
+                    .map(|b| b.cycles.saturating_sub(b.inspection_cycles))
+                    .filter(|&b| b > 0)
+                    .map(|b| {
+                        let own = s.cycles.saturating_sub(s.inspection_cycles);
+                        (1.0 - own as f64 / b as f64) * 100.0
+                    }),
             }
         })
         .collect()
@@ -134,6 +152,13 @@ pub struct VersionAverage {
     pub clp: Option<f64>,
     /// Why the version has no numbers, if it has none.
     pub unavailable: Option<String>,
+}
+
+/// BLP Optimized's records of the main ch. 4 study (no sweep point).
+fn main_blp_opt(derived: &[Derived]) -> impl Iterator<Item = &Derived> {
+    derived
+        .iter()
+        .filter(|d| d.study == Study::Ch4 && d.version == "blp-opt" && d.point.is_none())
 }
 
 /// Mean of the present values (`None` if there are none).
@@ -192,6 +217,13 @@ pub struct Ch4Summary {
     pub blp_gain_pct: Option<f64>,
     /// Mean execution-time reduction of BLP Optimized (%).
     pub time_reduction_pct: Option<f64>,
+    /// The same with every run's inspection cycles left out (%): the
+    /// steady state of schedules reused long enough to amortise inspection.
+    #[serde(default)]
+    pub time_reduction_excl_inspection_pct: Option<f64>,
+    /// Mean inspection share of BLP Optimized's simulated cycles (%).
+    #[serde(default)]
+    pub sim_overhead_pct: Option<f64>,
     /// Benchmarks averaged.
     pub benchmarks: usize,
     /// The dissertation's values (46.8, 18.3).
@@ -296,6 +328,8 @@ pub fn summarize(
         ch4: Ch4Summary {
             blp_gain_pct: blp.and_then(|a| a.blp_gain_pct),
             time_reduction_pct: blp.and_then(|a| a.time_reduction_pct),
+            time_reduction_excl_inspection_pct: mean(main_blp_opt(derived).map(|d| d.time_reduction_excl_inspection_pct)),
+            sim_overhead_pct: mean(main_blp_opt(derived).map(|d| d.sim_overhead_pct)),
             benchmarks: blp.map_or(0, |a| a.n),
             paper: PaperCh4 {
                 blp_gain_pct: paper::ch4_blp_gain_pct(),

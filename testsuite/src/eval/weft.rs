@@ -327,6 +327,7 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         avg_mem_latency: st.avg_mem_latency,
         blp_series: st.mlp_per_epoch.clone(),
         epoch_cycles: st.epoch_cycles,
+        inspection_cycles: st.inspection_cycles,
     })
 }
 
@@ -339,8 +340,8 @@ fn trace_records(path: &Path) -> StageResult<u64> {
     .map_err(failed)?;
     let mut n = 0u64;
     for rec in r {
-        rec.map_err(failed)?;
-        n += 1;
+        // accesses only: barriers are synchronisation, not records of work
+        n += u64::from(!rec.map_err(failed)?.kind.is_barrier());
     }
     Ok(n)
 }

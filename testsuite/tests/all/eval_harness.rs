@@ -126,6 +126,7 @@ impl Backend for Synthetic {
             avg_mem_latency: 100.0,
             blp_series: vec![blp; 4],
             epoch_cycles: 250,
+            inspection_cycles: 0,
         })
     }
 }
