@@ -59,7 +59,7 @@ pub fn simulate(
 }
 
 /// Simulates a trace file, binary (`WEFTTRC` header) or per-core text
-/// (`<core> <gap> <R|W> <hex address>`), streaming it.
+/// (`<core> <gap> <R|W> <hex address>`, `<core> <gap> B`), streaming it.
 pub fn simulate_trace_file(
     cfg: &MachineConfig,
     path: &Path,

@@ -21,7 +21,8 @@ use weft_memsim::run::{config_scheduler, simulate_trace_file, RunOptions};
 
 Trace formats: the binary weft trace (magic WEFTTRC); text, one record per line with
 `#` comments: `<core> <gap> <R|W> <hex address>` for the full system (gap = non-memory
-instructions before the access), `<cycle> <R|W> <hex address>` with --dram-only.
+instructions before the access) and `<core> <gap> B` for a barrier (every core waits there
+until all have arrived or finished), `<cycle> <R|W> <hex address>` with --dram-only.
 A trace naming more cores than the machine has is an error. Machines: table5.2 (default), table4.2,
 dramsim3-ddr4-2400, or a TOML file.")]
 pub struct Args {
