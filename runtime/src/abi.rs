@@ -11,6 +11,15 @@
 //! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT` (see [`crate::runtime::RuntimeConfig`]).
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
+//!
+//! Safety contract (why these `extern "C"` functions are not `unsafe fn`,
+//! and clippy's `not_unsafe_ptr_arg_deref` is allowed here): they are called
+//! from C, where `unsafe` means nothing, and each checks its pointers for null
+//! before use. The caller guarantees what C callers always must: a non-null
+//! pointer points to a live object of the documented type and size (handles
+//! come from this library, arrays hold the stated count, strings are
+//! NUL-terminated) for the duration of the call.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use crate::runtime::{InspectRef, Inspector, Runtime, RuntimeConfig};
 use crate::RuntimeError;

@@ -86,6 +86,11 @@ pub struct RuntimeConfig {
     /// this-many schedules each served a single execution stops inspecting and
     /// runs in its original order (see [`Runtime`] docs, *Schedule reuse*).
     pub reinspect_limit: u32,
+    /// Schedule-reuse control of described affine nests (native only): a
+    /// plan that served one execution counts against the nest when building
+    /// it took more than this share of the execution's time (default
+    /// [`AFFINE_PLAN_COST_SHARE`]; 0 = always, infinity = never).
+    pub plan_cost_share: f64,
 }
 
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
@@ -109,6 +114,7 @@ impl Default for RuntimeConfig {
             slot_barrier: false,
             min_parallel_ns: DEFAULT_MIN_PARALLEL_NS,
             reinspect_limit: DEFAULT_REINSPECT_LIMIT,
+            plan_cost_share: AFFINE_PLAN_COST_SHARE,
         }
     }
 }
@@ -353,8 +359,8 @@ pub struct Runtime {
     stats: Mutex<BTreeMap<(u8, u32), RegionStats>>,
     pfor: Mutex<(u64, u64, u64)>,
     grains: Mutex<FastMap<(u8, u64), Grain>>,
-    /// Schedule reuse per irregular region id (survives invalidation).
-    reuse: Mutex<FastMap<u32, Reuse>>,
+    /// Schedule reuse per region `(kind, id)` (survives invalidation).
+    reuse: Mutex<FastMap<(u8, u32), Reuse>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
     /// Trace mode: parallel phases (regions, inspections) under way; only the
@@ -416,9 +422,18 @@ struct Reuse {
     /// Some inspection reported a checked write: the region needs the
     /// dependence check, so it must keep inspecting.
     checked_writes: bool,
+    /// The latest schedule's cost counts against it (always for irregular
+    /// regions; for affine nests, when building it took more than
+    /// [`AFFINE_PLAN_COST_SHARE`] of its execution).
+    costly: bool,
     /// The region stopped inspecting.
     abandoned: bool,
 }
+
+/// Schedule-reuse control of described affine nests (native runs only):
+/// a plan that served one execution counts as unreused when building it took
+/// more than this share of that execution's time.
+pub const AFFINE_PLAN_COST_SHARE: f64 = 0.05;
 
 /// Largest iteration count a permuted affine plan may have (one unit per iteration).
 pub const PERMUTE_MAX_UNITS: usize = 1 << 22;
@@ -721,10 +736,10 @@ impl Runtime {
                     .map(|c| (c.plan.clone(), c.scheduled));
                 match cached {
                     Some(c) => {
-                        lock(&self.reuse).entry(id).or_default().runs_of_latest += 1;
+                        lock(&self.reuse).entry((IRREGULAR, id)).or_default().runs_of_latest += 1;
                         c
                     }
-                    None if self.abandon_inspection(id) => {
+                    None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
                     }
                     None => {
@@ -735,8 +750,9 @@ impl Runtime {
                         st.unit_iters = si;
                         {
                             let mut r = lock(&self.reuse);
-                            let r = r.entry(id).or_default();
+                            let r = r.entry((IRREGULAR, id)).or_default();
                             r.built = true;
+                            r.costly = true;
                             r.runs_of_latest = 1;
                             r.checked_writes |= writes;
                         }
@@ -757,21 +773,27 @@ impl Runtime {
         self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
     }
 
-    /// Schedule-reuse control (module docs): called when irregular region
-    /// `id` has no valid schedule. Counts the latest schedule as unreused if
-    /// it served one execution, and says whether the region has now given up
-    /// inspecting (it then runs in original order).
-    fn abandon_inspection(&self, id: u32) -> bool {
+    /// Schedule-reuse control (module docs): called when region `(kind, id)`
+    /// has no valid schedule. Counts the latest schedule as unreused if it
+    /// served one execution (and, for affine nests, cost more than
+    /// [`AFFINE_PLAN_COST_SHARE`] of it), and says whether the region has now
+    /// given up scheduling (it then runs in original order or, for an affine
+    /// nest, under the Default schedule).
+    fn abandon_inspection(&self, kind: u8, id: u32) -> bool {
         let limit = self.cfg.reinspect_limit;
         let mut all = lock(&self.reuse);
-        let r = all.entry(id).or_default();
+        let r = all.entry((kind, id)).or_default();
         if r.abandoned {
             return true;
         }
         if !r.built || limit == 0 || r.checked_writes {
             return false;
         }
-        r.unreused = if r.runs_of_latest <= 1 { r.unreused + 1 } else { 0 };
+        r.unreused = if r.runs_of_latest <= 1 && r.costly {
+            r.unreused + 1
+        } else {
+            0
+        };
         r.runs_of_latest = 0;
         if r.unreused < limit {
             return false;
@@ -779,7 +801,7 @@ impl Runtime {
         r.abandoned = true;
         drop(all);
         lock(&self.stats)
-            .entry((IRREGULAR, id))
+            .entry((kind, id))
             .or_default()
             .inspection_abandoned = true;
         true
@@ -1275,8 +1297,21 @@ impl Runtime {
         let conflict = || {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
         };
+        // Schedule-reuse control, natively and for nests proven parallel only
+        // (trace mode keeps scheduling: building a plan costs no simulated
+        // cycles, and the study measures the schedules).
+        let reuse_control = !check && self.tracer.is_none();
+        if cached.is_none() && reuse_control && self.abandon_inspection(AFFINE, id) {
+            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
+        }
+        let mut built_ns = None;
         let plan = match cached {
-            Some(Ok(Some(pl))) => pl,
+            Some(Ok(Some(pl))) => {
+                if reuse_control {
+                    lock(&self.reuse).entry((AFFINE, id)).or_default().runs_of_latest += 1;
+                }
+                pl
+            }
             Some(Ok(None)) => return Err(conflict()),
             Some(Err(())) => {
                 return self.desc_over_budget(id, lo, hi, ib_iters, check, body);
@@ -1317,6 +1352,7 @@ impl Runtime {
                 };
                 let plan = Arc::new(plan);
                 let ns = t.elapsed().as_nanos() as u64;
+                built_ns = Some(ns);
                 self.record_affine(id, ib_iters, ns, st);
                 let mut g = lock(&self.affine_desc);
                 let slots = g.entry(id).or_default();
@@ -1327,7 +1363,17 @@ impl Runtime {
                 plan
             }
         };
-        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
+        let t = Instant::now();
+        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?;
+        if let (Some(b), true) = (built_ns, reuse_control) {
+            let exec = t.elapsed().as_nanos() as f64;
+            let mut r = lock(&self.reuse);
+            let r = r.entry((AFFINE, id)).or_default();
+            r.built = true;
+            r.runs_of_latest = 1;
+            r.costly = b as f64 > self.cfg.plan_cost_share * exec;
+        }
+        Ok(())
     }
 
     fn build_affine_desc(

@@ -661,3 +661,61 @@ fn unreused_schedules_stop_inspection() {
     let (insps, abandoned, coverage, _) = run(2, false, false);
     assert_eq!((insps, abandoned, coverage), (1, false, 1.0), "reused schedule");
 }
+
+/// Schedule reuse of described affine nests (native only): a nest whose
+/// bounds change on every call (a left-looking factorisation's column loop)
+/// builds a plan per call. When each plan costs more than the configured
+/// share of its run (0 here: always), after two such plans the nest runs
+/// under the Default schedule without building plans; every iteration still
+/// runs once per call. Cheap plans (share infinite: never costly), nests that
+/// need the conflict check, and trace mode keep scheduling.
+#[test]
+fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
+    use weft_runtime::affine_desc::VERSION;
+    let (n, m) = (400i64, 64i64);
+    let data: Vec<u64> = vec![0; (n * m) as usize];
+    let a = data.as_ptr() as i64;
+    // for i in P: for j in 0..m: a[i*m + j]
+    let desc = vec![
+        VERSION, 2, 1, 0, 1, // header: 2 loops, 1 ref
+        0, 0, 0, 1, m, 0, 1, // loop 1: j in 0..m
+        1, a, 8, 0, 8 * m, 8, 8, // ref in loop 1
+    ];
+    let run = |trace: Option<std::path::PathBuf>, check: bool, share: f64| {
+        let cfg = RuntimeConfig {
+            cores: 2,
+            trace,
+            min_parallel_ns: 0,
+            plan_cost_share: share,
+            ..Default::default()
+        };
+        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                hits[i as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        for k in 0..8 {
+            r.run_affine_desc(4, k, n, 4, Scheme::MlpFirst, 0, check, &desc, &body)
+                .unwrap();
+        }
+        for (i, h) in hits.iter().enumerate() {
+            assert_eq!(h.load(Ordering::Relaxed), (i as u64 + 1).min(8), "iteration {i}");
+        }
+        let st = r.stats_json();
+        let reg = st["regions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == 4)
+            .unwrap()
+            .clone();
+        reg["inspection_abandoned"].as_bool().unwrap()
+    };
+    assert!(run(None, false, 0.0), "unreused costly plans: Default schedule");
+    assert!(!run(None, false, f64::INFINITY), "cheap plans are kept");
+    assert!(!run(None, true, 0.0), "conflict-checked nests keep scheduling");
+    let dir = tempfile::tempdir().unwrap();
+    assert!(!run(Some(dir.path().join("d.trace")), false, 0.0), "trace mode keeps scheduling");
+}
