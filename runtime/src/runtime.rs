@@ -40,7 +40,9 @@
 //! and runs in original order (`RegionStats::inspection_abandoned`); regions
 //! that report checked writes are exempt, as their parallel execution relies
 //! on the dependence check. Counted in executions, so trace mode stays
-//! deterministic.
+//! deterministic. Natively, described affine nests whose plans each serve
+//! one execution and cost more than [`RuntimeConfig::plan_cost_share`] of it
+//! fall back to the Default schedule the same way.
 
 use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
