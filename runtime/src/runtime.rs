@@ -93,6 +93,11 @@ pub struct RuntimeConfig {
     /// it took more than this share of the execution's time (default
     /// [`AFFINE_PLAN_COST_SHARE`]; 0 = always, infinity = never).
     pub plan_cost_share: f64,
+    /// The same for nests whose plans include the run-time conflict check
+    /// (they fall back to sequential execution, so a plan must cost more than
+    /// this many times `(cores - 1)` executions: then the sequential run is
+    /// faster than building a plan and running it in parallel; default 1).
+    pub checked_plan_cost_ratio: f64,
 }
 
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
@@ -117,6 +122,7 @@ impl Default for RuntimeConfig {
             min_parallel_ns: DEFAULT_MIN_PARALLEL_NS,
             reinspect_limit: DEFAULT_REINSPECT_LIMIT,
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
+            checked_plan_cost_ratio: 1.0,
         }
     }
 }
@@ -1299,12 +1305,17 @@ impl Runtime {
         let conflict = || {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
         };
-        // Schedule-reuse control, natively and for nests proven parallel only
-        // (trace mode keeps scheduling: building a plan costs no simulated
-        // cycles, and the study measures the schedules).
-        let reuse_control = !check && self.tracer.is_none();
+        // Schedule-reuse control, natively only (trace mode keeps scheduling:
+        // building a plan costs no simulated cycles, and the study measures the
+        // schedules). A nest proven parallel falls back to the Default
+        // schedule; one whose legality rests on the conflict check to its
+        // original order on the calling thread.
+        let reuse_control = self.tracer.is_none();
         if cached.is_none() && reuse_control && self.abandon_inspection(AFFINE, id) {
-            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
+            return match check {
+                false => self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body),
+                true => self.execute_small(AFFINE, id, "affine", lo, hi, body),
+            };
         }
         let mut built_ns = None;
         let plan = match cached {
@@ -1373,7 +1384,13 @@ impl Runtime {
             let r = r.entry((AFFINE, id)).or_default();
             r.built = true;
             r.runs_of_latest = 1;
-            r.costly = b as f64 > self.cfg.plan_cost_share * exec;
+            r.costly = match check {
+                false => b as f64 > self.cfg.plan_cost_share * exec,
+                true => {
+                    let others = self.cfg.cores.saturating_sub(1) as f64;
+                    b as f64 > self.cfg.checked_plan_cost_ratio * others * exec
+                }
+            };
         }
         Ok(())
     }

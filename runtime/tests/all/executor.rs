@@ -666,9 +666,10 @@ fn unreused_schedules_stop_inspection() {
 /// bounds change on every call (a left-looking factorisation's column loop)
 /// builds a plan per call. When each plan costs more than the configured
 /// share of its run (0 here: always), after two such plans the nest runs
-/// under the Default schedule without building plans; every iteration still
-/// runs once per call. Cheap plans (share infinite: never costly), nests that
-/// need the conflict check, and trace mode keep scheduling.
+/// under the Default schedule without building plans, or, when its legality
+/// rests on the conflict check, in original order on the calling thread;
+/// every iteration still runs once per call. Cheap plans (infinite share:
+/// never costly) and trace mode keep scheduling.
 #[test]
 fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
     use weft_runtime::affine_desc::VERSION;
@@ -687,6 +688,7 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
             trace,
             min_parallel_ns: 0,
             plan_cost_share: share,
+            checked_plan_cost_ratio: share,
             ..Default::default()
         };
         let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
@@ -711,11 +713,13 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
             .find(|g| g["id"] == 4)
             .unwrap()
             .clone();
-        reg["inspection_abandoned"].as_bool().unwrap()
+        let serial = reg["serial_executions"].as_u64().unwrap();
+        (reg["inspection_abandoned"].as_bool().unwrap(), serial)
     };
-    assert!(run(None, false, 0.0), "unreused costly plans: Default schedule");
-    assert!(!run(None, false, f64::INFINITY), "cheap plans are kept");
-    assert!(!run(None, true, 0.0), "conflict-checked nests keep scheduling");
+    assert_eq!(run(None, false, 0.0), (true, 0), "unreused costly plans: Default schedule");
+    assert_eq!(run(None, false, f64::INFINITY), (false, 0), "cheap plans are kept");
+    assert_eq!(run(None, true, 0.0), (true, 6), "checked nests: original order after 2 plans");
+    assert_eq!(run(None, true, f64::INFINITY), (false, 0));
     let dir = tempfile::tempdir().unwrap();
-    assert!(!run(Some(dir.path().join("d.trace")), false, 0.0), "trace mode keeps scheduling");
+    assert!(!run(Some(dir.path().join("d.trace")), false, 0.0).0, "trace mode keeps scheduling");
 }
