@@ -23,13 +23,26 @@ fn read_trace_all(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Recor
     (cores, rd.by_ref().map(|x| x.unwrap()).collect())
 }
 
+/// A runtime on the `table5.2` machine with configuration `cfg`.
+fn rt_with(cfg: RuntimeConfig) -> Runtime {
+    Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap()
+}
+
+/// A loop body adding `i + 1` to `y[i]` for every iteration `i` it runs.
+fn add_index_body(y: &[AtomicU64]) -> impl Fn(i64, i64) + Sync + '_ {
+    move |lo, hi| {
+        for i in lo..hi {
+            y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
+        }
+    }
+}
+
 fn rt(cores: usize, trace: Option<std::path::PathBuf>) -> Runtime {
-    let cfg = RuntimeConfig {
+    rt_with(RuntimeConfig {
         cores,
         trace,
         ..Default::default()
-    };
-    Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap()
+    })
 }
 
 /// CSR matrix with a pseudo-random sparsity pattern.
@@ -497,18 +510,13 @@ fn nested_regions_run_sequentially_without_deadlock() {
 fn grain_control_runs_small_regions_on_the_caller() {
     let n = 64usize;
     let run = |min_ns: u64| -> (Vec<u64>, u64, u64, u64) {
-        let cfg = RuntimeConfig {
+        let r = rt_with(RuntimeConfig {
             cores: 2,
             min_parallel_ns: min_ns,
             ..Default::default()
-        };
-        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let body = |lo: i64, hi: i64| {
-            for i in lo..hi {
-                y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
-            }
-        };
+        let body = add_index_body(&y);
         let insp = |lo: i64, hi: i64, h: &mut Inspector| {
             for i in lo..hi {
                 h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
@@ -551,7 +559,7 @@ fn context_slots_reuse_recycle_and_reset() {
         min_parallel_ns: 0, // tiny regions must still go through the cache
         ..Default::default()
     };
-    let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+    let r = rt_with(cfg);
     let a = r.select_context(3, Some(&[1, 2])).unwrap();
     let b = r.select_context(3, Some(&[1, 3])).unwrap();
     assert_ne!(a, b);
@@ -611,19 +619,14 @@ fn unreused_schedules_stop_inspection() {
     let n = 4000usize;
     // (limit, report writes, invalidate every run) -> (inspections, abandoned, coverage, y)
     let run = |limit: u32, writes: bool, invalidate: bool| {
-        let cfg = RuntimeConfig {
+        let r = rt_with(RuntimeConfig {
             cores: 2,
             min_parallel_ns: 0,
             reinspect_limit: limit,
             ..Default::default()
-        };
-        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let body = |lo: i64, hi: i64| {
-            for i in lo..hi {
-                y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
-            }
-        };
+        let body = add_index_body(&y);
         let insp = |lo: i64, hi: i64, h: &mut Inspector| {
             for i in lo..hi {
                 let a = &y[i as usize] as *const AtomicU64 as u64;
@@ -691,7 +694,7 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
             checked_plan_cost_ratio: share,
             ..Default::default()
         };
-        let r = Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap();
+        let r = rt_with(cfg);
         let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = |lo: i64, hi: i64| {
             for i in lo..hi {
