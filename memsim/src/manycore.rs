@@ -429,7 +429,11 @@ impl<D: DramBackend> Manycore<D> {
     /// Releases the cores waiting at a barrier when no core is still on its
     /// way to it (every core has arrived or finished); they go on at `t + 1`.
     fn release_barrier(&mut self, t: u64, cal: &mut Calendar) {
-        let waiting = self.cores.iter().filter(|c| c.at_barrier().is_some()).count();
+        let waiting = self
+            .cores
+            .iter()
+            .filter(|c| c.at_barrier().is_some())
+            .count();
         let done = self.cores.iter().filter(|c| c.is_done()).count();
         if waiting == 0 || waiting + done < self.cores.len() {
             return;

@@ -592,7 +592,9 @@ fn parse_dram_line(name: &str, line: u64, s: &str) -> Result<TimedRequest, Trace
             syntax(
                 name,
                 line,
-                format!("unknown operation `{op}` (expected R or W; a DRAM-only trace has no barriers)"),
+                format!(
+                    "unknown operation `{op}` (expected R or W; a DRAM-only trace has no barriers)"
+                ),
             )
         })?;
     let addr = parse_hex(a).ok_or_else(|| {
@@ -648,7 +650,9 @@ fn parse_core_line(name: &str, line: u64, s: &str) -> Result<Record, TraceError>
         return Err(syntax(
             name,
             line,
-            format!("expected `<core> <gap> <R|W> <hex address> [size]` or `<core> <gap> B`, got `{s}`"),
+            format!(
+                "expected `<core> <gap> <R|W> <hex address> [size]` or `<core> <gap> B`, got `{s}`"
+            ),
         ));
     }
     let core: u16 = f[0].parse().map_err(|_| {
@@ -851,7 +855,11 @@ mod tests {
         assert!(e.to_string().contains("version 1"), "{e}");
         let mut v = b.clone();
         v[16 + 14] = 2;
-        let r = TraceReader::new(&v[..], "x").unwrap().next().unwrap().unwrap();
+        let r = TraceReader::new(&v[..], "x")
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
         assert_eq!(r.kind, AccessKind::Barrier);
         let mut v = b.clone();
         v[16 + 14] = 7;
@@ -942,13 +950,22 @@ mod tests {
         let v: Vec<_> = CoreTextReader::new(&b"2 5 B\n1 0 barrier 3\n"[..], "c")
             .map(|r| r.unwrap())
             .collect();
-        assert_eq!((v[0].kind, v[0].core, v[0].gap, v[0].addr), (AccessKind::Barrier, 2, 5, 0));
+        assert_eq!(
+            (v[0].kind, v[0].core, v[0].gap, v[0].addr),
+            (AccessKind::Barrier, 2, 5, 0)
+        );
         assert_eq!(BarrierPhase::from_tag(v[1].addr), BarrierPhase::RegionStart);
         for bad in ["0 0 B 1 2\n", "0 0 B x\n"] {
-            let e = CoreTextReader::new(bad.as_bytes(), "c").next().unwrap().unwrap_err();
+            let e = CoreTextReader::new(bad.as_bytes(), "c")
+                .next()
+                .unwrap()
+                .unwrap_err();
             assert!(e.to_string().contains("barrier"), "{e}");
         }
-        let e = TextTraceReader::new(&b"5 B 0x40\n"[..], "d").next().unwrap().unwrap_err();
+        let e = TextTraceReader::new(&b"5 B 0x40\n"[..], "d")
+            .next()
+            .unwrap()
+            .unwrap_err();
         assert!(e.to_string().contains("no barriers"), "{e}");
     }
 }

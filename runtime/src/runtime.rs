@@ -56,7 +56,6 @@ use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
 use crate::trace::Tracer;
-use weft_memsim::trace::BarrierPhase;
 use crate::{Result, RuntimeError};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -64,6 +63,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
+use weft_memsim::trace::BarrierPhase;
 
 /// Runtime configuration (from the environment for the C ABI).
 #[derive(Clone, Debug)]
@@ -744,7 +744,10 @@ impl Runtime {
                     .map(|c| (c.plan.clone(), c.scheduled));
                 match cached {
                     Some(c) => {
-                        lock(&self.reuse).entry((IRREGULAR, id)).or_default().runs_of_latest += 1;
+                        lock(&self.reuse)
+                            .entry((IRREGULAR, id))
+                            .or_default()
+                            .runs_of_latest += 1;
                         c
                     }
                     None if self.abandon_inspection(IRREGULAR, id) => {
@@ -1321,7 +1324,10 @@ impl Runtime {
         let plan = match cached {
             Some(Ok(Some(pl))) => {
                 if reuse_control {
-                    lock(&self.reuse).entry((AFFINE, id)).or_default().runs_of_latest += 1;
+                    lock(&self.reuse)
+                        .entry((AFFINE, id))
+                        .or_default()
+                        .runs_of_latest += 1;
                 }
                 pl
             }
@@ -1613,7 +1619,11 @@ impl Runtime {
             false => (BarrierPhase::RegionStart, BarrierPhase::RegionEnd),
         };
         let outer = self.trace_depth.fetch_add(1, Ordering::Relaxed) == 0;
-        let fork = if outer { lock(t).barrier(start) } else { Ok(()) };
+        let fork = if outer {
+            lock(t).barrier(start)
+        } else {
+            Ok(())
+        };
         let r = f();
         let join = if outer { lock(t).barrier(end) } else { Ok(()) };
         self.trace_depth.fetch_sub(1, Ordering::Relaxed);

@@ -272,12 +272,22 @@ fn barriers_hold_every_core_until_the_last_arrives() {
     };
     let mut m = machine(2, false);
     let mut src = VecSource::new(vec![
-        vec![b(0, BarrierPhase::RegionStart), read, b(0, BarrierPhase::RegionEnd)],
-        vec![b(400, BarrierPhase::RegionStart), b(0, BarrierPhase::RegionEnd)],
+        vec![
+            b(0, BarrierPhase::RegionStart),
+            read,
+            b(0, BarrierPhase::RegionEnd),
+        ],
+        vec![
+            b(400, BarrierPhase::RegionStart),
+            b(0, BarrierPhase::RegionEnd),
+        ],
     ]);
     let s = m.run(&mut src, |_| {}).unwrap();
     assert_eq!(s.cycles, 392, "{s:#?}");
-    assert_eq!((s.barriers, s.region_cycles, s.inspection_cycles), (2, 191, 0));
+    assert_eq!(
+        (s.barriers, s.region_cycles, s.inspection_cycles),
+        (2, 191, 0)
+    );
     assert_eq!(s.records, 1, "barriers are not records");
     assert_eq!(s.per_core[0].barriers, 2);
     assert_eq!(s.per_core[0].barrier_wait_cycles, 201 + 1);

@@ -11,7 +11,10 @@ use weft_runtime::runtime::{Inspector, Runtime, RuntimeConfig};
 /// The trace's core count and its access records (barriers left out).
 fn read_trace(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Record>) {
     let (cores, all) = read_trace_all(path);
-    (cores, all.into_iter().filter(|r| !r.kind.is_barrier()).collect())
+    (
+        cores,
+        all.into_iter().filter(|r| !r.kind.is_barrier()).collect(),
+    )
 }
 
 /// The trace's core count and all its records, barriers included.
@@ -361,13 +364,23 @@ fn trace_mode_tags_virtual_cores_and_gaps() {
     use weft_memsim::trace::BarrierPhase as B;
     let (_, all) = read_trace_all(&path);
     let bars: Vec<_> = all.iter().filter(|r| r.kind.is_barrier()).collect();
-    let phases: Vec<B> = bars.iter().step_by(3).map(|r| B::from_tag(r.addr)).collect();
-    assert_eq!(phases, [B::InspectStart, B::InspectEnd, B::RegionStart, B::RegionEnd]);
+    let phases: Vec<B> = bars
+        .iter()
+        .step_by(3)
+        .map(|r| B::from_tag(r.addr))
+        .collect();
+    assert_eq!(
+        phases,
+        [B::InspectStart, B::InspectEnd, B::RegionStart, B::RegionEnd]
+    );
     assert!(bars.chunks(3).all(|c| c.iter().map(|r| r.core).eq(0..3)));
     assert!(bars[9..].iter().all(|r| r.gap == 5), "{:?}", &bars[9..]);
     let first_access = all.iter().position(|r| !r.kind.is_barrier()).unwrap();
     assert_eq!(first_access, 0, "the outside access precedes every barrier");
-    let region: Vec<_> = all.iter().skip_while(|r| r.addr != B::RegionStart as u64).collect();
+    let region: Vec<_> = all
+        .iter()
+        .skip_while(|r| r.addr != B::RegionStart as u64)
+        .collect();
     assert_eq!(region.len(), 3 + n + 3);
 }
 
@@ -655,14 +668,22 @@ fn unreused_schedules_stop_inspection() {
         )
     };
     let (insps, abandoned, coverage, y) = run(2, false, true);
-    assert_eq!((insps, abandoned), (2, true), "two unreused schedules, then none");
+    assert_eq!(
+        (insps, abandoned),
+        (2, true),
+        "two unreused schedules, then none"
+    );
     assert!((coverage - 2.0 / 6.0).abs() < 1e-9, "{coverage}");
     assert!(y.iter().enumerate().all(|(i, &v)| v == 6 * (i as u64 + 1)));
     assert_eq!(run(0, false, true).0, 6, "limit 0: always inspect");
     assert_eq!(run(2, true, true).0, 6, "checked writes: always inspect");
     assert_eq!(run(1, false, true).0, 1);
     let (insps, abandoned, coverage, _) = run(2, false, false);
-    assert_eq!((insps, abandoned, coverage), (1, false, 1.0), "reused schedule");
+    assert_eq!(
+        (insps, abandoned, coverage),
+        (1, false, 1.0),
+        "reused schedule"
+    );
 }
 
 /// Schedule reuse of described affine nests (native only): a nest whose
@@ -681,9 +702,25 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
     let a = data.as_ptr() as i64;
     // for i in P: for j in 0..m: a[i*m + j]
     let desc = vec![
-        VERSION, 2, 1, 0, 1, // header: 2 loops, 1 ref
-        0, 0, 0, 1, m, 0, 1, // loop 1: j in 0..m
-        1, a, 8, 0, 8 * m, 8, 8, // ref in loop 1
+        VERSION,
+        2,
+        1,
+        0,
+        1, // header: 2 loops, 1 ref
+        0,
+        0,
+        0,
+        1,
+        m,
+        0,
+        1, // loop 1: j in 0..m
+        1,
+        a,
+        8,
+        0,
+        8 * m,
+        8,
+        8, // ref in loop 1
     ];
     let run = |trace: Option<std::path::PathBuf>, check: bool, share: f64| {
         let cfg = RuntimeConfig {
@@ -706,7 +743,11 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
                 .unwrap();
         }
         for (i, h) in hits.iter().enumerate() {
-            assert_eq!(h.load(Ordering::Relaxed), (i as u64 + 1).min(8), "iteration {i}");
+            assert_eq!(
+                h.load(Ordering::Relaxed),
+                (i as u64 + 1).min(8),
+                "iteration {i}"
+            );
         }
         let st = r.stats_json();
         let reg = st["regions"]
@@ -719,10 +760,25 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
         let serial = reg["serial_executions"].as_u64().unwrap();
         (reg["inspection_abandoned"].as_bool().unwrap(), serial)
     };
-    assert_eq!(run(None, false, 0.0), (true, 0), "unreused costly plans: Default schedule");
-    assert_eq!(run(None, false, f64::INFINITY), (false, 0), "cheap plans are kept");
-    assert_eq!(run(None, true, 0.0), (true, 6), "checked nests: original order after 2 plans");
+    assert_eq!(
+        run(None, false, 0.0),
+        (true, 0),
+        "unreused costly plans: Default schedule"
+    );
+    assert_eq!(
+        run(None, false, f64::INFINITY),
+        (false, 0),
+        "cheap plans are kept"
+    );
+    assert_eq!(
+        run(None, true, 0.0),
+        (true, 6),
+        "checked nests: original order after 2 plans"
+    );
     assert_eq!(run(None, true, f64::INFINITY), (false, 0));
     let dir = tempfile::tempdir().unwrap();
-    assert!(!run(Some(dir.path().join("d.trace")), false, 0.0).0, "trace mode keeps scheduling");
+    assert!(
+        !run(Some(dir.path().join("d.trace")), false, 0.0).0,
+        "trace mode keeps scheduling"
+    );
 }

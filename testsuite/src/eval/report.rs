@@ -476,7 +476,8 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
                 fmt_pct(d.time_reduction_excl_inspection_pct),
             );
         }
-        let _ = writeln!(
+        let _ =
+            writeln!(
             s,
             "| **average** (dissertation: 86% coverage, 4% overhead) | {} | {} | {} | {} | {} |",
             p(mean(cov.iter().map(|d| d.coverage_pct)), 1),

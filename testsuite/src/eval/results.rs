@@ -328,7 +328,9 @@ pub fn summarize(
         ch4: Ch4Summary {
             blp_gain_pct: blp.and_then(|a| a.blp_gain_pct),
             time_reduction_pct: blp.and_then(|a| a.time_reduction_pct),
-            time_reduction_excl_inspection_pct: mean(main_blp_opt(derived).map(|d| d.time_reduction_excl_inspection_pct)),
+            time_reduction_excl_inspection_pct: mean(
+                main_blp_opt(derived).map(|d| d.time_reduction_excl_inspection_pct),
+            ),
             sim_overhead_pct: mean(main_blp_opt(derived).map(|d| d.sim_overhead_pct)),
             benchmarks: blp.map_or(0, |a| a.n),
             paper: PaperCh4 {

@@ -131,7 +131,8 @@ pub mod pipelines {
     /// ran serially, and BLP Optimized's gain on them was mostly parallelism,
     /// not BLP: gauss_seidel +72% against a serial baseline, -5% against this
     /// one.) Their inspectors are traced, as in BLP Optimized.
-    pub const CH4_ORIGINAL: &str = "executor-form<only=kernel_*>,instrument-trace<only=kernel_*;inspectors=true>";
+    pub const CH4_ORIGINAL: &str =
+        "executor-form<only=kernel_*>,instrument-trace<only=kernel_*;inspectors=true>";
     /// Ch. 4 BLP Optimized: inspector/executor with Algorithm 4 (§4.4.4) on the
     /// irregular regions, executor form on the other parallel loops. The
     /// generated inspectors are traced too, so simulated time includes their
