@@ -429,16 +429,17 @@ impl<D: DramBackend> Manycore<D> {
     /// Releases the cores waiting at a barrier when no core is still on its
     /// way to it (every core has arrived or finished); they go on at `t + 1`.
     fn release_barrier(&mut self, t: u64, cal: &mut Calendar) {
-        let waiting = self
+        if !self
             .cores
             .iter()
-            .filter(|c| c.at_barrier().is_some())
-            .count();
-        let done = self.cores.iter().filter(|c| c.is_done()).count();
-        if waiting == 0 || waiting + done < self.cores.len() {
+            .all(|c| c.is_done() || c.at_barrier().is_some())
+        {
             return;
         }
-        let tag = self.cores.iter().find_map(|c| c.barrier_tag()).unwrap_or(0);
+        // The tag of the barrier the cores wait at (none waiting: nothing to do).
+        let Some(tag) = self.cores.iter().find_map(|c| c.barrier_tag()) else {
+            return;
+        };
         let r = t + 1;
         match BarrierPhase::from_tag(tag) {
             BarrierPhase::InspectStart => self.phases.inspect_start = Some(r),

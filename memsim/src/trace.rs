@@ -842,6 +842,12 @@ mod tests {
             TraceReader::new(&v[..], "x"),
             Err(TraceError::BadVersion { found: 3, .. })
         ));
+        // The first record of `b` with header byte / record byte `at` set to `x`.
+        let first = |at: usize, x: u8| {
+            let mut v = b.clone();
+            v[at] = x;
+            TraceReader::new(&v[..], "x").unwrap().next().unwrap()
+        };
         // Version 1 is read, but has no barrier kind.
         let mut v = b.clone();
         v[8] = 1;
@@ -853,21 +859,8 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert!(e.to_string().contains("version 1"), "{e}");
-        let mut v = b.clone();
-        v[16 + 14] = 2;
-        let r = TraceReader::new(&v[..], "x")
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap();
-        assert_eq!(r.kind, AccessKind::Barrier);
-        let mut v = b.clone();
-        v[16 + 14] = 7;
-        let e = TraceReader::new(&v[..], "x")
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap_err();
+        assert_eq!(first(16 + 14, 2).unwrap().kind, AccessKind::Barrier);
+        let e = first(16 + 14, 7).unwrap_err();
         assert!(matches!(e, TraceError::BadRecord { record: 0, .. }), "{e}");
     }
 

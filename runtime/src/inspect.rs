@@ -563,6 +563,10 @@ mod tests {
         }
     }
 
+    /// Index arrays of the conflict tests: 10 iterations, repeated targets.
+    const IDX: [u64; 10] = [3, 9, 0, 3, 5, 5, 1, 8, 2, 7];
+    const DST: [u64; 10] = [0, 1, 0, 2, 3, 4, 1, 9, 9, 3];
+
     fn layout() -> SlabLayout {
         // 2 cores over [0, 10): core 0 [0,5) slabs of 2: 0:[0,2) 1:[2,4) 2:[4,5);
         // core 1 [5,10): 3:[5,7) 4:[7,9) 5:[9,10)
@@ -609,17 +613,15 @@ mod tests {
         let banks = m.num_mem_banks();
         let mut r = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
         let mut acc = Vec::new();
-        // iteration i reads x[idx[i]] and writes y[dst[i]] (8-byte elements)
-        let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
-        let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
+        // iteration i reads x[IDX[i]] and writes y[DST[i]] (8-byte elements)
         for i in 0..10i64 {
             record_both(
                 &mut r,
                 &mut acc,
                 i,
                 [
-                    (0x10_0000 + 8 * idx[i as usize], false),
-                    (0x10_0000 + 8 * dst[i as usize], true),
+                    (0x10_0000 + 8 * IDX[i as usize], false),
+                    (0x10_0000 + 8 * DST[i as usize], true),
                     (0x80_0000 + 4096 * i as u64, false),
                 ],
             );
@@ -706,10 +708,8 @@ mod tests {
         let mut r = SlabRecorder::new(layout(), m.num_mem_banks(), 6, BankTable::new(&m));
         let mut acc = Vec::new();
         // Two written arrays 1 TiB apart (span far over the dense budget):
-        // iteration i updates a[idx[i]] and b[dst[i]] and reads a[i].
+        // iteration i updates a[IDX[i]] and b[DST[i]] and reads a[i].
         let (a, b) = (0x10_0000u64, 0x100_0000_0000u64);
-        let idx = [3u64, 9, 0, 3, 5, 5, 1, 8, 2, 7];
-        let dst = [0u64, 1, 0, 2, 3, 4, 1, 9, 9, 3];
         for i in 0..10i64 {
             record_both(
                 &mut r,
@@ -717,8 +717,8 @@ mod tests {
                 i,
                 [
                     (a + 8 * i as u64, false),
-                    (a + 8 * idx[i as usize], true),
-                    (b + 8 * dst[i as usize], true),
+                    (a + 8 * IDX[i as usize], true),
+                    (b + 8 * DST[i as usize], true),
                 ],
             );
         }

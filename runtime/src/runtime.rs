@@ -744,10 +744,7 @@ impl Runtime {
                     .map(|c| (c.plan.clone(), c.scheduled));
                 match cached {
                     Some(c) => {
-                        lock(&self.reuse)
-                            .entry((IRREGULAR, id))
-                            .or_default()
-                            .runs_of_latest += 1;
+                        self.plan_reused(IRREGULAR, id);
                         c
                     }
                     None if self.abandon_inspection(IRREGULAR, id) => {
@@ -759,14 +756,7 @@ impl Runtime {
                         let plan = Arc::new(plan);
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
                         st.unit_iters = si;
-                        {
-                            let mut r = lock(&self.reuse);
-                            let r = r.entry((IRREGULAR, id)).or_default();
-                            r.built = true;
-                            r.costly = true;
-                            r.runs_of_latest = 1;
-                            r.checked_writes |= writes;
-                        }
+                        self.plan_built(IRREGULAR, id, true, writes);
                         self.record_inspection(IRREGULAR, id, "irregular", st);
                         lock(&self.regions).insert(
                             (IRREGULAR, id),
@@ -782,6 +772,28 @@ impl Runtime {
             }
         };
         self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+            .map(|_| ())
+    }
+
+    /// Schedule-reuse bookkeeping: the cached schedule of `(kind, id)` served
+    /// one more execution.
+    fn plan_reused(&self, kind: u8, id: u32) {
+        lock(&self.reuse)
+            .entry((kind, id))
+            .or_default()
+            .runs_of_latest += 1;
+    }
+
+    /// Schedule-reuse bookkeeping: a new schedule of `(kind, id)` was built
+    /// and ran once; `costly` says whether its cost counts against it,
+    /// `checked_writes` whether its inspection reported checked writes.
+    fn plan_built(&self, kind: u8, id: u32, costly: bool, checked_writes: bool) {
+        let mut all = lock(&self.reuse);
+        let r = all.entry((kind, id)).or_default();
+        r.built = true;
+        r.runs_of_latest = 1;
+        r.costly = costly;
+        r.checked_writes |= checked_writes;
     }
 
     /// Schedule-reuse control (module docs): called when region `(kind, id)`
@@ -848,7 +860,7 @@ impl Runtime {
         plan: &Plan,
         scheduled: bool,
         body: BodyRef<'_>,
-    ) -> Result<()> {
+    ) -> Result<u64> {
         let t = Instant::now();
         let serial = self.run_plan(plan, body, Some((kind, id as u64)))?;
         let ns = t.elapsed().as_nanos() as u64;
@@ -861,7 +873,7 @@ impl Runtime {
             scheduled,
             serial,
         );
-        Ok(())
+        Ok(ns)
     }
 
     /// Grain control's fast path: `body(lo, hi)`, the whole range in original
@@ -1214,6 +1226,7 @@ impl Runtime {
             }
         };
         self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
+            .map(|_| ())
     }
 
     fn record_affine(&self, id: u32, ib_iters: i64, ns: u64, st: RegionStats) {
@@ -1324,10 +1337,7 @@ impl Runtime {
         let plan = match cached {
             Some(Ok(Some(pl))) => {
                 if reuse_control {
-                    lock(&self.reuse)
-                        .entry((AFFINE, id))
-                        .or_default()
-                        .runs_of_latest += 1;
+                    self.plan_reused(AFFINE, id);
                 }
                 pl
             }
@@ -1342,25 +1352,13 @@ impl Runtime {
                     Err(RuntimeError::SearchBudget(_)) => {
                         // Too many runs: remember it (the lock is released before
                         // the loop runs).
-                        {
-                            let mut g = lock(&self.affine_desc);
-                            let slots = g.entry(id).or_default();
-                            if slots.len() >= DESC_CACHE_SLOTS {
-                                drop(slots.remove(0));
-                            }
-                            slots.push((key, Err(())));
-                        }
+                        self.desc_cache_put(id, key, Err(()));
                         return self.desc_over_budget(id, lo, hi, ib_iters, check, body);
                     }
                     r => r?,
                 };
                 let Some((plan, st)) = built else {
-                    let mut g = lock(&self.affine_desc);
-                    let slots = g.entry(id).or_default();
-                    if slots.len() >= DESC_CACHE_SLOTS {
-                        drop(slots.remove(0));
-                    }
-                    slots.push((key, Ok(None)));
+                    self.desc_cache_put(id, key, Ok(None));
                     return Err(conflict());
                 };
                 let plan = match (permute > 0)
@@ -1373,32 +1371,35 @@ impl Runtime {
                 let ns = t.elapsed().as_nanos() as u64;
                 built_ns = Some(ns);
                 self.record_affine(id, ib_iters, ns, st);
-                let mut g = lock(&self.affine_desc);
-                let slots = g.entry(id).or_default();
-                if slots.len() >= DESC_CACHE_SLOTS {
-                    drop(slots.remove(0));
-                }
-                slots.push((key, Ok(Some(plan.clone()))));
+                self.desc_cache_put(id, key, Ok(Some(plan.clone())));
                 plan
             }
         };
-        let t = Instant::now();
-        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?;
+        let exec =
+            self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
+                as f64;
         if let (Some(b), true) = (built_ns, reuse_control) {
-            let exec = t.elapsed().as_nanos() as f64;
-            let mut r = lock(&self.reuse);
-            let r = r.entry((AFFINE, id)).or_default();
-            r.built = true;
-            r.runs_of_latest = 1;
-            r.costly = match check {
-                false => b as f64 > self.cfg.plan_cost_share * exec,
+            let limit = match check {
+                false => self.cfg.plan_cost_share * exec,
                 true => {
                     let others = self.cfg.cores.saturating_sub(1) as f64;
-                    b as f64 > self.cfg.checked_plan_cost_ratio * others * exec
+                    self.cfg.checked_plan_cost_ratio * others * exec
                 }
             };
+            self.plan_built(AFFINE, id, b as f64 > limit, false);
         }
         Ok(())
+    }
+
+    /// Saves the descriptor-path verdict for nest `id` under `key`, dropping
+    /// the least recently used of its [`DESC_CACHE_SLOTS`] entries when full.
+    fn desc_cache_put(&self, id: u32, key: Vec<i64>, entry: DescEntry) {
+        let mut g = lock(&self.affine_desc);
+        let slots = g.entry(id).or_default();
+        if slots.len() >= DESC_CACHE_SLOTS {
+            drop(slots.remove(0));
+        }
+        slots.push((key, entry));
     }
 
     fn build_affine_desc(

@@ -427,14 +427,8 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
         let vals: Vec<Option<f64>> = benches
             .iter()
             .map(|b| {
-                derived
-                    .iter()
-                    .find(|d| {
-                        d.study == Study::Ch4
-                            && &d.bench == b
-                            && d.version == "blp-opt"
-                            && d.point.is_none()
-                    })
+                super::results::main_blp_opt(derived)
+                    .find(|d| &d.bench == b)
                     .and_then(|d| d.overhead_pct)
             })
             .collect();

@@ -10,7 +10,7 @@ use super::engine::{EngineOutput, Record, Status};
 use super::honesty::Disagreement;
 use super::paper::{self, Measure};
 use super::plots::PlotSet;
-use super::results::{fmt_pct, mean, Derived, Summary, VersionAverage};
+use super::results::{fmt_pct, main_blp_opt, mean, Derived, Summary, VersionAverage};
 use super::versions::{self, Study};
 use super::{EvalOptions, Result};
 use std::fmt::Write as _;
@@ -443,11 +443,7 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
         },
     );
     // Coverage and overhead.
-    let cov: Vec<&Derived> = inp
-        .derived
-        .iter()
-        .filter(|d| d.study == Study::Ch4 && d.version == "blp-opt" && d.point.is_none())
-        .collect();
+    let cov: Vec<&Derived> = main_blp_opt(&inp.derived).collect();
     let _ = writeln!(
         s,
         "\n**Coverage ratio and inspector overhead of BLP Optimized (§4.5.1, Fig. 4.13)**\n"

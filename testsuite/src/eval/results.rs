@@ -155,7 +155,7 @@ pub struct VersionAverage {
 }
 
 /// BLP Optimized's records of the main ch. 4 study (no sweep point).
-fn main_blp_opt(derived: &[Derived]) -> impl Iterator<Item = &Derived> {
+pub fn main_blp_opt(derived: &[Derived]) -> impl Iterator<Item = &Derived> {
     derived
         .iter()
         .filter(|d| d.study == Study::Ch4 && d.version == "blp-opt" && d.point.is_none())
