@@ -98,6 +98,14 @@ pub struct RuntimeConfig {
     /// this many times `(cores - 1)` executions: then the sequential run is
     /// faster than building a plan and running it in parallel; default 1).
     pub checked_plan_cost_ratio: f64,
+    /// Sliding candidate window of Algorithm 4 (`WEFT_BLP_WINDOW`, default
+    /// `None`: every remaining slab of a core is a candidate, as in the
+    /// dissertation; `0` in the variable also means none): each core picks
+    /// among its next `w` remaining slabs in original order
+    /// ([`BlpOptions::window`]). A small window bounds how far a slab moves
+    /// from its original place, which keeps the cache reuse between
+    /// neighbouring slabs (docs/runtime.md, *Candidate window*).
+    pub blp_window: Option<usize>,
 }
 
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
@@ -123,13 +131,15 @@ impl Default for RuntimeConfig {
             reinspect_limit: DEFAULT_REINSPECT_LIMIT,
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
+            blp_window: None,
         }
     }
 }
 
 impl RuntimeConfig {
     /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`,
-    /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`.
+    /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`,
+    /// `WEFT_BLP_WINDOW`.
     pub fn from_env() -> Result<Self> {
         let mut c = RuntimeConfig::default();
         if let Ok(v) = std::env::var("WEFT_CORES") {
@@ -167,6 +177,14 @@ impl RuntimeConfig {
                     "WEFT_REINSPECT_LIMIT={v:?} is not a count of schedules (0 = always inspect)"
                 ))
             })?;
+        }
+        if let Ok(v) = std::env::var("WEFT_BLP_WINDOW") {
+            let w = v.trim().parse::<usize>().map_err(|_| {
+                invalid(format!(
+                    "WEFT_BLP_WINDOW={v:?} is not a count of slabs (0 = no window)"
+                ))
+            })?;
+            c.blp_window = (w > 0).then_some(w);
         }
         Ok(c)
     }
@@ -1091,7 +1109,11 @@ impl Runtime {
             .collect();
         let inst = SlabInstance::new(machine.num_mem_banks(), slabs)?;
         let dag_ref = (!dag.has_no_edges()).then_some(&dag);
-        let sched = schedule_blp(&inst, &BlpOptions::default(), dag_ref)?;
+        let opts = BlpOptions {
+            window: self.cfg.blp_window,
+            ..BlpOptions::default()
+        };
+        let sched = schedule_blp(&inst, &opts, dag_ref)?;
         let orig = original_order(&inst);
         let mut steps = Vec::with_capacity(sched.slots.len());
         let mut seq = Vec::with_capacity(n);

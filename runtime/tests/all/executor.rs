@@ -782,3 +782,64 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
         "trace mode keeps scheduling"
     );
 }
+
+/// Candidate window of Algorithm 4 (`RuntimeConfig::blp_window`): every slab a
+/// core runs is among its first `w` not yet run slabs in original order, so
+/// `w = 1` is the original order; without a window the same slabs are
+/// reordered. Results do not depend on it.
+#[test]
+fn blp_window_bounds_how_far_slabs_move() {
+    let (n, p) = (6000usize, 4usize);
+    // per core: the rank of each picked slab among the core's remaining ones
+    let ranks = |window: Option<usize>| {
+        let r = rt_with(RuntimeConfig {
+            cores: p,
+            min_parallel_ns: 0,
+            blp_window: window,
+            ..Default::default()
+        });
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = add_index_body(&y);
+        // addresses spread over many banks, in an order unrelated to the iteration's
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                let a = ((i as u64).wrapping_mul(0x9E37_79B9) % 4099) << 11;
+                h.access_unchecked(i, a, 8).unwrap();
+            }
+        };
+        r.run_irregular(3, 0, n as i64, 40, Some(&insp), &body)
+            .unwrap();
+        assert!(y
+            .iter()
+            .enumerate()
+            .all(|(i, v)| v.load(Ordering::Relaxed) == i as u64 + 1));
+        let plan = r.cached_irregular_plan(3).unwrap();
+        let mut remaining: Vec<Vec<u32>> = vec![Vec::new(); p];
+        for (u, &c) in plan.core_of().iter().enumerate() {
+            remaining[c as usize].push(u as u32);
+        }
+        let mut max_rank = 0;
+        for step in &plan.steps {
+            for (c, units) in step.iter().enumerate() {
+                for u in units {
+                    let k = remaining[c].iter().position(|x| x == u).unwrap();
+                    // units of a core are numbered in iteration order
+                    assert!(
+                        k == 0
+                            || plan.units[remaining[c][k - 1] as usize].0
+                                < plan.units[*u as usize].0
+                    );
+                    max_rank = max_rank.max(k);
+                    remaining[c].remove(k);
+                }
+            }
+        }
+        max_rank
+    };
+    assert_eq!(ranks(Some(1)), 0, "window 1: original order");
+    assert!(
+        (1..=2).contains(&ranks(Some(3))),
+        "window 3: reordered within it"
+    );
+    assert!(ranks(None) > 2, "no window: slabs move further");
+}

@@ -53,6 +53,19 @@ fn clang_version() -> String {
         .unwrap_or_else(|e| format!("clang-19 not runnable: {e}"))
 }
 
+/// `WEFT_*` variables of the harness's environment that the traced programs
+/// inherit (runtime tuning such as `WEFT_BLP_WINDOW`), sorted; the ones the
+/// run stage sets itself are left out. They are part of the toolchain
+/// fingerprint, so changing one invalidates the cached runs.
+fn inherited_runtime_env() -> Vec<(String, String)> {
+    const SET_BY_RUN: [&str; 4] = ["WEFT_TRACE", "WEFT_STATS", "WEFT_CORES", "WEFT_MACHINE"];
+    let mut v: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("WEFT_") && !SET_BY_RUN.contains(&k.as_str()))
+        .collect();
+    v.sort();
+    v
+}
+
 fn failed(e: impl std::fmt::Display) -> StageError {
     StageError::Failed(e.to_string())
 }
@@ -85,14 +98,27 @@ impl Backend for WeftBackend {
             let _ = h.file(&rt);
         }
         h.field(&clang_version());
+        for (k, v) in inherited_runtime_env() {
+            h.field(&k).field(&v);
+        }
         h.hex()
     }
 
     fn notes(&self) -> Vec<String> {
-        vec![
+        let env = inherited_runtime_env();
+        let env_note = (!env.is_empty()).then(|| {
+            let list: Vec<String> = env.iter().map(|(k, v)| format!("`{k}={v}`")).collect();
+            format!(
+                "Runtime environment of the traced programs (set when `weft eval` ran): {}.",
+                list.join(", ")
+            )
+        });
+        let mut notes = vec![
             format!("DRAM model of the simulations: {DRAM_MODEL}."),
             "Inspector overhead = the inspector's share of the region time the runtime measured in trace mode (wall clock; tracing slows the executor, so this underestimates the native share). The inspectors' own memory accesses are traced, so simulated cycles include their cost.".into(),
-        ]
+        ];
+        notes.extend(env_note);
+        notes
     }
 
     fn benchmarks(&self, study: Study, size: Size) -> StageResult<Vec<BenchInfo>> {
