@@ -12,6 +12,7 @@
 //!   and its prefetch frontier `end`. A demand miss inside that region moves `start`
 //!   to it and prefetches up to `degree` further lines beyond `end`, never more than
 //!   `distance` lines ahead of the demand.
+//!
 //! Entries are replaced LRU. Prefetches fill the LLC (not the private caches); the
 //! memory side drops a prefetch for a line that is present or already in flight.
 //! Invariant: `end` is never more than `distance` lines ahead of `start`.

@@ -185,10 +185,8 @@ fn address_slice<'ctx>(
                     push(c, &mut work)
                 }
             }
-            InstructionOpcode::Call => {
-                if is_report_call(i) {
-                    work.push(i);
-                }
+            InstructionOpcode::Call if is_report_call(i) => {
+                work.push(i);
             }
             _ => {}
         }
@@ -1166,7 +1164,7 @@ fn insert_invalidations<'ctx>(
                     !fa.forest
                         .basic_blocks(&fa.cfg, *l)
                         .into_iter()
-                        .any(|b| block_runs(b))
+                        .any(&block_runs)
                 });
                 match chosen {
                     Some(l) => {

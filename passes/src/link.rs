@@ -62,7 +62,7 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
                     .metadata()
                     .and_then(|m| m.modified())
                     .unwrap_or(std::time::UNIX_EPOCH);
-                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                if best.as_ref().map_or(true, |(bt, _)| t > *bt) {
                     best = Some((t, e.path()));
                 }
             }
@@ -141,7 +141,7 @@ pub fn layout_is_reproducible() -> bool {
         Ok(o) => {
             let s = String::from_utf8_lossy(&o.stdout);
             u64::from_str_radix(s.trim(), 16)
-                .map(|p| p & ADDR_NO_RANDOMIZE as u64 != 0)
+                .map(|p| p & ADDR_NO_RANDOMIZE != 0)
                 .unwrap_or(false)
         }
         Err(_) => false,

@@ -22,6 +22,11 @@ pub use weft_frontend::ir::{
 
 /// A raw value as `BasicValueEnum` when it is first-class (never aborts on
 /// labels, tokens or metadata).
+///
+/// Contract: `v` is null or a value of a live LLVM context (every caller
+/// passes operands read from live instructions); a safe function because the
+/// passes hold such handles only while their module lives.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn basic_value<'ctx>(
     v: inkwell::llvm_sys::prelude::LLVMValueRef,
 ) -> Option<BasicValueEnum<'ctx>> {
@@ -147,20 +152,6 @@ pub fn instructions<'ctx>(b: BasicBlock<'ctx>) -> Vec<InstructionValue<'ctx>> {
     v
 }
 
-#[cfg(test)]
-mod tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("kernel_*", "kernel_spmv"));
-        assert!(glob_match("*", ""));
-        assert!(glob_match("k?rn*l", "kernel"));
-        assert!(!glob_match("kernel_*", "main"));
-        assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
-    }
-}
-
 /// Runs LLVM's own passes (new pass manager syntax) over the module, e.g.
 /// `loop-simplify`, the canonicalisation the executor form needs (preheaders,
 /// dedicated exits), which clang's `-O1` output does not always keep.
@@ -191,4 +182,18 @@ pub fn run_llvm_passes(module: &Module<'_>, passes: &str) -> crate::error::Resul
     module
         .run_passes(passes, &tm, PassBuilderOptions::create())
         .map_err(|e| crate::error::PassError::Llvm(format!("running `{passes}`: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("kernel_*", "kernel_spmv"));
+        assert!(glob_match("*", ""));
+        assert!(glob_match("k?rn*l", "kernel"));
+        assert!(!glob_match("kernel_*", "main"));
+        assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
+    }
 }

@@ -130,16 +130,8 @@ impl Tcm {
             .iter()
             .map(|&t| {
                 let s = &self.stats[&t];
-                let blp = if s.blp_samples == 0 {
-                    0
-                } else {
-                    (s.blp_sum * 1000) / s.blp_samples
-                };
-                let rbl = if s.served == 0 {
-                    0
-                } else {
-                    (s.hits * 1000) / s.served
-                };
+                let blp = (s.blp_sum * 1000).checked_div(s.blp_samples).unwrap_or(0);
+                let rbl = (s.hits * 1000).checked_div(s.served).unwrap_or(0);
                 (blp as i64 - rbl as i64, t)
             })
             .collect();

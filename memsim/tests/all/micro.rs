@@ -229,7 +229,7 @@ fn runs_are_deterministic() {
                 let addr = if i % 3 == 0 {
                     (x >> 20) % (1 << 26)
                 } else {
-                    c << 24 | i * 8
+                    (c << 24) | (i * 8)
                 };
                 let kind = if x % 5 == 0 {
                     OpKind::Write
