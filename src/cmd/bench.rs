@@ -17,7 +17,8 @@ use weft_memsim::trace::{synthetic, TimedRequest};
   weft bench dram --requests 200000 --json
   weft bench dram --no-reference        # weft only
   weft bench sim                        # full manycore, 10^7 records on table5.2
-  weft bench sim --records 1000000 --json")]
+  weft bench sim --records 1000000 --json
+  weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`")]
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
@@ -29,7 +30,8 @@ pub enum What {
     /// DRAM model vs DRAMsim3: simulated requests per second.
     Dram(DramArgs),
     /// Full manycore model: simulated records per second on a synthetic trace
-    /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8).
+    /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8), or on
+    /// a trace file (`--trace`, e.g. one `weft eval --keep-traces` kept).
     Sim(SimArgs),
 }
 
@@ -40,8 +42,12 @@ pub struct SimArgs {
     #[arg(long, default_value = "table5.2")]
     pub machine: String,
     /// Records in the synthetic trace (all cores together).
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = 10_000_000, conflicts_with = "trace")]
     pub records: u64,
+    /// Simulate this trace file (binary or text, as `weft sim` reads) instead
+    /// of the synthetic one.
+    #[arg(long)]
+    pub trace: Option<std::path::PathBuf>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -103,21 +109,32 @@ fn sim(args: SimArgs) -> anyhow::Result<()> {
     let cfg = MachineConfig::load(&args.machine)
         .with_context(|| format!("machine `{}`", args.machine))?;
     let opts = super::sim::options(&cfg, None, "none", 1)?;
-    let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
     let t = Instant::now();
-    let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
+    let (s, trace) = match &args.trace {
+        None => {
+            let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
+            let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
+            (s, "synthetic".to_string())
+        }
+        Some(path) => {
+            let s = weft_memsim::run::simulate_trace_file(&cfg, path, &opts, |_| {})
+                .with_context(|| format!("simulating {}", path.display()))?;
+            (s, path.display().to_string())
+        }
+    };
     let secs = t.elapsed().as_secs_f64();
     let rate = s.records as f64 / secs;
     if args.json {
         let v = serde_json::json!({
-            "machine": cfg.name, "cores": cfg.core.count, "records": s.records,
+            "machine": cfg.name, "cores": cfg.core.count, "trace": trace, "records": s.records,
             "seconds": secs, "records_per_second": rate, "simulated_cycles": s.cycles,
+            "llc_hit_rate": s.llc_hit_rate, "llc_mpki": s.llc_mpki,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
-            "sim: {} records on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles)",
-            s.records, cfg.name, cfg.core.count, secs, rate, s.cycles
+            "sim: {} records of {trace} on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles, LLC hit rate {:.3}, {:.1} LLC MPKI)",
+            s.records, cfg.name, cfg.core.count, secs, rate, s.cycles, s.llc_hit_rate, s.llc_mpki
         );
     }
     Ok(())
