@@ -342,11 +342,36 @@ pub fn make_inspector_with<'ctx>(
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
+    // Unchecked accesses of one block at constant offsets from one base
+    // that cover a contiguous byte range are reported once, as that range.
+    let runs = if dedup.is_some() {
+        coalesced_runs(
+            &ops,
+            &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
+            &td,
+        )
+    } else {
+        HashMap::new()
+    };
+    let i8t = cx.i8_type();
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
         b.position_before(&i);
         match &mut dedup {
-            Some(d) if is_unchecked(&i, w) => d.report(&b, h, k, p, size)?,
+            Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
+                None => d.report(&b, h, k, p, size)?,
+                Some(Run::Covered) => {}
+                Some(&Run::Leader { base, offset, size }) => {
+                    let at = if offset == 0 {
+                        base.into_pointer_value()
+                    } else {
+                        let off = cx.i64_type().const_int(offset as u64, true);
+                        // SAFETY: an in-bounds byte offset the loop itself accesses.
+                        unsafe { b.build_gep(i8t, base.into_pointer_value(), &[off], "weft.span")? }
+                    };
+                    d.report(&b, h, k, at.into(), size)?
+                }
+            },
             _ => {
                 let args: [BasicMetadataValueEnum<'ctx>; 5] = [
                     h.into(),
@@ -395,6 +420,123 @@ pub fn make_inspector_with<'ctx>(
         d.finish(&b)?;
     }
     Ok(n)
+}
+
+/// Role of an access in [`coalesced_runs`].
+#[derive(Clone, Copy, Debug)]
+enum Run<'ctx> {
+    /// The first access of a run (in block order): reports the run's bytes
+    /// `[base + offset, base + offset + size)`.
+    Leader {
+        base: BasicValueEnum<'ctx>,
+        offset: i64,
+        size: u64,
+    },
+    /// Covered by its run's leader: no report of its own.
+    Covered,
+}
+
+/// `p` as (base, constant byte offset): strips getelementptrs with a single
+/// constant index (`gep T, base, C` = `base + C * alloc_size(T)`, e.g. the
+/// `gep i8, %row, 8` of `a[3*i+1]` next to `a[3*i]`).
+fn const_offset_base<'ctx>(
+    mut p: BasicValueEnum<'ctx>,
+    td: &inkwell::targets::TargetData,
+) -> (BasicValueEnum<'ctx>, i64) {
+    use inkwell::llvm_sys::core::{
+        LLVMConstIntGetSExtValue, LLVMGetGEPSourceElementType, LLVMGetNumOperands, LLVMGetOperand,
+        LLVMIsAConstantInt,
+    };
+    use inkwell::llvm_sys::target::LLVMABISizeOfType;
+    let mut offset = 0i64;
+    for _ in 0..16 {
+        let Some(i) = util::as_instruction(p) else {
+            break;
+        };
+        if i.get_opcode() != InstructionOpcode::GetElementPtr {
+            break;
+        }
+        let r = i.as_value_ref();
+        // SAFETY: `r` is a live GEP instruction: 2 operands are (pointer,
+        // index); its source element type is a sized type.
+        let step = unsafe {
+            if LLVMGetNumOperands(r) != 2 || LLVMIsAConstantInt(LLVMGetOperand(r, 1)).is_null() {
+                break;
+            }
+            let c = LLVMConstIntGetSExtValue(LLVMGetOperand(r, 1));
+            let size = LLVMABISizeOfType(td.as_mut_ptr(), LLVMGetGEPSourceElementType(r));
+            c.checked_mul(size as i64)
+        };
+        let Some(base) = util::value_operand(i, 0) else {
+            break;
+        };
+        match step.and_then(|s| offset.checked_add(s)) {
+            Some(o) => offset = o,
+            None => break,
+        }
+        p = base;
+    }
+    (p, offset)
+}
+
+/// Runs of unchecked accesses to coalesce: per block and base pointer
+/// ([`const_offset_base`]), the accesses sorted by offset and cut where the
+/// next one starts past the bytes covered so far; every run of two or more
+/// accesses covers one contiguous byte range, so its lines, and the bank
+/// maps, are exactly those of reporting each access. The leader is the
+/// run's first access in block order (the base dominates it: every access
+/// of the run computes its address from the base).
+fn coalesced_runs<'ctx>(
+    ops: &[(InstructionValue<'ctx>, BasicValueEnum<'ctx>, u64, bool)],
+    unchecked: &dyn Fn(&InstructionValue<'ctx>, bool) -> bool,
+    td: &inkwell::targets::TargetData,
+) -> HashMap<util::ValueKey, Run<'ctx>> {
+    // (block, base) -> (base, [(offset, size, position in ops)])
+    type Group<'ctx> = (BasicValueEnum<'ctx>, Vec<(i64, u64, usize)>);
+    let mut groups: HashMap<(usize, util::ValueKey), Group<'ctx>> = HashMap::new();
+    for (n, &(i, p, size, w)) in ops.iter().enumerate() {
+        if size == 0 || !unchecked(&i, w) {
+            continue;
+        }
+        let Some(bb) = i.get_parent() else { continue };
+        let (base, off) = const_offset_base(p, td);
+        groups
+            .entry((util::bkey(bb), util::key(&base)))
+            .or_insert_with(|| (base, Vec::new()))
+            .1
+            .push((off, size, n));
+    }
+    let mut out = HashMap::new();
+    for (base, mut accs) in groups.into_values() {
+        accs.sort_unstable();
+        let mut start = 0;
+        while start < accs.len() {
+            let (lo, mut end) = (accs[start].0, accs[start].0 + accs[start].1 as i64);
+            let mut stop = start + 1;
+            while stop < accs.len() && accs[stop].0 <= end {
+                end = end.max(accs[stop].0 + accs[stop].1 as i64);
+                stop += 1;
+            }
+            let run = &accs[start..stop];
+            if run.len() > 1 {
+                let lead = run.iter().map(|a| a.2).min().unwrap_or(run[0].2);
+                for a in run {
+                    let role = if a.2 == lead {
+                        Run::Leader {
+                            base,
+                            offset: lo,
+                            size: (end - lo) as u64,
+                        }
+                    } else {
+                        Run::Covered
+                    };
+                    out.insert(util::key(&ops[a.2].0), role);
+                }
+            }
+            start = stop;
+        }
+    }
+    out
 }
 
 /// The loads of loop `l` from arrays the loop does not write (the frontend
