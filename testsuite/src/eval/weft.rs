@@ -10,7 +10,9 @@
 //!   `libweft_runtime.a` (`weft_passes::link`). This is `weft build` as a library
 //!   call.
 //! - **run**: the executable in trace mode with `WEFT_TRACE`, `WEFT_CORES`,
-//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`;
+//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`,
+//!   plus the runtime options of the job (`RunJob::env`: the
+//!   `backend::RUNTIME_ENV` variables `weft eval` was started with);
 //!   the checksum is the program's final `checksum:` line; coverage, inspector
 //!   time and beta come from the runtime's statistics JSON. GPART-reordered runs
 //!   rewrite the benchmark's `--input` file first (`eval::reorder`).
@@ -246,6 +248,11 @@ impl Backend for WeftBackend {
         let mut cmd = Command::new(&build.exe);
         // Same addresses, hence same banks, on every run (no ASLR).
         weft_passes::link::reproducible_layout(&mut cmd);
+        // Runtime options only through the job (they are in its cache key).
+        for k in RUNTIME_ENV {
+            cmd.env_remove(k);
+        }
+        cmd.envs(job.env.iter().map(|(k, v)| (k, v)));
         let out = cmd
             .args(&args)
             .env("WEFT_TRACE", &trace)

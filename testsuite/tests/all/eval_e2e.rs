@@ -102,6 +102,7 @@ fn traced_runs_are_reproducible() {
         reorder: None,
         cores: Some(4),
         machine: MachineSpec::preset("table4.2").with("core.count", 4),
+        env: Vec::new(),
     };
     let mut traces = Vec::new();
     for k in 0..2 {
