@@ -11,6 +11,14 @@
 //!   table over the address bits that select the bank (exact for the bit-field
 //!   mappings of `weft-memsim`), and sets one bit in the slab's bank-map words;
 //! - the access is appended to a compact record list for the dependence check.
+//! - with a miss predictor ([`SlabRecorder::with_miss_filter`], off by
+//!   default), a line found in the recorder's [`LineFilter`] (a small
+//!   set-associative tag array of the lines touched last) is predicted to hit
+//!   in the caches and sets no bank bit (§4.4.2 assumes every access misses;
+//!   the dissertation, around its Algorithm 4, suggests predicting the misses
+//!   instead). One filter per recorder, i.e. per core's chunk, filled in
+//!   original iteration order; it starts empty, so re-inspecting a chunk's
+//!   prefix (lazy recorders) sets the same bits.
 //!
 //! At the end, [`SlabRecorder::dependences`] builds the slab DAG only when
 //! some reported access writes (the compiler reports the stores of loops it
@@ -101,6 +109,64 @@ impl BankTable {
     }
 }
 
+/// Predicts which cache lines of a slab still sit in the caches: a
+/// set-associative tag array with [`LineFilter::WAYS`] ways and LRU
+/// replacement (move to front) over the lines touched last, in the order the
+/// inspector reports them. A touched line that is in the array is a predicted
+/// hit; any other is a predicted miss and is inserted, evicting its set's
+/// least recently touched line. Sets are selected by the low bits of the line
+/// number, as in the caches it models. No allocation after construction.
+#[derive(Clone, Debug)]
+pub struct LineFilter {
+    /// `WAYS` tags per set, most recent first; a tag is the line number + 1
+    /// (0 = empty way).
+    tags: Vec<u64>,
+    set_mask: u64,
+}
+
+impl LineFilter {
+    /// Ways per set.
+    pub const WAYS: usize = 4;
+
+    /// A filter of about `lines` lines: the number of sets is `lines / WAYS`
+    /// rounded to the nearest power of two (at least one set).
+    pub fn new(lines: usize) -> LineFilter {
+        let want = (lines / Self::WAYS).max(1);
+        let up = want.next_power_of_two();
+        let sets = if up - want > want - up / 2 {
+            up / 2
+        } else {
+            up
+        };
+        LineFilter {
+            tags: vec![0; sets * Self::WAYS],
+            set_mask: sets as u64 - 1,
+        }
+    }
+
+    /// Lines the filter holds at most.
+    pub fn capacity(&self) -> usize {
+        self.tags.len()
+    }
+
+    /// Touches cache line number `line`: `true` if it was in the filter
+    /// (predicted hit). Either way it becomes its set's most recent line.
+    #[inline]
+    pub fn touch(&mut self, line: u64) -> bool {
+        let s = (line & self.set_mask) as usize * Self::WAYS;
+        let set = &mut self.tags[s..s + Self::WAYS];
+        let t = line.wrapping_add(1);
+        if set[0] == t {
+            return true;
+        }
+        let pos = set[1..].iter().position(|&x| x == t);
+        let end = pos.map_or(Self::WAYS - 1, |w| w + 1);
+        set.copy_within(0..end, 1);
+        set[0] = t;
+        pos.is_some()
+    }
+}
+
 /// Where the slabs of a region lie: per-core chunk starts (len P+1), the id
 /// of each core's first slab (len P+1) and the slab length.
 #[derive(Clone, Debug)]
@@ -170,6 +236,11 @@ pub struct SlabRecorder {
     reported: usize,
     writes: usize,
     monotone: bool,
+    filter: Option<LineFilter>,
+    /// Line touches the filter predicted to hit (set no bit).
+    filtered: u64,
+    /// All line touches.
+    touches: u64,
 }
 
 impl SlabRecorder {
@@ -194,7 +265,22 @@ impl SlabRecorder {
             reported: 0,
             writes: 0,
             monotone: true,
+            filter: None,
+            filtered: 0,
+            touches: 0,
         }
+    }
+
+    /// The same recorder with a miss predictor of about `lines` cache lines
+    /// (see [`LineFilter`]; `0`: none, every access sets its bank bits).
+    pub fn with_miss_filter(mut self, lines: usize) -> Self {
+        self.filter = (lines > 0).then(|| LineFilter::new(lines));
+        self
+    }
+
+    /// `(line touches predicted to hit, all line touches)` so far.
+    pub fn filter_counts(&self) -> (u64, u64) {
+        (self.filtered, self.touches)
     }
 
     /// The same recorder keeping no access until the first write (type docs).
@@ -222,9 +308,9 @@ impl SlabRecorder {
     pub fn prepend(&mut self, prefix: SlabRecorder) {
         let lazy = std::mem::replace(self, prefix);
         // The prefix re-reported iterations the lazy recorder already counted.
-        let reported = lazy.reported;
+        let counts = (lazy.reported, lazy.filtered, lazy.touches);
         self.append(lazy);
-        self.reported = reported;
+        (self.reported, self.filtered, self.touches) = counts;
     }
 
     /// Appends the accesses of `other` (a recorder of the same layout over
@@ -237,6 +323,8 @@ impl SlabRecorder {
         self.monotone &= other.monotone;
         self.writes += other.writes;
         self.reported += other.reported;
+        self.filtered += other.filtered;
+        self.touches += other.touches;
         self.recs.append(&mut other.recs);
     }
 
@@ -276,7 +364,14 @@ impl SlabRecorder {
         let first = addr >> self.line_shift;
         let last = (addr + size as u64 - 1) >> self.line_shift;
         let row = &mut self.bits[u * self.words..(u + 1) * self.words];
+        self.touches += last - first + 1;
         for l in first..=last {
+            if let Some(f) = &mut self.filter {
+                if f.touch(l) {
+                    self.filtered += 1;
+                    continue;
+                }
+            }
             let b = self.table.bank(l << self.line_shift);
             row[b / 64] |= 1u64 << (b % 64);
         }
@@ -731,6 +826,142 @@ mod tests {
         let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
         assert_eq!(closure(&hashed), slow);
         assert!(slow.iter().flatten().any(|&e| e));
+    }
+
+    #[test]
+    fn line_filter_is_lru_per_set() {
+        let mut f = LineFilter::new(8); // 2 sets of 4 ways
+        assert_eq!(f.capacity(), 8);
+        // Even lines share set 0: 0, 2, 4, 6 fill it, 8 evicts 0 (LRU).
+        for l in [0, 2, 4, 6] {
+            assert!(!f.touch(l), "line {l} is new");
+        }
+        assert!(f.touch(0), "0 is still there; now most recent");
+        assert!(!f.touch(8), "evicts the LRU line, 2");
+        assert!(!f.touch(2), "2 was evicted (and now evicts 4)");
+        assert!(f.touch(0) && f.touch(8) && f.touch(6));
+        assert!(!f.touch(4));
+        // Set 1 (odd lines) is untouched by all that.
+        assert!(!f.touch(1) && f.touch(1));
+        // Sizes round to the nearest power-of-two number of sets.
+        assert_eq!(LineFilter::new(0).capacity(), 4);
+        assert_eq!(LineFilter::new(12).capacity(), 16);
+        assert_eq!(LineFilter::new(20).capacity(), 16);
+        assert_eq!(LineFilter::new(17749).capacity(), 16384);
+    }
+
+    /// `table4.2`: page-interleaved, so the 4 KiB pages at 0x0, 0x1000, ...
+    /// 0x5000 lie in six different banks (the bank bits start at bit 12).
+    fn paged_banks() -> (std::sync::Arc<Machine>, [usize; 6]) {
+        let m = std::sync::Arc::new(Machine::load("table4.2").unwrap());
+        let b: [usize; 6] = std::array::from_fn(|k| m.mem_bank(0x1000 * k as u64));
+        let mut d = b.to_vec();
+        d.sort_unstable();
+        d.dedup();
+        assert_eq!(d.len(), 6, "distinct banks {b:?}");
+        (m, b)
+    }
+
+    #[test]
+    fn miss_filter_hand_computed_bank_maps() {
+        let (m, bank) = paged_banks();
+        let banks = m.num_mem_banks();
+        let set = |v: &[usize]| BankSet::from_banks(banks, v).unwrap();
+        // Pages 0..5 start at lines 0, 64, ..., 320: all in set 0 of a
+        // 16-line filter (4 sets of 4 ways).
+        let (a, b, c, d, e, f) = (0x0, 0x1000, 0x2000, 0x3000, 0x4000, 0x5000);
+        let run = |filter: usize| {
+            let mut r =
+                SlabRecorder::new(layout(), banks, 6, BankTable::new(&m)).with_miss_filter(filter);
+            // slab 0: A twice (the same line), B once
+            r.record(0, a, 8, false);
+            r.record(1, a + 8, 8, false);
+            r.record(1, b, 8, false);
+            // slab 1: A again (within capacity), C
+            r.record(2, a, 8, false);
+            r.record_unchecked(3, c, 8);
+            // slab 2: D, E, F evict A (LRU of set 0 after slab 1: C A B),
+            // then A again
+            for x in [d, e, f, a] {
+                r.record(4, x, 8, false);
+            }
+            r
+        };
+        // Every access a predicted miss (the dissertation's default).
+        let off = run(0);
+        assert_eq!(off.filter_counts(), (0, 9));
+        let maps = off.bank_maps();
+        assert_eq!(maps[0], set(&[bank[0], bank[1]]));
+        assert_eq!(maps[1], set(&[bank[0], bank[2]]));
+        assert_eq!(maps[2], set(&[bank[3], bank[4], bank[5], bank[0]]));
+        // With the filter: A's second touch in slab 0 and its touch in slab 1
+        // hit; in slab 2 it was evicted and misses again.
+        let on = run(16);
+        assert_eq!(on.filter_counts(), (2, 9));
+        let maps = on.bank_maps();
+        assert_eq!(maps[0], set(&[bank[0], bank[1]]));
+        assert_eq!(maps[1], set(&[bank[2]]));
+        assert_eq!(maps[2], set(&[bank[3], bank[4], bank[5], bank[0]]));
+        assert!(maps[3..].iter().all(|s| s.count() == 0));
+        // 256 sets: A, E in set 0, B, F in set 64, C in 128, D in 192; A
+        // stays and slab 2 loses A's bank.
+        let big = run(1024);
+        assert_eq!(big.filter_counts(), (3, 9));
+        assert_eq!(big.bank_maps()[2], set(&[bank[3], bank[4], bank[5]]));
+    }
+
+    #[test]
+    fn miss_filter_lines_spanning_accesses_and_empty_maps_schedule() {
+        let (m, bank) = paged_banks();
+        let banks = m.num_mem_banks();
+        let mut r = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m)).with_miss_filter(64);
+        // A 16-byte access across the page boundary 0x1000: two lines, two banks.
+        r.record(0, 0x1000 - 8, 16, false);
+        // Slab 1 touches only those lines again: an empty map.
+        r.record(2, 0x1000 - 8, 8, false);
+        r.record(3, 0x1000, 8, false);
+        assert_eq!(r.filter_counts(), (2, 4));
+        let maps = r.bank_maps();
+        assert_eq!(
+            maps[0],
+            BankSet::from_banks(banks, &[bank[0], bank[1]]).unwrap()
+        );
+        assert_eq!(maps[1].count(), 0);
+        // Algorithm 4 still schedules every slab (empty maps included) once.
+        let per_core = vec![maps[0..3].to_vec(), maps[3..6].to_vec()];
+        let inst = crate::blp::SlabInstance::new(banks, per_core).unwrap();
+        let s = crate::blp::schedule_blp(&inst, &Default::default(), None).unwrap();
+        let mut got = s.per_core();
+        for c in &mut got {
+            c.sort_unstable();
+        }
+        assert_eq!(got, vec![vec![0, 1, 2], vec![0, 1, 2]]);
+    }
+
+    #[test]
+    fn miss_filter_lazy_prefix_equals_the_full_recording() {
+        let (m, _) = paged_banks();
+        let banks = m.num_mem_banks();
+        let t = || BankTable::new(&m);
+        // Iterations read lines of a few pages again and again; iteration 3
+        // writes.
+        let inspect = |r: &mut SlabRecorder, a: i64, b: i64| {
+            for i in a..b {
+                r.record(i, 0x1000 * (i as u64 % 3), 8, false);
+                r.record(i, 0x8000 + 0x1000 * (i as u64 % 5), 8, i == 3);
+            }
+        };
+        let mut full = SlabRecorder::new(layout(), banks, 6, t()).with_miss_filter(1024);
+        inspect(&mut full, 0, 5);
+        let mut lazy = SlabRecorder::lazy(layout(), banks, 6, t()).with_miss_filter(1024);
+        inspect(&mut lazy, 0, 5);
+        let mut pre = SlabRecorder::new(layout(), banks, 6, t()).with_miss_filter(1024);
+        inspect(&mut pre, 0, 4);
+        lazy.prepend(pre);
+        assert_eq!(lazy.bank_maps(), full.bank_maps());
+        assert_eq!(lazy.filter_counts(), full.filter_counts());
+        assert!(full.filter_counts().0 > 0);
+        assert_eq!(lazy.accesses(), full.accesses());
     }
 
     /// Reachability matrix (the dependence relation both DAGs must induce).

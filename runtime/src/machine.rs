@@ -50,6 +50,20 @@ impl Machine {
         self.config.llc.size_bytes / self.config.llc.line_bytes.max(1) as u64
     }
 
+    /// Cache lines a core can expect to find cached: its private caches
+    /// (the L2 when there is one, else the L1) plus its `1/cores` share of
+    /// the LLC. The default capacity of the inspector's miss predictor
+    /// ([`crate::inspect::LineFilter`]).
+    pub fn core_cache_lines(&self, cores: usize) -> usize {
+        let c = &self.config;
+        let lines = |bytes: u64, line: u32| (bytes / line.max(1) as u64) as usize;
+        let private = match &c.l2 {
+            Some(l2) => lines(l2.size_bytes, l2.line_bytes),
+            None => lines(c.l1.size_bytes, c.l1.line_bytes),
+        };
+        private + self.llc_lines() as usize / cores.max(1)
+    }
+
     /// η_m of §5.5.6: a memory bank's service latency for a row miss, in DRAM
     /// cycles (tRCD + tCL + tBL).
     pub fn eta_mem(&self) -> f64 {

@@ -106,6 +106,55 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
+    /// Miss prediction of irregular inspections (`WEFT_MISS_FILTER`, default
+    /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
+    /// map (see [`MissFilter`]).
+    pub miss_filter: MissFilter,
+}
+
+/// Which accesses of a slab set bits in its bank map (§4.4.2).
+///
+/// The dissertation assumes every access misses in the LLC; then slabs of a
+/// few dozen iterations of an indirect loop touch most banks and Algorithm 4
+/// sees little difference between them. With a predictor, an access predicted
+/// to hit sets no bit, so a slab's map holds the banks its misses are likely
+/// to reach. The only predictor is [`crate::inspect::LineFilter`], fed per
+/// core in original iteration order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MissFilter {
+    /// Every access is a predicted miss (`off`, the dissertation's default).
+    #[default]
+    Off,
+    /// A line filter of the lines a core can expect to keep cached:
+    /// [`Machine::core_cache_lines`] (private L2, else L1, plus the core's
+    /// share of the LLC) (`lines`).
+    Lines,
+    /// A line filter of this many cache lines (`lines:N`).
+    LinesOf(usize),
+}
+
+impl MissFilter {
+    /// Parses `off`, `lines` or `lines:N` (N > 0 cache lines).
+    pub fn parse(s: &str) -> Option<MissFilter> {
+        match s.trim() {
+            "off" | "" => Some(MissFilter::Off),
+            "lines" => Some(MissFilter::Lines),
+            s => s
+                .strip_prefix("lines:")
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .map(MissFilter::LinesOf),
+        }
+    }
+
+    /// Filter capacity in cache lines on `machine` with `cores` cores (0 = off).
+    pub fn lines(self, machine: &Machine, cores: usize) -> usize {
+        match self {
+            MissFilter::Off => 0,
+            MissFilter::Lines => machine.core_cache_lines(cores),
+            MissFilter::LinesOf(n) => n,
+        }
+    }
 }
 
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
@@ -132,6 +181,7 @@ impl Default for RuntimeConfig {
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
+            miss_filter: MissFilter::Off,
         }
     }
 }
@@ -139,7 +189,7 @@ impl Default for RuntimeConfig {
 impl RuntimeConfig {
     /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`,
     /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`,
-    /// `WEFT_BLP_WINDOW`.
+    /// `WEFT_BLP_WINDOW`, `WEFT_MISS_FILTER`.
     pub fn from_env() -> Result<Self> {
         let mut c = RuntimeConfig::default();
         if let Ok(v) = std::env::var("WEFT_CORES") {
@@ -185,6 +235,13 @@ impl RuntimeConfig {
                 ))
             })?;
             c.blp_window = (w > 0).then_some(w);
+        }
+        if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
+            c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
+                invalid(format!(
+                    "WEFT_MISS_FILTER={v:?} is not `off`, `lines` or `lines:N` (N cache lines > 0)"
+                ))
+            })?;
         }
         Ok(c)
     }
@@ -306,6 +363,9 @@ pub struct RegionStats {
     pub banks_per_slot: Option<f64>,
     /// Algorithm 4: the same for the original order.
     pub original_banks_per_slot: Option<f64>,
+    /// Algorithm 4: mean memory banks in a slab's bank map (what
+    /// [`RuntimeConfig::miss_filter`] shrinks).
+    pub banks_per_slab: Option<f64>,
     /// Algorithm 5: scheme name.
     pub scheme: Option<String>,
     /// Algorithm 5: IW size (eq. 5.1).
@@ -332,6 +392,11 @@ pub struct RegionStats {
 pub struct InspectorBreakdown {
     /// Accesses the inspector reported.
     pub accesses: u64,
+    /// Cache lines those accesses touched.
+    pub line_touches: u64,
+    /// Line touches the miss predictor counted as hits, which set no bank
+    /// bit (0 with [`MissFilter::Off`]).
+    pub predicted_hits: u64,
     /// Running the inspector: reports, slab lookup, bank mapping into bank-maps.
     pub record_ns: u64,
     /// Building the bank sets and the §4.4.6 dependence check.
@@ -1060,12 +1125,14 @@ impl Runtime {
             slab_iters: si,
         };
         let banks = machine.num_mem_banks();
+        let filter_lines = self.cfg.miss_filter.lines(&machine, p);
         let make = |lazy: bool| {
             let (l, t) = (layout.clone(), table.clone());
             match lazy {
                 true => SlabRecorder::lazy(l, banks, line.trailing_zeros(), t),
                 false => SlabRecorder::new(l, banks, line.trailing_zeros(), t),
             }
+            .with_miss_filter(filter_lines)
         };
         // Chunk `c` into a lazy recorder; a chunk that reports a write is
         // completed by re-inspecting its iterations up to the first write.
@@ -1102,6 +1169,7 @@ impl Runtime {
         let dag = rec.dependences()?;
         let t2 = Instant::now();
         let accesses = rec.accesses() as u64;
+        let (predicted_hits, line_touches) = rec.filter_counts();
         let writes = rec.writes() > 0;
         drop(rec);
         let slabs: Vec<Vec<_>> = (0..p)
@@ -1148,6 +1216,8 @@ impl Runtime {
             units: n as u64,
             inspector_breakdown: Some(InspectorBreakdown {
                 accesses,
+                line_touches,
+                predicted_hits,
                 record_ns: (t1 - t0).as_nanos() as u64,
                 dependence_ns: (t2 - t1).as_nanos() as u64,
                 schedule_ns: (t3 - t2).as_nanos() as u64,
@@ -1156,6 +1226,9 @@ impl Runtime {
             sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
             banks_per_slot: Some(sched.mean_coverage()),
             original_banks_per_slot: Some(orig.mean_coverage()),
+            banks_per_slab: Some(
+                maps.iter().map(|m| m.count()).sum::<usize>() as f64 / maps.len().max(1) as f64,
+            ),
             ..Default::default()
         };
         Ok((plan, st, writes))
@@ -1706,5 +1779,37 @@ impl Runtime {
             std::fs::write(p, text)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn miss_filter_parses_and_sizes_from_the_machine() {
+        assert_eq!(MissFilter::parse("off"), Some(MissFilter::Off));
+        assert_eq!(MissFilter::parse(" lines "), Some(MissFilter::Lines));
+        assert_eq!(
+            MissFilter::parse("lines:512"),
+            Some(MissFilter::LinesOf(512))
+        );
+        for bad in ["lines:0", "lines:", "on", "lines:x"] {
+            assert_eq!(MissFilter::parse(bad), None, "{bad}");
+        }
+        // table4.2: 256 KiB private L2 = 4096 lines, plus 10 MiB LLC / 12
+        // cores = 163840 / 12 = 13653 lines.
+        let m = Machine::load("table4.2").unwrap();
+        assert_eq!(MissFilter::Lines.lines(&m, 12), 4096 + 13653);
+        assert_eq!(MissFilter::LinesOf(100).lines(&m, 12), 100);
+        assert_eq!(MissFilter::Off.lines(&m, 12), 0);
+        // table5.2 has no L2: the L1 plus the LLC share.
+        let m = Machine::load("table5.2").unwrap();
+        let c = &m.config;
+        let l1 = (c.l1.size_bytes / c.l1.line_bytes as u64) as usize;
+        assert_eq!(
+            MissFilter::Lines.lines(&m, 4),
+            l1 + m.llc_lines() as usize / 4
+        );
     }
 }

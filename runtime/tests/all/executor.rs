@@ -783,6 +783,58 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
     );
 }
 
+/// `RuntimeConfig::miss_filter` reaches the inspector: every iteration reads
+/// one shared line and its own 8 bytes of `y`. With the line filter the
+/// shared line's later touches and the repeated lines of `y` are predicted
+/// hits and set no bank bit, so the slabs' maps shrink; results are the same.
+#[test]
+fn miss_filter_shrinks_bank_maps_not_results() {
+    use weft_runtime::runtime::MissFilter;
+    let n = 4000usize;
+    let run = |miss_filter: MissFilter| {
+        let r = rt_with(RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: 0,
+            miss_filter,
+            ..Default::default()
+        });
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = add_index_body(&y);
+        let shared = &y[0] as *const AtomicU64 as u64;
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                h.access_unchecked(i, shared, 8).unwrap();
+                h.access_unchecked(i, &y[i as usize] as *const AtomicU64 as u64, 8)
+                    .unwrap();
+            }
+        };
+        r.run_irregular(3, 0, n as i64, 50, Some(&insp), &body)
+            .unwrap();
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        let b = &reg["inspector_breakdown"];
+        let y: Vec<u64> = y.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+        (
+            b["predicted_hits"].as_u64().unwrap(),
+            b["line_touches"].as_u64().unwrap(),
+            reg["banks_per_slab"].as_f64().unwrap(),
+            y,
+        )
+    };
+    let (hits_off, touches, slab_off, y_off) = run(MissFilter::Off);
+    assert_eq!((hits_off, touches), (0, 2 * n as u64));
+    let (hits_on, touches_on, slab_on, y_on) = run(MissFilter::Lines);
+    assert_eq!(touches_on, touches);
+    // Misses: per core's chunk the shared line once and each 64-byte line
+    // of its part of `y` once (8 iterations per line, +1 for alignment).
+    assert!(
+        hits_on >= 2 * n as u64 - 2 - 2 * (n as u64 / 8 + 2),
+        "{hits_on}"
+    );
+    assert!(slab_on <= slab_off, "{slab_on} > {slab_off}");
+    assert_eq!(y_on, y_off);
+}
+
 /// Candidate window of Algorithm 4 (`RuntimeConfig::blp_window`): every slab a
 /// core runs is among its first `w` not yet run slabs in original order, so
 /// `w = 1` is the original order; without a window the same slabs are

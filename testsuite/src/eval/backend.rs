@@ -109,6 +109,29 @@ pub struct RunJob {
     pub cores: Option<u32>,
     /// Machine the runtime computes bank maps for.
     pub machine: MachineSpec,
+    /// Runtime options passed to the program (name, value), from
+    /// [`RUNTIME_ENV`]; part of the cache key (omitted when empty, so the
+    /// keys of runs without options stay as they were).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<(String, String)>,
+}
+
+/// Runtime environment variables that change the schedules a traced run
+/// builds. `weft eval` passes those it was started with to every run (and
+/// removes them otherwise), so they take effect and enter the cache key.
+pub const RUNTIME_ENV: &[&str] = &[
+    "WEFT_BLP_WINDOW",
+    "WEFT_MISS_FILTER",
+    "WEFT_REINSPECT_LIMIT",
+    "WEFT_SLOT_BARRIER",
+];
+
+/// The [`RUNTIME_ENV`] variables set in this process, in that order.
+pub fn runtime_env() -> Vec<(String, String)> {
+    RUNTIME_ENV
+        .iter()
+        .filter_map(|&k| Some((k.to_string(), std::env::var(k).ok()?)))
+        .collect()
 }
 
 /// Simulate a trace.

@@ -4,8 +4,7 @@
 //! job description (serialized as canonical JSON), the key of the job it consumes,
 //! the benchmark's source and input bytes, and the toolchain fingerprint (the
 //! weft binary itself, since passes, runtime and simulator are linked into it,
-//! plus the clang version and the `WEFT_*` runtime variables the traced programs
-//! inherit from the harness). A finished job stores `result.json` in
+//! plus the clang version). A finished job stores `result.json` in
 //! `<cache>/<stage>/<key>/`; the entry is only written after every artifact it
 //! names is complete (write to a temporary name, then rename), so an interrupted
 //! run never leaves a half entry that a rerun would trust.

@@ -170,6 +170,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
             })
             .collect();
         let machine = opts.machine(study);
+        let runtime_env = super::backend::runtime_env();
         for version in &versions {
             let avail = backend.check_version(version);
             for bench in &benches {
@@ -184,6 +185,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                         reorder: version.reorder,
                         cores: None,
                         machine: machine.clone(),
+                        env: runtime_env.clone(),
                     },
                     machine: machine.clone(),
                     scheduler: version.scheduler,
@@ -227,6 +229,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                     reorder: None,
                                     cores: None,
                                     machine: machine.clone(),
+                                    env: runtime_env.clone(),
                                 },
                                 machine: machine.clone(),
                                 scheduler: version.scheduler,

@@ -10,7 +10,9 @@
 //!   `libweft_runtime.a` (`weft_passes::link`). This is `weft build` as a library
 //!   call.
 //! - **run**: the executable in trace mode with `WEFT_TRACE`, `WEFT_CORES`,
-//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`;
+//!   `WEFT_MACHINE` (a materialized TOML of the machine spec) and `WEFT_STATS`,
+//!   plus the runtime options of the job (`RunJob::env`: the
+//!   `backend::RUNTIME_ENV` variables `weft eval` was started with);
 //!   the checksum is the program's final `checksum:` line; coverage, inspector
 //!   time and beta come from the runtime's statistics JSON. GPART-reordered runs
 //!   rewrite the benchmark's `--input` file first (`eval::reorder`).
@@ -53,17 +55,20 @@ fn clang_version() -> String {
         .unwrap_or_else(|e| format!("clang-19 not runnable: {e}"))
 }
 
-/// `WEFT_*` variables of the harness's environment that the traced programs
-/// inherit (runtime tuning such as `WEFT_BLP_WINDOW`), sorted; the ones the
-/// run stage sets itself are left out. They are part of the toolchain
-/// fingerprint, so changing one invalidates the cached runs.
-fn inherited_runtime_env() -> Vec<(String, String)> {
-    const SET_BY_RUN: [&str; 4] = ["WEFT_TRACE", "WEFT_STATS", "WEFT_CORES", "WEFT_MACHINE"];
-    let mut v: Vec<(String, String)> = std::env::vars()
-        .filter(|(k, _)| k.starts_with("WEFT_") && !SET_BY_RUN.contains(&k.as_str()))
-        .collect();
-    v.sort();
-    v
+/// Makes `dir/name` a symbolic link to `target` (absolute), replacing an old link.
+fn link_into(target: &Path, dir: &Path, name: &str) -> StageResult<()> {
+    let link = dir.join(name);
+    if link.symlink_metadata().is_ok() {
+        std::fs::remove_file(&link).map_err(failed)?;
+    }
+    let target = std::fs::canonicalize(target).map_err(failed)?;
+    std::os::unix::fs::symlink(&target, &link).map_err(|e| {
+        failed(format!(
+            "linking {} to {}: {e}",
+            link.display(),
+            target.display()
+        ))
+    })
 }
 
 fn failed(e: impl std::fmt::Display) -> StageError {
@@ -98,18 +103,15 @@ impl Backend for WeftBackend {
             let _ = h.file(&rt);
         }
         h.field(&clang_version());
-        for (k, v) in inherited_runtime_env() {
-            h.field(&k).field(&v);
-        }
         h.hex()
     }
 
     fn notes(&self) -> Vec<String> {
-        let env = inherited_runtime_env();
+        let env = super::backend::runtime_env();
         let env_note = (!env.is_empty()).then(|| {
             let list: Vec<String> = env.iter().map(|(k, v)| format!("`{k}={v}`")).collect();
             format!(
-                "Runtime environment of the traced programs (set when `weft eval` ran): {}.",
+                "Runtime options of the traced runs (from the environment `weft eval` ran in): {}.",
                 list.join(", ")
             )
         });
@@ -269,15 +271,42 @@ impl Backend for WeftBackend {
         };
         let trace = dir.join("trace.bin");
         let stats = dir.join("stats.json");
-        let mut cmd = Command::new(&build.exe);
+        // The same process image whatever the paths: the initial stack holds
+        // the environment, the arguments and the executable's name, so their
+        // lengths shift every stack address (and its DRAM bank; a longer
+        // `--out` moved moldyn's BLP by 5.7%). The program runs in `dir` as
+        // `./prog`, with only its own variables, and reaches files outside
+        // `dir` through links named by their file names.
+        link_into(&build.exe, dir, "prog")?;
+        let here = std::fs::canonicalize(dir).map_err(failed)?;
+        for a in args.iter_mut() {
+            let p = Path::new(a.as_str());
+            if !a.contains('/') || !p.is_file() {
+                continue;
+            }
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .ok_or_else(|| failed(format!("argument {a} has no file name")))?;
+            let canon = std::fs::canonicalize(p).map_err(failed)?;
+            if canon.parent() != Some(here.as_path()) {
+                link_into(&canon, dir, &name)?;
+            }
+            *a = name;
+        }
+        let mut cmd = Command::new("./prog");
         // Same addresses, hence same banks, on every run (no ASLR).
         weft_passes::link::reproducible_layout(&mut cmd);
         let out = cmd
+            .current_dir(dir)
+            .env_clear()
+            // Runtime options only through the job (they are in its cache key).
+            .envs(job.env.iter().map(|(k, v)| (k, v)))
             .args(&args)
-            .env("WEFT_TRACE", &trace)
-            .env("WEFT_STATS", &stats)
+            .env("WEFT_TRACE", "trace.bin")
+            .env("WEFT_STATS", "stats.json")
             .env("WEFT_CORES", cores.to_string())
-            .env("WEFT_MACHINE", &machine_path)
+            .env("WEFT_MACHINE", "machine.toml")
             .output()
             .map_err(|e| failed(format!("running {}: {e}", build.exe.display())))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
