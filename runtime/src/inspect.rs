@@ -100,7 +100,7 @@ impl BankTable {
     }
 
     /// Memory bank of byte address `addr`.
-    #[inline]
+    #[inline(always)]
     pub fn bank(&self, addr: u64) -> usize {
         match &self.machine {
             None => self.table[((addr >> self.lsb) & self.mask) as usize] as usize,
@@ -358,22 +358,32 @@ impl SlabRecorder {
     }
 
     /// Sets the bank bits of the lines of `[addr, addr + size)` in the current slab.
-    #[inline]
+    #[inline(always)]
     fn mark_lines(&mut self, addr: u64, size: u32) {
         let u = self.cur_unit as usize;
         let first = addr >> self.line_shift;
         let last = (addr + size as u64 - 1) >> self.line_shift;
-        let row = &mut self.bits[u * self.words..(u + 1) * self.words];
         self.touches += last - first + 1;
-        for l in first..=last {
-            if let Some(f) = &mut self.filter {
-                if f.touch(l) {
-                    self.filtered += 1;
-                    continue;
-                }
+        if first == last && self.filter.is_none() {
+            // The common case: one line, no miss predictor.
+            let b = self.table.bank(first << self.line_shift);
+            self.bits[u * self.words + b / 64] |= 1u64 << (b % 64);
+            return;
+        }
+        let row = &mut self.bits[u * self.words..(u + 1) * self.words];
+        let mut l = first;
+        while l <= last {
+            let hit = match &mut self.filter {
+                Some(f) => f.touch(l),
+                None => false,
+            };
+            if hit {
+                self.filtered += 1;
+            } else {
+                let b = self.table.bank(l << self.line_shift);
+                row[b / 64] |= 1u64 << (b % 64);
             }
-            let b = self.table.bank(l << self.line_shift);
-            row[b / 64] |= 1u64 << (b % 64);
+            l += 1;
         }
     }
 

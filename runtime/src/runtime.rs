@@ -303,16 +303,24 @@ impl Inspector {
         }
     }
 
+    /// The error of an access of iteration `iter` outside the inspected range
+    /// (kept for the region's report too).
+    #[cold]
+    #[inline(never)]
+    fn out_of_range(&mut self, iter: i64) -> RuntimeError {
+        let m = format!(
+            "inspector reported iteration {iter} outside [{}, {})",
+            self.lo, self.hi
+        );
+        self.error.get_or_insert(m.clone());
+        invalid(m)
+    }
+
     /// Records one access of iteration `iter` (must lie in the inspected range).
     #[inline]
     pub fn access(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
         if iter < self.lo || iter >= self.hi {
-            let m = format!(
-                "inspector reported iteration {iter} outside [{}, {})",
-                self.lo, self.hi
-            );
-            self.error.get_or_insert(m.clone());
-            return Err(invalid(m));
+            return Err(self.out_of_range(iter));
         }
         match &mut self.layout {
             Layout::Slabs(r) => r.record(iter, addr, size, write),
