@@ -14,6 +14,9 @@
 #include <time.h>
 
 static const char *wb_prog = "bench";
+/* --dump-graph / --permute as parsed, and whether the program consumed them. */
+static const char *wb_dump_path, *wb_perm_path;
+static int wb_perm_used;
 
 /* ---------------------------------------------------------------- arguments */
 
@@ -37,7 +40,7 @@ static void wb_usage(const char *usage, int status) {
     FILE *f = status ? stderr : stdout;
     fprintf(f, "%s: %s\n", wb_prog, usage);
     fprintf(f, "usage: %s [--quick] [--size N] [--iters N] [--input PATH] [--base 0|1] "
-               "[--seed S] [--output]\n", wb_prog);
+               "[--seed S] [--output] [--dump-graph PATH] [--permute PATH]\n", wb_prog);
     exit(status);
 }
 
@@ -59,6 +62,8 @@ void wb_parse_args(int argc, char **argv, wb_args *a, const char *usage) {
     a->base = -1;
     a->seed = 1;
     a->output = 0;
+    a->dump_graph = NULL;
+    a->permute = NULL;
     for (int i = 1; i < argc; i++) {
         const char *f = argv[i];
         int has_val = i + 1 < argc;
@@ -78,11 +83,15 @@ void wb_parse_args(int argc, char **argv, wb_args *a, const char *usage) {
             if (v != 0 && v != 1) wb_die("--base must be 0 or 1");
             a->base = (int)v;
         } else if (!strcmp(f, "--seed") && has_val) a->seed = (uint64_t)wb_parse_long(argv[++i], f);
+        else if (!strcmp(f, "--dump-graph") && has_val) a->dump_graph = argv[++i];
+        else if (!strcmp(f, "--permute") && has_val) a->permute = argv[++i];
         else {
             fprintf(stderr, "%s: error: unknown or incomplete argument '%s'\n", wb_prog, f);
             wb_usage(usage, 2);
         }
     }
+    wb_dump_path = a->dump_graph;
+    wb_perm_path = a->permute;
 }
 
 long wb_pick_size(const wb_args *a, long quick, long dflt) {
@@ -746,6 +755,113 @@ void wb_pack_free(wb_pack *p) {
     p->matrixcol = NULL;
 }
 
+/* ---------------------------------------------------------------- renumbering (GPART) */
+
+void wb_dump_graph_and_exit(const wb_args *a, int n, const long *rowptr, const int *adj) {
+    if (!a->dump_graph) return;
+    FILE *f = fopen(a->dump_graph, "w");
+    if (!f) wb_die("cannot write %s: %s", a->dump_graph, strerror(errno));
+    fprintf(f, "%%%%MatrixMarket matrix coordinate pattern general\n");
+    fprintf(f, "%% adjacency of %s's data (--dump-graph)\n", wb_prog);
+    fprintf(f, "%d %d %ld\n", n, n, rowptr[n]);
+    for (int i = 0; i < n; i++)
+        for (long p = rowptr[i]; p < rowptr[i + 1]; p++) fprintf(f, "%d %d\n", i + 1, adj[p] + 1);
+    if (fclose(f)) wb_die("writing %s: %s", a->dump_graph, strerror(errno));
+    exit(0);
+}
+
+int *wb_load_perm(const wb_args *a, int n) {
+    if (!a->permute) return NULL;
+    wb_perm_used = 1;
+    char err[512];
+    size_t len;
+    char *buf = wb_slurp(a->permute, &len, err, sizeof err);
+    if (!buf) wb_die("%s", err);
+    wb_cur c = {buf, 1};
+    int *perm = wb_alloc(sizeof(int) * (size_t)(n ? n : 1));
+    char *seen = wb_alloc((size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        long v;
+        if (cur_long(&c, &v)) wb_die("%s:%ld: expected %d ids, found %d", a->permute, c.line, n, i);
+        if (v < 0 || v >= n || seen[v]) wb_die("%s:%ld: %ld is not a new id in 0..%d or repeats", a->permute, c.line, v, n - 1);
+        seen[v] = 1;
+        perm[i] = (int)v;
+    }
+    cur_skip_ws(&c);
+    if (*c.p) wb_die("%s:%ld: more than %d ids", a->permute, c.line, n);
+    free(seen);
+    free(buf);
+    return perm;
+}
+
+typedef struct {
+    int col;
+    double val;
+} wb_colval;
+
+/* Renumbers rows and entries of an n-row CSR pattern (values optional); each row
+ * keeps its entries, sorted by new column (stable for equal columns). */
+static void permute_rows(int n, long **rowptr, int **col, double **val, const int *perm) {
+    long *rp = *rowptr, nnz = rp[n];
+    long *nrp = wb_alloc(sizeof(long) * ((size_t)n + 1));
+    for (int i = 0; i < n; i++) nrp[perm[i] + 1] = rp[i + 1] - rp[i];
+    for (int i = 0; i < n; i++) nrp[i + 1] += nrp[i];
+    int *ncol = wb_alloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
+    double *nval = val && *val ? wb_alloc(sizeof(double) * (size_t)(nnz ? nnz : 1)) : NULL;
+    wb_colval *row = NULL;
+    long cap = 0;
+    for (int i = 0; i < n; i++) {
+        long len = rp[i + 1] - rp[i], o = nrp[perm[i]];
+        if (len > cap) {
+            free(row);
+            cap = len;
+            row = wb_alloc(sizeof(wb_colval) * (size_t)cap);
+        }
+        for (long p = 0; p < len; p++) {
+            row[p].col = perm[(*col)[rp[i] + p]];
+            row[p].val = nval ? (*val)[rp[i] + p] : 0.0;
+        }
+        /* rows are short; insertion sort keeps equal columns in order */
+        for (long p = 1; p < len; p++) {
+            wb_colval t = row[p];
+            long q = p - 1;
+            while (q >= 0 && row[q].col > t.col) {
+                row[q + 1] = row[q];
+                q--;
+            }
+            row[q + 1] = t;
+        }
+        for (long p = 0; p < len; p++) {
+            ncol[o + p] = row[p].col;
+            if (nval) nval[o + p] = row[p].val;
+        }
+    }
+    free(row);
+    free(rp);
+    free(*col);
+    *rowptr = nrp;
+    *col = ncol;
+    if (nval) {
+        free(*val);
+        *val = nval;
+    }
+}
+
+void wb_csr_permute(wb_csr *A, const int *perm) {
+    if (A->nrows != A->ncols) wb_die("renumbering needs a square matrix (%d x %d)", A->nrows, A->ncols);
+    permute_rows(A->nrows, &A->rowptr, &A->col, &A->val, perm);
+}
+
+void wb_graph_permute(wb_graph *g, const int *perm) { permute_rows(g->n, &g->rowptr, &g->adj, NULL, perm); }
+
+void wb_permute_doubles(double *v, long n, int stride, const int *perm) {
+    double *t = wb_alloc(sizeof(double) * (size_t)(n * stride ? n * stride : 1));
+    for (long i = 0; i < n; i++)
+        for (int d = 0; d < stride; d++) t[(long)perm[i] * stride + d] = v[i * stride + d];
+    memcpy(v, t, sizeof(double) * (size_t)(n * stride));
+    free(t);
+}
+
 /* ---------------------------------------------------------------- timing & output */
 
 double wb_now(void) {
@@ -794,6 +910,9 @@ void wb_hash_u64(wb_hash *h, uint64_t v) {
 }
 
 void wb_print_checksum(const wb_hash *h) {
+    /* every program ends here: refuse renumbering flags it did not act on */
+    if (wb_dump_path) wb_die("--dump-graph is not supported by this program");
+    if (wb_perm_path && !wb_perm_used) wb_die("--permute is not supported by this program");
     printf("checksum: %016llx\n", (unsigned long long)h->h);
     fflush(stdout);
 }

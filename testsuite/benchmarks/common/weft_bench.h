@@ -3,7 +3,11 @@
  *
  * Written for the weft project (no third-party code). Provides:
  *   - command-line parsing: --size N, --iters N, --input PATH, --quick, --base B,
- *     --seed S, --output (program-specific extra output), --help
+ *     --seed S, --output (program-specific extra output), --dump-graph PATH,
+ *     --permute PATH, --help
+ *   - data renumbering for GPART-style reordering (weft eval): the graph of the
+ *     program's data is dumped with --dump-graph, and a permutation computed
+ *     outside (testsuite/src/eval/reorder.rs) is applied with --permute
  *   - deterministic generators: 64-bit LCG, HPCG 27-point stencil matrix,
  *     R-MAT / Kronecker edge lists
  *   - loaders: Matrix Market (coordinate; real/integer/pattern; general or
@@ -47,6 +51,8 @@ typedef struct {
     int base;           /* --base B      (edge-list id base; -1 = auto)    */
     uint64_t seed;      /* --seed S      (generator seed, default 1)       */
     int output;         /* --output      (program-specific extra output)   */
+    const char *dump_graph; /* --dump-graph PATH (NULL = run normally)     */
+    const char *permute;    /* --permute PATH    (NULL = original numbering) */
 } wb_args;
 
 /* Parses argv; exits with status 2 and a usage message on a bad argument.
@@ -160,6 +166,34 @@ typedef struct {
 
 int wb_read_pack(const char *path, wb_pack *p, char *err, size_t errlen);
 void wb_pack_free(wb_pack *p);
+
+/* ---------------------------------------------------------------- renumbering (GPART) */
+
+/* Data renumbering for weft eval's GPART version on inputs a program generates
+ * (or loads). A program supporting it calls, once its data exist in their original
+ * numbering and before the timed part:
+ *
+ *     wb_dump_graph_and_exit(&a, n, rowptr, adj);   // --dump-graph: write, exit 0
+ *     int *perm = wb_load_perm(&a, n);              // --permute: perm[old] = new
+ *     if (perm) { ...renumber its own arrays...; free(perm); }
+ *
+ * The graph is written as a Matrix Market "coordinate pattern general" file
+ * (n x n, 1-based, one entry per adjacency entry, self loops allowed: readers
+ * symmetrize). The permutation file holds n new ids (0-based), one per line, the
+ * i-th being the new id of element i. Each program applies it to its own data
+ * (matrix rows and columns and the vectors they index, particle arrays, graph
+ * vertices and their attributes); the identity permutation leaves every result
+ * bit-identical. A program that does not call these helpers fails (status 1, in
+ * wb_print_checksum) if --dump-graph or --permute was given, so no run silently
+ * ignores them. */
+void wb_dump_graph_and_exit(const wb_args *a, int n, const long *rowptr, const int *adj);
+int *wb_load_perm(const wb_args *a, int n);
+/* A <- P A P^T: row and column i move to perm[i]; columns (with values) sorted per row. */
+void wb_csr_permute(wb_csr *A, const int *perm);
+/* Same for a graph's adjacency (vertex i becomes perm[i]). */
+void wb_graph_permute(wb_graph *g, const int *perm);
+/* Moves record i (stride doubles) to position perm[i]. */
+void wb_permute_doubles(double *v, long n, int stride, const int *perm);
 
 /* ---------------------------------------------------------------- timing & output */
 

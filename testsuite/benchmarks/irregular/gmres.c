@@ -9,6 +9,7 @@
  * --size N : grid edge; quick 12, default 50
  * --iters K: restart cycles; quick 2, default 3. Restart length m = 10 (quick) or 30.
  * The right-hand side is b = A * ones.
+ * --dump-graph / --permute: the matrix graph (see weft_bench.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -101,6 +102,13 @@ int main(int argc, char **argv) {
         snprintf(desc, sizeof desc, "generated 3-D convection-diffusion 7-point, %d^3 grid", g);
     }
     int n = A.nrows;
+    /* GPART renumbering: rows and columns together; b = A * ones follows */
+    wb_dump_graph_and_exit(&a, n, A.rowptr, A.col);
+    int *perm = wb_load_perm(&a, n);
+    if (perm) {
+        wb_csr_permute(&A, perm);
+        free(perm);
+    }
     double *V = wb_alloc(sizeof(double) * (size_t)n * (size_t)(m + 1));
     double *x = wb_alloc(sizeof(double) * n), *b = wb_alloc(sizeof(double) * n);
     double *w = wb_alloc(sizeof(double) * n);

@@ -7,6 +7,7 @@
  * --size N : grid edge (N^3 rows); quick 16, default 64
  * --iters K: CG iterations; quick 5, default 50
  * stdout: final residual norm^2, solution samples, checksum of x.
+ * --dump-graph / --permute: the matrix graph (see weft_bench.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -50,6 +51,13 @@ int main(int argc, char **argv) {
     wb_csr A;
     wb_gen_hpcg27(nx, nx, nx, &A);
     int n = A.nrows;
+    /* GPART renumbering: rows and columns together; every vector derives from A */
+    wb_dump_graph_and_exit(&a, n, A.rowptr, A.col);
+    int *perm = wb_load_perm(&a, n);
+    if (perm) {
+        wb_csr_permute(&A, perm);
+        free(perm);
+    }
     double *x = wb_alloc(sizeof(double) * n), *b = wb_alloc(sizeof(double) * n);
     double *r = wb_alloc(sizeof(double) * n), *z = wb_alloc(sizeof(double) * n);
     double *p = wb_alloc(sizeof(double) * n), *Ap = wb_alloc(sizeof(double) * n);

@@ -13,6 +13,7 @@
  *
  * --size N : N^3 hexahedral elements, (N+1)^3 nodes; quick 8, default 36
  * --iters K: CG iterations after the assembly; quick 20, default 50
+ * --dump-graph / --permute: the node graph (see weft_bench.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +110,12 @@ int main(int argc, char **argv) {
     /* node graph = 27-point stencil on the node grid */
     wb_csr A;
     wb_gen_hpcg27(np, np, np, &A);
+    /* GPART renumbering of the nodes: A's rows and columns and the connectivity
+     * (elements keep their numbers and colours, so the assembled values are the
+     * same numbers in new places) */
+    wb_dump_graph_and_exit(&a, n, A.rowptr, A.col);
+    int *perm = wb_load_perm(&a, n);
+    if (perm) wb_csr_permute(&A, perm);
     int *elem_node = wb_alloc(sizeof(int) * 8 * (size_t)nelem);
     long *elem_pos = wb_alloc(sizeof(long) * 64 * (size_t)nelem);
     double *cond = wb_alloc(sizeof(double) * (size_t)nelem);
@@ -124,9 +131,10 @@ int main(int argc, char **argv) {
                 long e = ((long)z * ne + y) * ne + x;
                 cstart[1 + ((x & 1) | (y & 1) << 1 | (z & 1) << 2)]++;
                 cond[e] = 1.0 + wb_hash_unit((uint64_t)e, 12345);
-                for (int c = 0; c < 8; c++)
-                    elem_node[8 * e + c] =
-                        ((z + ((c >> 2) & 1)) * np + (y + ((c >> 1) & 1))) * np + (x + (c & 1));
+                for (int c = 0; c < 8; c++) {
+                    int v = ((z + ((c >> 2) & 1)) * np + (y + ((c >> 1) & 1))) * np + (x + (c & 1));
+                    elem_node[8 * e + c] = perm ? perm[v] : v;
+                }
                 for (int r = 0; r < 8; r++) {
                     int row = elem_node[8 * e + r];
                     for (int c = 0; c < 8; c++) {
@@ -137,6 +145,7 @@ int main(int argc, char **argv) {
                     }
                 }
             }
+    free(perm);
     for (int c = 0; c < 8; c++) cstart[c + 1] += cstart[c];
     {
         long fill[8];

@@ -13,6 +13,9 @@
  * quick N = 28; default N = 140.
  * --iters K: repetitions of the numeric factorization; quick 1, default 1.
  * After factorization, L L^T x = A*ones is solved and max |x - 1| printed.
+ * --dump-graph / --permute: the matrix graph (see weft_bench.h). A renumbering is a
+ * symmetric permutation P A P^T, so it changes the fill of L (natural order of the
+ * new numbering), not only its layout.
  */
 #include <math.h>
 #include <stdio.h>
@@ -96,6 +99,29 @@ int main(int argc, char **argv) {
         snprintf(desc, sizeof desc, "generated 2-D Laplacian + 0.01 I, %dx%d grid, natural order", g, g);
     }
     int n = Ac.nrows;
+    /* GPART renumbering: entry (i, j), i >= j, of the lower triangle moves to
+     * (max, min) of (perm[i], perm[j]); kept by columns with the diagonal first */
+    wb_dump_graph_and_exit(&a, n, Ac.rowptr, Ac.col);
+    int *perm = wb_load_perm(&a, n);
+    if (perm) {
+        wb_coo t = {0};
+        t.nrows = t.ncols = n;
+        t.nnz = t.stored = Ac.nnz;
+        t.row = wb_alloc(sizeof(int) * (size_t)Ac.nnz);
+        t.col = wb_alloc(sizeof(int) * (size_t)Ac.nnz);
+        t.val = wb_alloc(sizeof(double) * (size_t)Ac.nnz);
+        for (int j = 0; j < n; j++)
+            for (long p = Ac.rowptr[j]; p < Ac.rowptr[j + 1]; p++) {
+                int pi = perm[Ac.col[p]], pj = perm[j];
+                t.row[p] = pi < pj ? pi : pj; /* column of the lower-triangle entry */
+                t.col[p] = pi < pj ? pj : pi; /* its row */
+                t.val[p] = Ac.val[p];
+            }
+        wb_csr_free(&Ac);
+        wb_coo_to_csr(&t, &Ac);
+        wb_coo_free(&t);
+        free(perm);
+    }
     for (int j = 0; j < n; j++)
         if (Ac.rowptr[j] == Ac.rowptr[j + 1] || Ac.col[Ac.rowptr[j]] != j) wb_die("column %d has no diagonal", j);
 

@@ -22,8 +22,15 @@
 //! same entries under the renumbering (values unchanged); the order is
 //! deterministic. Supported inputs: Matrix Market coordinate (`.mtx`, symmetric
 //! permutation of rows and columns), edge lists (`.edges`, with their id base),
-//! METIS graphs (`.graph`). Other formats (e.g. Spark98 `.pack`) are reported as
-//! unsupported rather than copied unchanged.
+//! METIS graphs (`.graph`), Spark98 packfiles (`.pack`: mesh nodes renumbered over
+//! the node graph the elements span). Other formats are reported as unsupported
+//! rather than copied unchanged.
+//!
+//! Benchmarks that generate their input in-program are renumbered the same way
+//! through two flags of `common/weft_bench.c`: `--dump-graph PATH` writes the
+//! adjacency of the generated data as a Matrix Market pattern file and exits;
+//! [`permutation_file`] computes the order from it and writes `perm[old] = new`,
+//! one id a line; `--permute PATH` makes the program renumber its own arrays.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -51,7 +58,9 @@ pub enum ReorderError {
         msg: String,
     },
     /// The format is not supported.
-    #[error("GPART reordering does not support `{0}` inputs (supported: .mtx, .edges, .graph)")]
+    #[error(
+        "GPART reordering does not support `{0}` inputs (supported: .mtx, .edges, .graph, .pack)"
+    )]
     Unsupported(String),
 }
 
@@ -194,11 +203,17 @@ fn perr(path: &Path, line: usize, msg: impl Into<String>) -> ReorderError {
     }
 }
 
-/// Reorders a Matrix Market coordinate file (square matrices; rows and columns
-/// are permuted together; values and the header are kept). A `symmetric` file
-/// keeps storing one triangle: entries that move above the diagonal are
-/// mirrored back below it.
-pub fn reorder_mtx(input: &Path, output: &Path, cluster: usize) -> Result<Vec<u32>> {
+/// A Matrix Market coordinate file: banner and comment lines, size, entries
+/// (0-based row, column, value text).
+struct Mtx {
+    header: Vec<String>,
+    symmetric: bool,
+    n: usize,
+    m: usize,
+    entries: Vec<(u32, u32, String)>,
+}
+
+fn parse_mtx(input: &Path) -> Result<Mtx> {
     let text = std::fs::read_to_string(input).map_err(io(input))?;
     let mut lines = text.lines().enumerate();
     let (_, banner) = lines.next().ok_or_else(|| perr(input, 1, "empty file"))?;
@@ -256,6 +271,27 @@ pub fn reorder_mtx(input: &Path, output: &Path, cluster: usize) -> Result<Vec<u3
         ));
     }
     let (n, m, _) = size.ok_or_else(|| perr(input, 1, "missing size line"))?;
+    Ok(Mtx {
+        header,
+        symmetric,
+        n,
+        m,
+        entries,
+    })
+}
+
+/// Reorders a Matrix Market coordinate file (square matrices; rows and columns
+/// are permuted together; values and the header are kept). A `symmetric` file
+/// keeps storing one triangle: entries that move above the diagonal are
+/// mirrored back below it.
+pub fn reorder_mtx(input: &Path, output: &Path, cluster: usize) -> Result<Vec<u32>> {
+    let Mtx {
+        header,
+        symmetric,
+        n,
+        m,
+        entries,
+    } = parse_mtx(input)?;
     let g = Graph::from_edges(n, entries.iter().map(|e| (e.0, e.1)));
     let new_id = gpart_order(&g, cluster);
     let mut moved: Vec<(u32, u32, &str)> = entries
@@ -286,6 +322,196 @@ pub fn reorder_mtx(input: &Path, output: &Path, cluster: usize) -> Result<Vec<u3
             let _ = writeln!(out, "{} {} {}", a + 1, b + 1, v);
         }
     }
+    std::fs::write(output, out).map_err(io(output))?;
+    Ok(new_id)
+}
+
+/// The graph of a Matrix Market file's pattern (square; both directions of every
+/// entry; self loops dropped), e.g. what a benchmark's `--dump-graph` wrote.
+pub fn read_mtx_graph(input: &Path) -> Result<Graph> {
+    let m = parse_mtx(input)?;
+    Ok(Graph::from_edges(m.n, m.entries.iter().map(|e| (e.0, e.1))))
+}
+
+/// Computes the GPART order of the graph in `graph` (a `--dump-graph` file) and
+/// writes it to `perm` as `--permute` reads it: the new id of element `i` (0-based)
+/// on line `i`.
+pub fn permutation_file(graph: &Path, perm: &Path, cluster: usize) -> Result<Vec<u32>> {
+    let g = read_mtx_graph(graph)?;
+    let new_id = gpart_order(&g, cluster);
+    let mut out = String::with_capacity(new_id.len() * 7);
+    for v in &new_id {
+        let _ = writeln!(out, "{v}");
+    }
+    std::fs::write(perm, out).map_err(io(perm))?;
+    Ok(new_id)
+}
+
+/// Whitespace-separated tokens of a text, with their 1-based line and byte end.
+struct Tokens<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+    path: &'a Path,
+}
+
+impl<'a> Tokens<'a> {
+    fn next_str(&mut self, what: &str) -> Result<&'a str> {
+        let b = self.text.as_bytes();
+        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+            self.line += usize::from(b[self.pos] == b'\n');
+            self.pos += 1;
+        }
+        let start = self.pos;
+        while self.pos < b.len() && !b[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(perr(
+                self.path,
+                self.line,
+                format!("expected {what}, found the end"),
+            ));
+        }
+        Ok(&self.text[start..self.pos])
+    }
+
+    fn next_num(&mut self, what: &str) -> Result<i64> {
+        let t = self.next_str(what)?;
+        t.parse().map_err(|_| {
+            perr(
+                self.path,
+                self.line,
+                format!("expected {what}, found `{t}`"),
+            )
+        })
+    }
+}
+
+/// Reorders a single-subdomain Spark98 packfile (the layout `wb_read_pack` and
+/// Spark98's `readpackfile` read): the mesh nodes are renumbered by the GPART
+/// order of the node graph that the elements span (two nodes are adjacent when
+/// an element contains both; this is the file's sparse-matrix structure too).
+/// Node lines move to their new positions with their coordinate text unchanged,
+/// element corners and matrix pairs are renumbered (pairs stay in the upper
+/// triangle, sorted by row then column); headers, the element order and the
+/// trailing communication section are kept.
+pub fn reorder_pack(input: &Path, output: &Path, cluster: usize) -> Result<Vec<u32>> {
+    let text = std::fs::read_to_string(input).map_err(io(input))?;
+    let mut t = Tokens {
+        text: &text,
+        pos: 0,
+        line: 1,
+        path: input,
+    };
+    let mut head = Vec::new();
+    for what in [
+        "global node count",
+        "dimension",
+        "global element count",
+        "corners",
+        "subdomains",
+        "processors",
+    ] {
+        head.push(t.next_num(what)?);
+    }
+    let (gnodes, dim, gelems, corners) = (head[0], head[1], head[2], head[3]);
+    if head[4] != 1 || head[5] != 1 || gnodes <= 0 || dim <= 0 || corners <= 0 || gelems < 0 {
+        return Err(perr(
+            input,
+            t.line,
+            "not a single-subdomain packfile (GPART renumbers one mesh)",
+        ));
+    }
+    let n = gnodes as usize;
+    let counts = [
+        t.next_num("node count")?,
+        t.next_num("owned node count")?,
+        t.next_num("private node count")?,
+    ];
+    if counts[0] != gnodes {
+        return Err(perr(input, t.line, "node count differs from the header"));
+    }
+    let mut coords: Vec<Vec<&str>> = Vec::with_capacity(n);
+    for _ in 0..n {
+        t.next_num("node number")?;
+        let mut c = Vec::with_capacity(dim as usize);
+        for _ in 0..dim {
+            c.push(t.next_str("coordinate")?);
+        }
+        coords.push(c);
+    }
+    let elems = t.next_num("element count")?;
+    if elems != gelems {
+        return Err(perr(input, t.line, "element count differs from the header"));
+    }
+    let mut ids = Vec::with_capacity(elems as usize);
+    let mut vertex: Vec<u32> = Vec::with_capacity((elems * corners) as usize);
+    for _ in 0..elems {
+        ids.push(t.next_str("element number")?);
+        for _ in 0..corners {
+            let v = t.next_num("element corner")?;
+            if v < 0 || v >= gnodes {
+                return Err(perr(
+                    input,
+                    t.line,
+                    format!("corner {v} out of range 0..{n}"),
+                ));
+            }
+            vertex.push(v as u32);
+        }
+    }
+    let mlen = t.next_num("matrix length")?;
+    let clen = t.next_str("matrix entry count")?;
+    let mut pairs = Vec::with_capacity(mlen.max(0) as usize);
+    for _ in 0..mlen {
+        let (r, c) = (t.next_num("matrix row")?, t.next_num("matrix column")?);
+        if r < 0 || c < 0 || r >= gnodes || c >= gnodes {
+            return Err(perr(
+                input,
+                t.line,
+                format!("matrix entry ({r},{c}) out of range"),
+            ));
+        }
+        pairs.push((r as u32, c as u32));
+    }
+    let rest = &text[t.pos..];
+    let k = corners as usize;
+    let g = Graph::from_edges(
+        n,
+        vertex
+            .chunks(k)
+            .flat_map(|e| e.iter().flat_map(move |&a| e.iter().map(move |&b| (a, b)))),
+    );
+    let new_id = gpart_order(&g, cluster);
+    let mut old_of = vec![0usize; n];
+    for (old, &new) in new_id.iter().enumerate() {
+        old_of[new as usize] = old;
+    }
+    let mut out = String::with_capacity(text.len());
+    let _ = writeln!(out, "{gnodes} {dim}\n{gelems} {corners}\n1\n1");
+    let _ = writeln!(out, "{} {} {}", counts[0], counts[1], counts[2]);
+    for (new, &old) in old_of.iter().enumerate() {
+        let _ = writeln!(out, "{} {}", new + 1, coords[old].join(" "));
+    }
+    let _ = writeln!(out, "{elems}");
+    for (id, e) in ids.iter().zip(vertex.chunks(k)) {
+        let vs: Vec<String> = e.iter().map(|&v| new_id[v as usize].to_string()).collect();
+        let _ = writeln!(out, "{id} {}", vs.join(" "));
+    }
+    let mut moved: Vec<(u32, u32)> = pairs
+        .iter()
+        .map(|&(r, c)| {
+            let (a, b) = (new_id[r as usize], new_id[c as usize]);
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    moved.sort_unstable();
+    let _ = writeln!(out, "{mlen} {clen}");
+    for (a, b) in moved {
+        let _ = writeln!(out, "{a} {b}");
+    }
+    out.push_str(rest.trim_start_matches([' ', '\t', '\r', '\n']));
     std::fs::write(output, out).map_err(io(output))?;
     Ok(new_id)
 }
@@ -409,6 +635,7 @@ pub fn reorder_file(
         Some("mtx") => reorder_mtx(input, output, cluster),
         Some("edges") => reorder_edges(input, output, edge_base, cluster),
         Some("graph") => reorder_metis(input, output, cluster),
+        Some("pack") => reorder_pack(input, output, cluster),
         other => Err(ReorderError::Unsupported(
             other.unwrap_or("(no extension)").to_string(),
         )),
@@ -521,6 +748,137 @@ mod tests {
         }
     }
 
+    /// A hand-written packfile: three tetrahedra in a chain over six scrambled
+    /// nodes (A..F = 5,0,3,1,4,2), matrix pairs in the upper triangle.
+    fn tiny_pack() -> String {
+        let tets = [[5u32, 0, 3, 1], [0, 3, 1, 4], [3, 1, 4, 2]];
+        let mut s = String::from("6 3\n3 4\n1\n1\n6 6 6\n");
+        for v in 0..6 {
+            s += &format!("{}  {v}.5 -{v} {}e-1\n", v + 1, 10 * v + 3);
+        }
+        s += "3\n";
+        for (e, t) in tets.iter().enumerate() {
+            s += &format!("{}  {} {} {} {}\n", e + 1, t[0], t[1], t[2], t[3]);
+        }
+        let mut pairs: Vec<(u32, u32)> = tets
+            .iter()
+            .flat_map(|t| t.iter().flat_map(move |&a| t.iter().map(move |&b| (a, b))))
+            .filter(|(a, b)| a <= b)
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        s += &format!("{} {}\n", pairs.len(), 9 * pairs.len());
+        for (a, b) in pairs {
+            s += &format!("{a} {b}\n");
+        }
+        s + "0\n0\n0\n"
+    }
+
+    /// (coordinates by node, elements, matrix pairs, trailing text) of a packfile.
+    #[allow(clippy::type_complexity)]
+    fn parse_pack(text: &str) -> (Vec<String>, Vec<Vec<u32>>, Vec<(u32, u32)>, String) {
+        let p = Path::new("t.pack");
+        let mut t = Tokens {
+            text,
+            pos: 0,
+            line: 1,
+            path: p,
+        };
+        let h: Vec<i64> = (0..9).map(|_| t.next_num("head").unwrap()).collect();
+        let (n, dim, ne, k) = (h[0], h[1], h[2], h[3]);
+        let coords = (0..n)
+            .map(|i| {
+                assert_eq!(t.next_num("id").unwrap(), i + 1);
+                (0..dim)
+                    .map(|_| t.next_str("c").unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(t.next_num("elems").unwrap(), ne);
+        let elems = (0..ne)
+            .map(|_| {
+                t.next_num("id").unwrap();
+                (0..k).map(|_| t.next_num("v").unwrap() as u32).collect()
+            })
+            .collect();
+        let m = t.next_num("mlen").unwrap();
+        t.next_num("clen").unwrap();
+        let pairs = (0..m)
+            .map(|_| {
+                (
+                    t.next_num("r").unwrap() as u32,
+                    t.next_num("c").unwrap() as u32,
+                )
+            })
+            .collect();
+        (coords, elems, pairs, text[t.pos..].trim().to_string())
+    }
+
+    #[test]
+    fn pack_round_trip_is_a_relabelling() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("m.pack");
+        let b = dir.path().join("r.pack");
+        std::fs::write(&a, tiny_pack()).unwrap();
+        let p = reorder_file(&a, &b, 1, 2).unwrap();
+        assert!(is_perm(&p));
+        assert_ne!(
+            p,
+            (0..6).collect::<Vec<u32>>(),
+            "the scrambled chain is renumbered"
+        );
+        let (c0, e0, m0, r0) = parse_pack(&std::fs::read_to_string(&a).unwrap());
+        let (c1, e1, m1, r1) = parse_pack(&std::fs::read_to_string(&b).unwrap());
+        assert_eq!(
+            (c1.len(), e1.len(), m1.len(), &r1),
+            (c0.len(), e0.len(), m0.len(), &r0)
+        );
+        for (old, c) in c0.iter().enumerate() {
+            assert_eq!(&c1[p[old] as usize], c, "coordinates of node {old}");
+        }
+        for (x, y) in e0.iter().zip(&e1) {
+            let want: Vec<u32> = x.iter().map(|&v| p[v as usize]).collect();
+            assert_eq!(y, &want);
+        }
+        // Edge sets: the permuted mesh's node graph is the original's under p.
+        let edges = |es: &[Vec<u32>], map: &dyn Fn(u32) -> u32| {
+            let mut s: Vec<(u32, u32)> = es
+                .iter()
+                .flat_map(|e| e.iter().flat_map(|&a| e.iter().map(move |&b| (a, b))))
+                .map(|(a, b)| (map(a).min(map(b)), map(a).max(map(b))))
+                .collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        assert_eq!(edges(&e1, &|v| v), edges(&e0, &|v| p[v as usize]));
+        // The matrix structure is that same edge set, upper triangle, sorted.
+        assert_eq!(m1, edges(&e1, &|v| v));
+    }
+
+    #[test]
+    fn dumped_graphs_give_permutation_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = dir.path().join("g.mtx");
+        let f = dir.path().join("perm.txt");
+        // A benchmark's --dump-graph output: a 4-cycle 0-2-1-3-0 with self loops.
+        std::fs::write(
+            &g,
+            "%%MatrixMarket matrix coordinate pattern general\n% x\n4 4 8\n1 1\n1 3\n1 4\n2 3\n2 4\n3 3\n3 1\n4 2\n",
+        )
+        .unwrap();
+        let p = permutation_file(&g, &f, 2).unwrap();
+        assert!(is_perm(&p));
+        let lines: Vec<u32> = std::fs::read_to_string(&f)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        assert_eq!(lines, p);
+        assert_eq!(read_mtx_graph(&g).unwrap().neighbours(0), &[2, 3]);
+    }
+
     #[test]
     fn bad_inputs_are_errors() {
         let dir = tempfile::tempdir().unwrap();
@@ -535,7 +893,7 @@ mod tests {
             .to_string();
         assert!(e.contains("x.mtx:3"), "{e}");
         let e =
-            reorder_file(&dir.path().join("m.pack"), &dir.path().join("n.pack"), 1, 2).unwrap_err();
+            reorder_file(&dir.path().join("m.xyz"), &dir.path().join("n.xyz"), 1, 2).unwrap_err();
         assert!(matches!(e, ReorderError::Unsupported(_)));
     }
 }

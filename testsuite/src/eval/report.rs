@@ -691,7 +691,7 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
     }
     let _ = writeln!(s, "- Time reduction = (1 - cycles / baseline cycles) x 100; gains = (metric / baseline metric - 1) x 100; averages are arithmetic means of per-benchmark percentages.");
     let _ = writeln!(s, "- FR-FCFS is the default scheduler of both machines: \"FR-FCFS alone\" is Original (ch. 4) / Default (ch. 5), and \"FR-FCFS + BLP Optimized\" is BLP Optimized; they share jobs rather than being listed twice.");
-    let _ = writeln!(s, "- GPART: the harness renumbers the rows/vertices of a benchmark's graph or matrix input by a greedy BFS clustering (see `testsuite/src/eval/reorder.rs`); the program is unchanged. Its results come out in the new element order, so its bit-exact checksum cannot equal Original's; GPART runs are counted as unchecked ({} here) rather than compared.", inp.output.checksums.unchecked_reordered);
+    let _ = writeln!(s, "- GPART: the harness renumbers the rows/vertices of a benchmark's graph, matrix or mesh input by a greedy BFS clustering (see `testsuite/src/eval/reorder.rs`): an input file (`.mtx`, `.edges`, `.graph`, Spark98 `.pack`) is rewritten; a program that generates its input writes the graph of its data (`--dump-graph`) and renumbers its own arrays by the computed order (`--permute`); the kernels are unchanged. Its results come out in the new element order, so its bit-exact checksum cannot equal Original's; GPART runs are counted as unchecked ({} here) rather than compared.", inp.output.checksums.unchecked_reordered);
     let _ = writeln!(
         s,
         "- Jobs: {}.",

@@ -15,7 +15,9 @@
 //!   `backend::RUNTIME_ENV` variables `weft eval` was started with);
 //!   the checksum is the program's final `checksum:` line; coverage, inspector
 //!   time and beta come from the runtime's statistics JSON. GPART-reordered runs
-//!   rewrite the benchmark's `--input` file first (`eval::reorder`).
+//!   rewrite the benchmark's `--input` file first (`eval::reorder`); a benchmark
+//!   that generates its input is run once with `--dump-graph` and then with
+//!   `--permute` and the order computed from that graph (`gpart_args`).
 //! - **simulate**: `weft-memsim`'s manycore model on the trace with the version's
 //!   scheduler and oracle.
 //!
@@ -230,31 +232,7 @@ impl Backend for WeftBackend {
             args.push(knob.scaled(base, job.input_scale).to_string());
         }
         if let Some(Reorder::Gpart) = job.reorder {
-            let Some(i) = args.iter().position(|a| a == "--input") else {
-                return Err(StageError::Unavailable(format!(
-                    "`{}` generates its input in-program; GPART reordering needs a graph or matrix input file",
-                    b.name
-                )));
-            };
-            let input = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
-            let name = input
-                .file_name()
-                .map(|n| n.to_os_string())
-                .unwrap_or_default();
-            let out = dir.join(name);
-            let base = args
-                .iter()
-                .position(|a| a == "--base")
-                .and_then(|j| args.get(j + 1)?.parse().ok())
-                .unwrap_or(0);
-            super::reorder::reorder_file(&input, &out, base, super::reorder::DEFAULT_CLUSTER)
-                .map_err(|e| match e {
-                    super::reorder::ReorderError::Unsupported(_) => {
-                        StageError::Unavailable(e.to_string())
-                    }
-                    e => failed(e),
-                })?;
-            args[i + 1] = out.display().to_string();
+            gpart_args(b, &build.exe, &mut args, dir)?;
         }
         let machine_text =
             super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
@@ -338,6 +316,77 @@ impl Backend for WeftBackend {
     fn simulate(&self, job: &SimJob, run: &RunOut, dir: &Path) -> StageResult<SimStats> {
         simulate_trace(job, &run.trace, dir)
     }
+}
+
+/// Rewrites `args` for a GPART run. With an `--input` file, the file is
+/// renumbered into `dir` (`reorder::reorder_file`). Without one, the program
+/// generates its data: it is run once with `--dump-graph` (it writes its data's
+/// graph and exits before the timed part), the GPART order of that graph is
+/// written to `dir/gpart.perm`, and `--permute` passes it to the traced run.
+///
+/// The permutation is a function of the program's sources, `weft_bench.c`, its
+/// arguments and input files (all in the benchmark's content hash, hence in the
+/// build key the run key extends), the `reorder` field of the run job and the
+/// ordering code (in the toolchain fingerprint, the weft binary itself), so the
+/// run cache keys on it as it does on a reordered input file.
+fn gpart_args(
+    b: &bench::Benchmark,
+    exe: &Path,
+    args: &mut Vec<String>,
+    dir: &Path,
+) -> StageResult<()> {
+    use super::reorder::{self, ReorderError, DEFAULT_CLUSTER};
+    let reorder_failed = |e: ReorderError| match e {
+        ReorderError::Unsupported(_) => StageError::Unavailable(e.to_string()),
+        e => failed(e),
+    };
+    if let Some(i) = args.iter().position(|a| a == "--input") {
+        let input = PathBuf::from(args.get(i + 1).cloned().unwrap_or_default());
+        let name = input
+            .file_name()
+            .map(|n| n.to_os_string())
+            .unwrap_or_default();
+        let out = dir.join(name);
+        let base = args
+            .iter()
+            .position(|a| a == "--base")
+            .and_then(|j| args.get(j + 1)?.parse().ok())
+            .unwrap_or(0);
+        reorder::reorder_file(&input, &out, base, DEFAULT_CLUSTER).map_err(reorder_failed)?;
+        args[i + 1] = out.display().to_string();
+        return Ok(());
+    }
+    let graph = dir.join("gpart.graph.mtx");
+    let mut cmd = Command::new(exe);
+    weft_passes::link::reproducible_layout(&mut cmd);
+    let out = cmd
+        .args(args.iter())
+        .arg("--dump-graph")
+        .arg(&graph)
+        .output()
+        .map_err(|e| failed(format!("running {}: {e}", exe.display())))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err.lines().last().unwrap_or("").to_string();
+        return Err(if last.contains("not supported") {
+            StageError::Unavailable(format!(
+                "`{}` cannot renumber its generated input for GPART: {last}",
+                b.name
+            ))
+        } else {
+            failed(format!(
+                "{} --dump-graph exited with {}: {last}",
+                b.name, out.status
+            ))
+        });
+    }
+    let perm = dir.join("gpart.perm");
+    reorder::permutation_file(&graph, &perm, DEFAULT_CLUSTER).map_err(reorder_failed)?;
+    // The graph can be large and is not an artifact anyone reads.
+    let _ = std::fs::remove_file(&graph);
+    args.push("--permute".into());
+    args.push(perm.display().to_string());
+    Ok(())
 }
 
 /// The DRAM model the simulation uses.

@@ -11,4 +11,5 @@ mod common;
 mod eval_e2e;
 mod eval_harness;
 mod loaders;
+mod renumber;
 mod spark98;
