@@ -359,7 +359,10 @@ fn gpart_args(
     let graph = dir.join("gpart.graph.mtx");
     let mut cmd = Command::new(exe);
     weft_passes::link::reproducible_layout(&mut cmd);
+    // No inherited variables: a `WEFT_TRACE` or `WEFT_STATS` of the harness's
+    // environment must not make this run write a trace or statistics.
     let out = cmd
+        .env_clear()
         .args(args.iter())
         .arg("--dump-graph")
         .arg(&graph)
