@@ -1303,8 +1303,25 @@ impl Runtime {
             .get(&(AFFINE, id))
             .filter(|c| c.key == key)
             .map(|c| c.plan.clone());
+        // Schedule-reuse control, natively, for address-inspected nests (the
+        // fall-back of nests the compiler could not prove parallel, whose
+        // legality may rest on the dependence DAG): after
+        // `reinspect_limit` plans in a row that each served one execution
+        // and cost more than `checked_plan_cost_ratio · (cores - 1)` of it,
+        // the nest runs in original order on the calling thread, which is
+        // always legal and then the faster choice.
+        let reuse_control = self.tracer.is_none() && inspect.is_some();
+        if cached.is_none() && reuse_control && self.abandon_inspection(AFFINE, id) {
+            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+        }
+        let mut built_ns = None;
         let plan = match cached {
-            Some(pl) => pl,
+            Some(pl) => {
+                if reuse_control {
+                    self.plan_reused(AFFINE, id);
+                }
+                pl
+            }
             None => {
                 let t = Instant::now();
                 let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
@@ -1316,6 +1333,7 @@ impl Runtime {
                 };
                 let plan = Arc::new(plan);
                 let ns = t.elapsed().as_nanos() as u64;
+                built_ns = Some(ns);
                 self.record_affine(id, ib_iters, ns, st);
                 lock(&self.regions).insert(
                     (AFFINE, id),
@@ -1328,8 +1346,15 @@ impl Runtime {
                 plan
             }
         };
-        self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)
-            .map(|_| ())
+        let exec =
+            self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
+                as f64;
+        if let (Some(b), true) = (built_ns, reuse_control) {
+            let others = self.cfg.cores.saturating_sub(1) as f64;
+            let limit = self.cfg.checked_plan_cost_ratio * others * exec;
+            self.plan_built(AFFINE, id, b as f64 > limit, false);
+        }
+        Ok(())
     }
 
     fn record_affine(&self, id: u32, ib_iters: i64, ns: u64, st: RegionStats) {
@@ -1392,6 +1417,17 @@ impl Runtime {
                 "ib_iters must be positive, got {ib_iters}"
             )));
         }
+        if self.grain_serial((AFFINE, id as u64), hi - lo) {
+            // Too little work to share: original order on the calling thread
+            // (correct whether or not the IBs conflict).
+            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+        }
+        // A nest the compiler could not prove parallel (`check`) needs no
+        // line-walk check when interval arithmetic over the actual bounds
+        // proves its IBs independent (cholesky's column loop, `i` from
+        // `j + 1`): it then follows the proven-parallel rules, including the
+        // fall-back to the parallel Default schedule.
+        let check = check && !AffineDesc::parse(desc)?.ibs_independent(lo, hi, ib_iters);
         let p = self.cfg.cores;
         let mut key = vec![
             lo,
@@ -1403,11 +1439,6 @@ impl Runtime {
             check as i64,
         ];
         key.extend_from_slice(desc);
-        if self.grain_serial((AFFINE, id as u64), hi - lo) {
-            // Too little work to share: original order on the calling thread
-            // (correct whether or not the IBs conflict).
-            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
-        }
         let cached = {
             let mut g = lock(&self.affine_desc);
             let slots = g.entry(id).or_default();

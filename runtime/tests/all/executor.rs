@@ -154,8 +154,12 @@ fn irregular_spmv_matches_sequential_and_caches() {
     assert_eq!(reg["executions"], 3);
     assert_eq!(reg["inspections"], 1);
     assert_eq!(reg["coverage_ratio"], 1.0);
+    // Greedy (Algorithm 4) has no guarantee per instance, and the bank maps
+    // follow the heap addresses, which change from run to run (seen once
+    // below the original order): a 3% margin.
     assert!(
-        reg["banks_per_slot"].as_f64().unwrap() >= reg["original_banks_per_slot"].as_f64().unwrap()
+        reg["banks_per_slot"].as_f64().unwrap()
+            >= 0.97 * reg["original_banks_per_slot"].as_f64().unwrap()
     );
     // invalidation re-runs the inspector
     r.invalidate(1);
@@ -479,8 +483,15 @@ fn described_nest_over_budget_runs_default_schedule() {
     // cached verdict: the second call takes the same path
     r.run_affine_desc(9, 0, n, 10, Scheme::MlpFirst, 0, false, &desc, &body)
         .unwrap();
+    // The same nest written, and row 0 read by every IB: the IBs may
+    // conflict (they do), and over budget the runtime cannot check them.
+    let mut checked = desc.clone();
+    checked[2] = 2;
+    let last = checked.len() - 5;
+    checked[last] = 1; // the reference is a write
+    checked.extend([0, a, 8, 0, 0, 0]); // a[0], directly in P
     assert!(r
-        .run_affine_desc(10, 0, n, 10, Scheme::MlpFirst, 0, true, &desc, &body)
+        .run_affine_desc(10, 0, n, 10, Scheme::MlpFirst, 0, true, &checked, &body)
         .is_err());
     r.trace_finish().unwrap();
     let (_, recs) = read_trace(&path);
@@ -699,14 +710,23 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
     use weft_runtime::affine_desc::VERSION;
     let (n, m) = (400i64, 64i64);
     let data: Vec<u64> = vec![0; (n * m) as usize];
-    let a = data.as_ptr() as i64;
-    // for i in P: for j in 0..m: a[i*m + j]
+    // Rows line-aligned (the line walk works on 128-byte lines; the
+    // descriptor's addresses are only mapped to banks, never dereferenced).
+    let a = (data.as_ptr() as i64 + 127) & !127;
+    // for i in P (from 1): { for j in 0..m: a[i*m + j] = ..;
+    //                        for t in 0..2: for u in 0..1: .. = a[t*(n+2)*m + u] }
+    // Independent IBs: each writes its own row, and the rows read by all
+    // (0 and n + 2) are never written. The interval proof
+    // (`AffineDesc::ibs_independent`) cannot see it (the reads' hull spans the
+    // written rows, and they go through another pointer into the same array,
+    // which rules out the row/column split), so with `check` the line walk
+    // decides.
     let desc = vec![
         VERSION,
+        4,
         2,
         1,
-        0,
-        1, // header: 2 loops, 1 ref
+        1, // header: 4 loops, 2 refs, i = 1 + k
         0,
         0,
         0,
@@ -714,14 +734,42 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
         m,
         0,
         1, // loop 1: j in 0..m
+        0,
+        0,
+        0,
+        1,
+        2,
+        0,
+        1, // loop 2: t in 0..2
+        2,
+        0,
+        0,
+        0,
+        1,
+        1,
+        0,
+        0,
+        1, // loop 3: u in 0..1, in loop 2
         1,
         a,
         8,
+        1,
         0,
         8 * m,
+        8, // a[i*m + j] written, in loop 1
+        3,
+        a + 8,
         8,
-        8, // ref in loop 1
+        0,
+        -8,
+        0,
+        8 * (n + 2) * m,
+        8, // a[t*(n+2)*m + u] read (through a pointer one element on), in loop 3
     ];
+    {
+        let d = weft_runtime::affine_desc::AffineDesc::parse(&desc).unwrap();
+        assert!(!d.ibs_independent(0, n, 4));
+    }
     let run = |trace: Option<std::path::PathBuf>, check: bool, share: f64| {
         let cfg = RuntimeConfig {
             cores: 2,
