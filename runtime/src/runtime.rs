@@ -42,7 +42,11 @@
 //! on the dependence check. Counted in executions, so trace mode stays
 //! deterministic. Natively, described affine nests whose plans each serve
 //! one execution and cost more than [`RuntimeConfig::plan_cost_share`] of it
-//! fall back to the Default schedule the same way.
+//! fall back to the Default schedule the same way. A region whose live-ins
+//! change on every call gets a new context id each time (see
+//! [`Runtime::select_context`]); after [`CHURN_CONTEXTS`] new contexts in a
+//! row each new one inherits the previous one's reuse state, so the rule
+//! above still applies across contexts.
 
 use crate::affine_desc::AffineDesc;
 use crate::bankmap::{unit_maps, AddressMap};
@@ -427,7 +431,20 @@ struct Contexts {
     clock: u64,
     /// Key buffers of reset slots, reused (regions reset in a loop).
     spare: Vec<Vec<u64>>,
+    /// Consecutive selections that made a new context (0 after a match).
+    fresh_run: u32,
+    /// The id of the context made last.
+    last_new: Option<u32>,
 }
+
+/// Context churn ([`Runtime::select_context`]): after this many selections
+/// in a row that each made a new context (a kernel called with different
+/// live-ins every time, like a factorisation's column index), a new context
+/// inherits the schedule-reuse state of the previous one, so the
+/// reuse control ([`RuntimeConfig::reinspect_limit`]) sees the region's
+/// history rather than a fresh id's. Above the few contexts a region cycles
+/// through (Gauss-Seidel's colours), below [`CONTEXT_SLOTS`].
+pub const CHURN_CONTEXTS: u32 = 16;
 
 /// Indices of the set bits of `m`, lowest first.
 fn set_bits(mut m: u64) -> impl Iterator<Item = usize> {
@@ -717,6 +734,7 @@ impl Runtime {
                 if let Some((sh, sk, used)) = &mut set.slots[i] {
                     if *sh == h && sk.as_slice() == k {
                         *used = now;
+                        set.fresh_run = 0;
                         return Ok(first + i as u32);
                     }
                 }
@@ -747,9 +765,24 @@ impl Runtime {
                 *used = 0;
             }
         }
+        let id = first + victim as u32;
+        set.fresh_run = set.fresh_run.saturating_add(1);
+        let inherit = match set.last_new.replace(id) {
+            Some(prev) if set.fresh_run > CHURN_CONTEXTS => Some(prev),
+            _ => None,
+        };
         drop(all);
-        self.invalidate(first + victim as u32);
-        Ok(first + victim as u32)
+        self.invalidate(id);
+        if let Some(prev) = inherit {
+            let mut reuse = lock(&self.reuse);
+            for kind in [IRREGULAR, AFFINE] {
+                match reuse.get(&(kind, prev)).copied() {
+                    Some(r) => reuse.insert((kind, id), r),
+                    None => reuse.remove(&(kind, id)),
+                };
+            }
+        }
+        Ok(id)
     }
 
     /// Forgets the saved contexts of static region `base` and drops the
@@ -1428,6 +1461,12 @@ impl Runtime {
         // `j + 1`): it then follows the proven-parallel rules, including the
         // fall-back to the parallel Default schedule.
         let check = check && !AffineDesc::parse(desc)?.ibs_independent(lo, hi, ib_iters);
+        if !check && scheme == Scheme::Default && permute == 0 && self.tracer.is_none() {
+            // Natively the Default schedule (round-robin IBs) needs nothing
+            // from the descriptor walk; trace mode keeps it for the
+            // statistics (IW size, data-set size) the study reports.
+            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
+        }
         let p = self.cfg.cores;
         let mut key = vec![
             lo,

@@ -943,3 +943,76 @@ fn blp_window_bounds_how_far_slabs_move() {
     );
     assert!(ranks(None) > 2, "no window: slabs move further");
 }
+
+/// Context churn: a described nest called with new live-ins every time (a
+/// factorisation's column index) gets a new context id per call. After
+/// `CHURN_CONTEXTS` new contexts in a row, each new context inherits the
+/// previous one's reuse state, so two more costly single-use plans end the
+/// planning (before, every call built a plan until the slots recycled);
+/// every iteration still runs once per call. Calls that come back to a
+/// known context (a few contexts in turn) never churn.
+#[test]
+fn churning_contexts_share_schedule_reuse() {
+    use weft_runtime::affine_desc::VERSION;
+    use weft_runtime::runtime::CHURN_CONTEXTS;
+    let (n, m) = (64i64, 16i64);
+    let data: Vec<u64> = vec![0; (n * m + 16) as usize];
+    let a = (data.as_ptr() as i64 + 127) & !127;
+    // for i in P: for j in 0..m: a[i*m + j] (written)
+    let desc = vec![
+        VERSION,
+        2,
+        1,
+        0,
+        1, //
+        0,
+        0,
+        0,
+        1,
+        m,
+        0,
+        1, //
+        1,
+        a,
+        8,
+        1,
+        0,
+        8 * m,
+        8,
+    ];
+    let run = |keys: &[u64]| {
+        let r = rt_with(RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: 0,
+            plan_cost_share: 0.0,
+            ..Default::default()
+        });
+        let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                hits[i as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        for &k in keys {
+            let id = r.select_context(7, Some(&[k])).unwrap();
+            r.run_affine_desc(id, 0, n, 4, Scheme::MlpFirst, 0, false, &desc, &body)
+                .unwrap();
+        }
+        assert!(hits
+            .iter()
+            .all(|h| h.load(Ordering::Relaxed) == keys.len() as u64));
+        // Plans built by the descriptor walk (the Default fall-back walks nothing).
+        let st = r.stats_json();
+        st["regions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["line_steps"].as_u64().unwrap_or(0) > 0)
+            .count()
+    };
+    let fresh: Vec<u64> = (0..40).collect();
+    assert_eq!(run(&fresh), CHURN_CONTEXTS as usize + 1);
+    // Four contexts in turn: one plan each, reused.
+    let cycle: Vec<u64> = (0..40).map(|i| i % 4).collect();
+    assert_eq!(run(&cycle), 4);
+}
