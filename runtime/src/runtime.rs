@@ -544,6 +544,9 @@ struct Reuse {
     costly: bool,
     /// The region stopped inspecting.
     abandoned: bool,
+    /// Copied from the previous context of a churning region
+    /// ([`CHURN_CONTEXTS`]) rather than earned by this id.
+    inherited: bool,
 }
 
 /// Schedule-reuse control of described affine nests (native runs only):
@@ -735,7 +738,17 @@ impl Runtime {
                     if *sh == h && sk.as_slice() == k {
                         *used = now;
                         set.fresh_run = 0;
-                        return Ok(first + i as u32);
+                        drop(all);
+                        let id = first + i as u32;
+                        // A context that comes back is reused after all: it
+                        // starts afresh if it only inherited its state.
+                        let mut reuse = lock(&self.reuse);
+                        for kind in [IRREGULAR, AFFINE] {
+                            if reuse.get(&(kind, id)).is_some_and(|r| r.inherited) {
+                                reuse.remove(&(kind, id));
+                            }
+                        }
+                        return Ok(id);
                     }
                 }
             }
@@ -777,7 +790,13 @@ impl Runtime {
             let mut reuse = lock(&self.reuse);
             for kind in [IRREGULAR, AFFINE] {
                 match reuse.get(&(kind, prev)).copied() {
-                    Some(r) => reuse.insert((kind, id), r),
+                    Some(r) => reuse.insert(
+                        (kind, id),
+                        Reuse {
+                            inherited: true,
+                            ..r
+                        },
+                    ),
                     None => reuse.remove(&(kind, id)),
                 };
             }

@@ -1015,4 +1015,8 @@ fn churning_contexts_share_schedule_reuse() {
     // Four contexts in turn: one plan each, reused.
     let cycle: Vec<u64> = (0..40).map(|i| i % 4).collect();
     assert_eq!(run(&cycle), 4);
+    // Twenty in turn: the first round churns (contexts 18-20 inherit the
+    // abandonment), but when they come back they start afresh and plan.
+    let cycle: Vec<u64> = (0..60).map(|i| i % 20).collect();
+    assert_eq!(run(&cycle), 20);
 }
