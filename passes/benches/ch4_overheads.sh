@@ -6,6 +6,10 @@
 #     summed over the kernel regions (runtime stats), natively (WEFT_CORES=2, default pipeline)
 #     and in trace mode (WEFT_CORES=16, instrumented kernels); plus the region executions and
 #     inspections, and where the inspector's time went (record / dependence check / schedule);
+#     natively also the cost of one inspection in executions of the loop (inspector ns per
+#     inspection / executor ns per execution; the share falls below 2% once a schedule serves
+#     about 50x that many executions), and the share with a long timing loop, `--iters $LONG`
+#     (default 200: miniFE's default CG iteration limit, twice Spark98's smvp i100 runs);
 #  3. native executor overhead with the identity (static) schedule on one worker:
 #     `executor-form` binary against the unchanged program (`--passes=none`), best of N of the
 #     kernel time each benchmark reports on stderr (`time: <s> s`, input loading excluded).
@@ -18,6 +22,7 @@ set -euo pipefail
 WEFT=${1:-target/release/weft}
 SIZE=${2:-quick}
 N=${3:-3}
+LONG=${LONG:-200}
 ONLY=${ONLY:-}
 B=testsuite/benchmarks
 D=${WEFT_DATA:-/work/shared/data}
@@ -51,7 +56,7 @@ bestk() { # best kernel time (the benchmark's "time: <s> s" line on stderr) of N
   done
   echo "$best"
 }
-share() { # "share% executions inspections record% deps% sched%" from a runtime stats JSON
+share() { # "share% executions inspections record% deps% sched% insp/exec" from a runtime stats JSON
   python3 - "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -64,12 +69,13 @@ for r in d.get("regions", []):
     b = r.get("inspector_breakdown") or {}
     rec += b.get("record_ns", 0); dep += b.get("dependence_ns", 0); sch += b.get("schedule_ns", 0)
 tot = max(1, ins + exe)
-print("%.2f %d %d %.1f %.1f %.1f" % (100.0 * ins / tot, ex, insp,
-      100.0 * rec / tot, 100.0 * dep / tot, 100.0 * sch / tot))
+per = (ins / insp) / (exe / ex) if insp and ex and exe else 0.0
+print("%.2f %d %d %.1f %.1f %.1f %.1f" % (100.0 * ins / tot, ex, insp,
+      100.0 * rec / tot, 100.0 * dep / tot, 100.0 * sch / tot, per))
 PY
 }
-printf "%-13s %7s %7s %6s | %8s %5s %5s %6s %6s %6s | %8s | %8s %8s %7s\n" \
-  bench clang_s opt_s opt% insp_nat% execs insps rec% deps% sched% insp_tr% orig_s exec_s exec%
+printf "%-13s %7s %7s %6s | %8s %5s %5s %6s %6s %6s %9s %9s | %8s | %8s %8s %7s\n" \
+  bench clang_s opt_s opt% insp_nat% execs insps rec% deps% sched% insp/exec "nat%@$LONG" insp_tr% orig_s exec_s exec%
 for c in $B/irregular/*.c; do
   n=$(basename $c .c)
   if [ -n "$ONLY" ] && [ "$ONLY" != "$n" ]; then continue; fi
@@ -82,13 +88,15 @@ for c in $B/irregular/*.c; do
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.blp --passes=insert-inspector,parallel-for
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.tr --passes='insert-inspector,parallel-for,instrument-trace<only=kernel_*>'
   WEFT_CORES=2 WEFT_STATS=$OUT/$n.nat.json $OUT/$n.blp $A >/dev/null 2>&1
+  WEFT_CORES=2 WEFT_STATS=$OUT/$n.long.json $OUT/$n.blp $A --iters $LONG >/dev/null 2>&1
   # the trace itself is not needed (full-size traces take tens of GB)
   WEFT_CORES=16 WEFT_TRACE=/dev/null WEFT_STATS=$OUT/$n.tr.json $OUT/$n.tr $A >/dev/null 2>&1
   to_=$(WEFT_CORES=1 bestk $OUT/$n.orig $A)
   te=$(WEFT_CORES=1 bestk $OUT/$n.exec $A)
-  read -r sn ex insp rec dep sch <<<"$(share $OUT/$n.nat.json)"
+  read -r sn ex insp rec dep sch per <<<"$(share $OUT/$n.nat.json)"
+  read -r sl _ <<<"$(share $OUT/$n.long.json)"
   read -r st _ <<<"$(share $OUT/$n.tr.json)"
-  printf "%-13s %7.3f %7.3f %6.1f | %8s %5s %5s %6s %6s %6s | %8s | %8.5f %8.5f %7.2f\n" $n $tc $to \
-    $(echo "100*$to/$tc" | bc -l) $sn $ex $insp $rec $dep $sch $st $to_ $te $(echo "100*($te-$to_)/$to_" | bc -l)
+  printf "%-13s %7.3f %7.3f %6.1f | %8s %5s %5s %6s %6s %6s %9s %9s | %8s | %8.5f %8.5f %7.2f\n" $n $tc $to \
+    $(echo "100*$to/$tc" | bc -l) $sn $ex $insp $rec $dep $sch $per $sl $st $to_ $te $(echo "100*($te-$to_)/$to_" | bc -l)
 done
 rm -rf $OUT

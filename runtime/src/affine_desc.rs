@@ -802,7 +802,34 @@ impl Acc<'_> {
             return Ok(());
         }
         // s < line: every line from the first to the last address, with the
-        // number of accesses starting in it.
+        // number of accesses starting in it. In i64 when nothing can overflow
+        // (always, for real addresses: i128 division is a library call).
+        if let Some(last) = s.checked_mul(trip - 1).and_then(|d| a0.checked_add(d)) {
+            if a0 >= 0 && last.checked_add(line).is_some() && w <= u32::MAX as u64 {
+                let ceil_div =
+                    |x: i64, y: i64| -> i64 { x.div_euclid(y) + (x.rem_euclid(y) != 0) as i64 };
+                let (f, e) = (a0 / line, last / line);
+                let total = e - f + 1;
+                let take = total.min(RUN_SAMPLE);
+                if take < total {
+                    self.extra_ds += (total - take) as u64;
+                }
+                for x in f..f + take {
+                    let t0 = ceil_div(x * line - a0, s).max(0);
+                    let t1 = ceil_div((x + 1) * line - a0, s).min(trip);
+                    if t1 > t0 {
+                        let n = (t1 - t0) as u64;
+                        let c = match take == total {
+                            true => w.saturating_mul(n),
+                            false => (w as u128 * n as u128 * total as u128 / take as u128)
+                                .min(u64::MAX as u128) as u64,
+                        };
+                        self.add_line(x as u64, c)?;
+                    }
+                }
+                return Ok(());
+            }
+        }
         let (a0, s) = (a0 as i128, s as i128);
         let last = a0 + s * (trip as i128 - 1);
         let l = line as i128;
