@@ -125,7 +125,9 @@ int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
  * size, WEFT_ACCESS_UNCHECKED) would:
  *   for x in {a, e}: b = table[(x >> lsb) & mask]; row[b >> 6] |= 1ull << (b & 63);
  *   reported += 1; touches += (e >> shift) - (a >> shift) + 1;
- * Other accesses go through weft_inspect_access. row and table point into the
+ * Bits may be kept in registers and OR-ed into row later, before the next
+ * weft_inspect_fast / weft_inspect_fast_flush call and before the inspector
+ * returns. Other accesses go through weft_inspect_access. row and table point into the
  * handle's recorder and are valid only until the inspector call returns; the
  * counters must be handed back (weft_inspect_fast or weft_inspect_fast_flush)
  * before it returns. */

@@ -659,7 +659,10 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
 /// ```
 ///
 /// (`shift` as given by [`weft_inspect_line_shift`], equal to `st->shift`).
-/// Other accesses go through [`weft_inspect_access`]. The counters must reach
+/// The inspector may keep bits in registers (e.g. those of word 0, banks
+/// 0..64) and OR them into `row` later, as long as it does so before the
+/// next call of [`weft_inspect_fast`] or [`weft_inspect_fast_flush`] and
+/// before it returns. Other accesses go through [`weft_inspect_access`]. The counters must reach
 /// the runtime before the inspector returns: [`weft_inspect_fast`] and
 /// [`weft_inspect_fast_flush`] add and zero them.
 ///
