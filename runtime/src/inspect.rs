@@ -10,7 +10,12 @@
 //! - the memory bank of each cache line comes from [`BankTable`], a lookup
 //!   table over the address bits that select the bank (exact for the bit-field
 //!   mappings of `weft-memsim`), and sets one bit in the slab's bank-map words;
-//! - the access is appended to a compact record list for the dependence check.
+//! - the access is appended to a compact record list for the dependence check;
+//! - compiled inspectors do the bank-map part of an unchecked access (one or
+//!   two lines) themselves, with the slab's row and the bank table the
+//!   recorder hands out ([`SlabRecorder::inline_slab`],
+//!   [`SlabRecorder::inline_lookup`], `weft_inspect_fast` in the C ABI) and
+//!   counts added back ([`SlabRecorder::add_inline_counts`]).
 //! - with a miss predictor ([`SlabRecorder::with_miss_filter`], off by
 //!   default), a line found in the recorder's [`LineFilter`] (a small
 //!   set-associative tag array of the lines touched last) is predicted to hit
