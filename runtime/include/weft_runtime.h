@@ -23,6 +23,9 @@
  *                         schedules each served one execution (re-inspected every
  *                         time) stops inspecting and runs in original order, unless
  *                         it needs the dependence check (default 2; 0 = never stop)
+ *   WEFT_INSPECT_INLINE=0 inspectors report every access through weft_inspect_access
+ *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
+ *                         accesses of at most two lines are recorded inline)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  *
  * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).

@@ -8,7 +8,7 @@
 //! thread's last failure (or an empty string). Null or inconsistent arguments
 //! return `WEFT_ERR_NULL` / `WEFT_ERR_INVALID`. The runtime is configured from the
 //! environment on first use: `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`,
-//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER` (see [`crate::runtime::RuntimeConfig`]).
+//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE` (see [`crate::runtime::RuntimeConfig`]).
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 //!
@@ -723,7 +723,8 @@ impl Default for InspectFast {
 /// then makes the slab of iteration `iter` current (as an access of `iter`
 /// does) and fills `st` with its range, bank-map row and the bank lookup.
 /// `enabled = 0` when the inline path would not be exact (affine nests, a
-/// machine whose bank bits are too wide for a table, `WEFT_MISS_FILTER`);
+/// machine whose bank bits are too wide for a table, `WEFT_MISS_FILTER`,
+/// `WEFT_INSPECT_INLINE=0`);
 /// `lo == hi` when `iter` lies outside the inspected range. Compilers call it
 /// when an access's iteration leaves `[st->lo, st->hi)`, i.e. about once per
 /// slab. With a NULL argument `st` is unchanged.

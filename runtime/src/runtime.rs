@@ -110,6 +110,11 @@ pub struct RuntimeConfig {
     /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
     /// map (see [`MissFilter`]).
     pub miss_filter: MissFilter,
+    /// Compiled inspectors may record unchecked accesses inline
+    /// (`WEFT_INSPECT_INLINE`, default `true`; `0` turns it off, and every
+    /// access goes through `weft_inspect_access`: for A/B measurements and
+    /// checks, the bank maps and statistics are the same).
+    pub inspect_inline: bool,
 }
 
 /// Which accesses of a slab set bits in its bank map (§4.4.2).
@@ -182,6 +187,7 @@ impl Default for RuntimeConfig {
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
             miss_filter: MissFilter::Off,
+            inspect_inline: true,
         }
     }
 }
@@ -236,6 +242,13 @@ impl RuntimeConfig {
             })?;
             c.blp_window = (w > 0).then_some(w);
         }
+        if let Ok(v) = std::env::var("WEFT_INSPECT_INLINE") {
+            c.inspect_inline = match v.trim() {
+                "1" | "" => true,
+                "0" => false,
+                _ => return Err(invalid(format!("WEFT_INSPECT_INLINE={v:?} is not 0 or 1"))),
+            };
+        }
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(
@@ -254,6 +267,8 @@ impl RuntimeConfig {
 pub struct Inspector {
     lo: i64,
     hi: i64,
+    /// [`RuntimeConfig::inspect_inline`].
+    inline: bool,
     layout: Layout,
     accesses: Vec<Access>,
     error: Option<String>,
@@ -305,7 +320,7 @@ impl Inspector {
             shift: line_shift,
             ..Default::default()
         };
-        if let Layout::Slabs(r) = &mut self.layout {
+        if let (true, Layout::Slabs(r)) = (self.inline, &mut self.layout) {
             if let Some((table, lsb, mask)) = r.inline_lookup() {
                 out.table = table.as_ptr();
                 out.lsb = lsb;
@@ -1091,6 +1106,7 @@ impl Runtime {
         let mut h = Inspector {
             lo,
             hi,
+            inline: self.cfg.inspect_inline,
             layout,
             accesses: Vec::new(),
             error: None,
@@ -1874,6 +1890,7 @@ mod tests {
         Inspector {
             lo,
             hi,
+            inline: true,
             layout: Layout::Slabs(Box::new(rec)),
             accesses: Vec::new(),
             error: None,
@@ -1990,6 +2007,11 @@ mod tests {
         assert_eq!((st.enabled, st.lo, st.hi), (1, 0, 0));
         let r = recorder(h);
         assert_eq!((r.accesses(), r.filter_counts()), (3, (0, 4)));
+        // Switched off (`WEFT_INSPECT_INLINE=0`).
+        let mut h = slab_inspector(0, 10, rec());
+        h.inline = false;
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 6));
         // A miss predictor decides which lines set bits: off.
         let mut h = slab_inspector(0, 10, rec().with_miss_filter(64));
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
@@ -1998,6 +2020,7 @@ mod tests {
         let mut h = Inspector {
             lo: 0,
             hi: 10,
+            inline: true,
             layout: Layout::Blocks { ib: 2 },
             accesses: Vec::new(),
             error: None,
