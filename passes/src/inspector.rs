@@ -363,7 +363,15 @@ pub fn make_inspector_with<'ctx>(
         b.position_before(&i);
         match &mut dedup {
             Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
-                None => d.report(&b, h, k, p, size)?,
+                None => {
+                    // An access of at most 16 bytes aligned to its power-of-two
+                    // size lies in one line (the runtime's lines are at least
+                    // 16 bytes wherever the inline path is enabled).
+                    let aligned = size.is_power_of_two()
+                        && size <= 16
+                        && i.get_alignment().is_ok_and(|a| a as u64 >= size);
+                    d.report(&b, h, k, p, size, aligned)?
+                }
                 Some(Run::Covered) => {}
                 Some(&Run::Leader { base, offset, size }) => {
                     let at = if offset == 0 {
@@ -373,7 +381,7 @@ pub fn make_inspector_with<'ctx>(
                         // SAFETY: an in-bounds byte offset the loop itself accesses.
                         unsafe { b.build_gep(i8t, base.into_pointer_value(), &[off], "weft.span")? }
                     };
-                    d.report(&b, h, k, at.into(), size)?
+                    d.report(&b, h, k, at.into(), size, false)?
                 }
             },
             _ => {
@@ -658,7 +666,9 @@ fn fast_type(cx: inkwell::context::ContextRef<'_>, local: bool) -> inkwell::type
 
 impl<'m, 'ctx> LineDedup<'m, 'ctx> {
     /// The wrapper `void (ptr h, i64 k, ptr addr, i64 size, ptr line, i64
-    /// shift, ptr st, ptr cur)`.
+    /// shift, ptr st, ptr cur, i1 aligned)`; `aligned`: the access is at most
+    /// 16 bytes and aligned to its power-of-two size, so it lies in one line
+    /// (its last byte is not looked at).
     const REPORT: &'static str = "weft.inspect.report_line";
     /// The exit wrapper `void (ptr h, ptr st, ptr cur)`: hands the inline
     /// counts to the runtime.
@@ -769,6 +779,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
                 i64t.into(),
                 ptr.into(),
                 ptr.into(),
+                cx.bool_type().into(),
             ],
             false,
         );
@@ -776,6 +787,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
         let (h, k, addr, size, line, shift) = (p(0), p(1), p(2), p(3), p(4), p(5));
         let (st, cur) = (p(6).into_pointer_value(), p(7).into_pointer_value());
+        // A constant at every call: the access cannot cross a line.
+        let aligned = p(8).into_int_value();
         let (k, size, line, shift) = (
             k.into_int_value(),
             size.into_int_value(),
@@ -796,11 +809,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.position_at_end(entry);
         let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
         let first = b.build_right_shift(a, shift, false, "first")?;
-        let end = b.build_int_add(
-            a,
-            b.build_int_sub(size, i64t.const_int(1, false), "")?,
-            "end",
-        )?;
+        let end = b.build_int_add(a, b.build_int_sub(size, i64t.const_int(1, false), "")?, "")?;
+        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
         let last = b.build_right_shift(end, shift, false, "last")?;
         let prev = b.build_load(i64t, line, "prev")?.into_int_value();
         let same = b.build_and(
@@ -1040,12 +1050,13 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         k: IntValue<'ctx>,
         p: BasicValueEnum<'ctx>,
         size: u64,
+        aligned: bool,
     ) -> Result<()> {
         let cx = self.module.get_context();
         let i64t = cx.i64_type();
         let line = outline::entry_alloca(self.module, b, i64t.into(), "weft.line")?;
         self.lines.push(line);
-        let args: [BasicMetadataValueEnum<'ctx>; 8] = [
+        let args: [BasicMetadataValueEnum<'ctx>; 9] = [
             h.into(),
             k.into(),
             p.into(),
@@ -1054,6 +1065,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             self.shift.into(),
             self.st.into(),
             self.cur.into(),
+            cx.bool_type().const_int(aligned as u64, false).into(),
         ];
         b.build_call(self.wrapper, &args, "")?;
         Ok(())

@@ -123,7 +123,8 @@ int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
  * owned by the inspector's stack frame and filled by weft_inspect_fast. While
  * enabled != 0 and lo <= iter < hi, an unchecked access of iteration iter to the
  * bytes [a, e] (e = a + size - 1) touching at most two cache lines
- * ((e >> shift) - (a >> shift) <= 1, shift from weft_inspect_line_shift) may be
+ * ((e >> shift) - (a >> shift) <= 1, shift from weft_inspect_line_shift, at least
+ * 4 when enabled, so an access of up to 16 bytes aligned to its size is one line) may be
  * recorded by the inspector itself, exactly as weft_inspect_access(h, iter, a,
  * size, WEFT_ACCESS_UNCHECKED) would:
  *   for x in {a, e}: b = table[(x >> lsb) & mask]; row[b >> 6] |= 1ull << (b & 63);
@@ -151,7 +152,8 @@ typedef struct weft_inspect_fast {
 /* Adds st->reported / st->touches to the inspector's counts and zeroes them, then
  * makes the slab of iter current and fills st (lo == hi when iter lies outside
  * the inspected range; enabled = 0 when the inline path would not be exact:
- * affine nests, bank bits too wide for a table, WEFT_MISS_FILTER). */
+ * affine nests, bank bits too wide for a table, lines under 16 bytes,
+ * WEFT_MISS_FILTER, WEFT_INSPECT_INLINE=0). */
 int32_t weft_inspect_fast(weft_inspector_t *h, int64_t iter, weft_inspect_fast_t *st);
 
 /* Adds st->reported / st->touches to the inspector's counts and zeroes them. */

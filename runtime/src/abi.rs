@@ -658,7 +658,9 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
 /// st->reported += 1; st->touches += (e >> shift) - (a >> shift) + 1;
 /// ```
 ///
-/// (`shift` as given by [`weft_inspect_line_shift`], equal to `st->shift`).
+/// (`shift` as given by [`weft_inspect_line_shift`], equal to `st->shift`,
+/// at least 4 when `enabled`: an access of up to 16 bytes aligned to its
+/// size lies in one line).
 /// The inspector may keep bits in registers (e.g. those of word 0, banks
 /// 0..64) and OR them into `row` later, as long as it does so before the
 /// next call of [`weft_inspect_fast`] or [`weft_inspect_fast_flush`] and
@@ -723,7 +725,8 @@ impl Default for InspectFast {
 /// then makes the slab of iteration `iter` current (as an access of `iter`
 /// does) and fills `st` with its range, bank-map row and the bank lookup.
 /// `enabled = 0` when the inline path would not be exact (affine nests, a
-/// machine whose bank bits are too wide for a table, `WEFT_MISS_FILTER`,
+/// machine whose bank bits are too wide for a table or whose lines are
+/// shorter than 16 bytes, `WEFT_MISS_FILTER`,
 /// `WEFT_INSPECT_INLINE=0`);
 /// `lo == hi` when `iter` lies outside the inspected range. Compilers call it
 /// when an access's iteration leaves `[st->lo, st->hi)`, i.e. about once per

@@ -375,9 +375,10 @@ impl SlabRecorder {
     /// counts of [`SlabRecorder::record_unchecked`]: the bank comes from a
     /// table over address bits at or above the line offset (so any byte of a
     /// line selects the line's bank), and no miss predictor decides which
-    /// lines set bits.
+    /// lines set bits. Lines are at least 16 bytes, so that compilers may
+    /// take an access of up to 16 bytes aligned to its size for one line.
     pub fn inline_lookup(&self) -> Option<(&[u16], u32, u64)> {
-        if self.filter.is_some() {
+        if self.filter.is_some() || self.line_shift < 4 {
             return None;
         }
         self.table

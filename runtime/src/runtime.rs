@@ -2007,6 +2007,14 @@ mod tests {
         assert_eq!((st.enabled, st.lo, st.hi), (1, 0, 0));
         let r = recorder(h);
         assert_eq!((r.accesses(), r.filter_counts()), (3, (0, 4)));
+        // Lines under 16 bytes: an aligned 16-byte access could cross one.
+        let mut h = slab_inspector(
+            0,
+            10,
+            SlabRecorder::new(layout.clone(), banks, 3, BankTable::new(&m)),
+        );
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.shift), (0, 3));
         // Switched off (`WEFT_INSPECT_INLINE=0`).
         let mut h = slab_inspector(0, 10, rec());
         h.inline = false;
