@@ -56,7 +56,11 @@
 //! reported in the current iteration and skips accesses inside it
 //! ([`LineDedup`]; the line size comes from the runtime at inspector entry).
 //! On the HPCG SpMV that leaves 4.5M of 21.4M runtime calls per two
-//! inspections with identical bank maps.
+//! inspections with identical bank maps. The reports left are recorded
+//! inline when they touch at most two lines: the wrapper sets the bank bits
+//! of the current slab itself, from the runtime's bank table, and asks the
+//! runtime only when the iteration enters another slab
+//! (`weft_inspect_fast`, see [`LineDedup`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -359,7 +363,15 @@ pub fn make_inspector_with<'ctx>(
         b.position_before(&i);
         match &mut dedup {
             Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
-                None => d.report(&b, h, k, p, size)?,
+                None => {
+                    // An access of at most 16 bytes aligned to its power-of-two
+                    // size lies in one line (the runtime's lines are at least
+                    // 16 bytes wherever the inline path is enabled).
+                    let aligned = size.is_power_of_two()
+                        && size <= 16
+                        && i.get_alignment().is_ok_and(|a| a as u64 >= size);
+                    d.report(&b, h, k, p, size, aligned)?
+                }
                 Some(Run::Covered) => {}
                 Some(&Run::Leader { base, offset, size }) => {
                     let at = if offset == 0 {
@@ -369,7 +381,7 @@ pub fn make_inspector_with<'ctx>(
                         // SAFETY: an in-bounds byte offset the loop itself accesses.
                         unsafe { b.build_gep(i8t, base.into_pointer_value(), &[off], "weft.span")? }
                     };
-                    d.report(&b, h, k, at.into(), size)?
+                    d.report(&b, h, k, at.into(), size, false)?
                 }
             },
             _ => {
@@ -579,21 +591,91 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
 /// ([`LineDedup::REPORT`]); after inlining, SROA keeps the lines in
 /// registers, so a skipped access costs a shift and two compares instead of
 /// a runtime call (SpMV rows report each line of `val`, `col` and `x` once).
-struct LineDedup<'ctx> {
-    module: Module<'ctx>,
+///
+/// An access that is not skipped and touches at most two lines is recorded
+/// inline (the runtime's `weft_inspect_fast_t`, [`fast`]): the wrapper looks
+/// its lines' banks up in the runtime's bank table and sets their bits in
+/// the current slab's bank-map row, and counts the access and its lines.
+/// The state lives in two entry-block allocas: `weft.fast.cur`, which only
+/// the wrappers load and store (SROA turns it into registers), and
+/// `weft.fast`, which the runtime fills when the iteration leaves the
+/// current slab (`weft_inspect_fast`, about once per slab) and which is
+/// copied into the first. The counts reach the runtime with each refill and
+/// at every return of the inspector ([`LineDedup::FLUSH`]). When the runtime
+/// disables the inline path (miss predictor, a bank mapping without table,
+/// affine nests) and for longer accesses, the wrapper calls
+/// `weft_inspect_access` as before.
+struct LineDedup<'m, 'ctx> {
+    /// The module (a reference: `Module::clone` copies the whole module).
+    module: &'m Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
+    h: BasicValueEnum<'ctx>,
     shift: IntValue<'ctx>,
     wrapper: FunctionValue<'ctx>,
     lines: Vec<inkwell::values::PointerValue<'ctx>>,
+    /// The runtime's copy of the inline state (`weft.fast`).
+    st: inkwell::values::PointerValue<'ctx>,
+    /// The inspector's own copy (`weft.fast.cur`).
+    cur: inkwell::values::PointerValue<'ctx>,
 }
 
-impl<'ctx> LineDedup<'ctx> {
-    /// The wrapper `void (ptr h, i64 k, ptr addr, i64 size, ptr line, i64 shift)`.
+/// Field indices of `weft_inspect_fast_t` (`weft_runtime::abi::InspectFast`,
+/// `#[repr(C)]`; a test checks that the LLVM struct has its layout).
+mod fast {
+    pub const LO: u32 = 0;
+    pub const HI: u32 = 1;
+    pub const ROW: u32 = 2;
+    pub const TABLE: u32 = 3;
+    pub const MASK: u32 = 4;
+    pub const LSB: u32 = 5;
+    pub const ENABLED: u32 = 7;
+    pub const REPORTED: u32 = 9;
+    pub const TOUCHES: u32 = 10;
+    /// Only in the inspector's own copy: the bits of the row's word 0 set
+    /// since the row was last written (banks 0..64 in a register instead of
+    /// a read-modify-write of memory per access).
+    pub const ACC: u32 = 11;
+}
+
+/// The LLVM type of `weft_inspect_fast_t`; with `local`, followed by the
+/// inspector's accumulator of word 0 ([`fast::ACC`]).
+fn fast_type(cx: inkwell::context::ContextRef<'_>, local: bool) -> inkwell::types::StructType<'_> {
+    let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+    let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+    let abi = [
+        i64t.into(), // lo
+        i64t.into(), // hi
+        ptr.into(),  // row
+        ptr.into(),  // table
+        i64t.into(), // mask
+        i32t.into(), // lsb
+        i32t.into(), // shift
+        i32t.into(), // enabled
+        i32t.into(), // reserved
+        i64t.into(), // reported
+        i64t.into(), // touches
+    ];
+    let acc = [i64t.into()];
+    let fields: Vec<inkwell::types::BasicTypeEnum<'_>> = match local {
+        true => abi.iter().chain(&acc).copied().collect(),
+        false => abi.to_vec(),
+    };
+    cx.struct_type(&fields, false)
+}
+
+impl<'m, 'ctx> LineDedup<'m, 'ctx> {
+    /// The wrapper `void (ptr h, i64 k, ptr addr, i64 size, ptr line, i64
+    /// shift, ptr st, ptr cur, i1 aligned)`; `aligned`: the access is at most
+    /// 16 bytes and aligned to its power-of-two size, so it lies in one line
+    /// (its last byte is not looked at).
     const REPORT: &'static str = "weft.inspect.report_line";
+    /// The exit wrapper `void (ptr h, ptr st, ptr cur)`: hands the inline
+    /// counts to the runtime.
+    const FLUSH: &'static str = "weft.inspect.fast_flush";
 
     fn new(
-        module: &Module<'ctx>,
+        module: &'m Module<'ctx>,
         f: FunctionValue<'ctx>,
         k: IntValue<'ctx>,
         h: BasicValueEnum<'ctx>,
@@ -615,6 +697,23 @@ impl<'ctx> LineDedup<'ctx> {
         b.build_store(slot, i32t.const_zero())?;
         let q = rtabi::declare(module, RtFn::InspectLineShift)?;
         b.build_call(q, &[h.into(), slot.into()], "")?;
+        // The inline state: no slab yet (an empty range) but enabled, so the
+        // first access asks the runtime; the runtime's copy starts disabled,
+        // which is what a failed refill leaves.
+        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
+        let st = outline::entry_alloca(module, &b, sty.into(), "weft.fast")?;
+        let cur = outline::entry_alloca(module, &b, lty.into(), "weft.fast.cur")?;
+        b.build_store(st, sty.const_zero())?;
+        let init: Vec<BasicValueEnum<'ctx>> = lty
+            .get_field_types()
+            .iter()
+            .enumerate()
+            .map(|(j, t)| match j as u32 {
+                fast::ENABLED => i32t.const_int(1, false).into(),
+                _ => t.const_zero(),
+            })
+            .collect();
+        b.build_store(cur, lty.const_named_struct(&init))?;
         let header = Self::header(k)?;
         let first = util::instructions(header)
             .into_iter()
@@ -624,12 +723,15 @@ impl<'ctx> LineDedup<'ctx> {
         let shift = b.build_load(i32t, slot, "weft.shift")?.into_int_value();
         let shift = b.build_int_z_extend(shift, cx.i64_type(), "")?;
         Ok(LineDedup {
-            module: module.clone(),
+            module,
             f,
             k,
+            h,
             shift,
             wrapper: Self::wrapper(module)?,
             lines: Vec::new(),
+            st,
+            cur,
         })
     }
 
@@ -642,14 +744,31 @@ impl<'ctx> LineDedup<'ctx> {
             })
     }
 
+    /// A new `alwaysinline` internal function `name` of type `fty`.
+    fn always_inline(
+        module: &Module<'ctx>,
+        name: &str,
+        fty: inkwell::types::FunctionType<'ctx>,
+    ) -> FunctionValue<'ctx> {
+        let cx = module.get_context();
+        let w = module.add_function(name, fty, Some(Linkage::Internal));
+        let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
+        w.add_attribute(
+            inkwell::attributes::AttributeLoc::Function,
+            cx.create_enum_attribute(kind, 0),
+        );
+        w
+    }
+
     /// Declares (once per module) and returns the wrapper.
     fn wrapper(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>> {
         if let Some(w) = module.get_function(Self::REPORT) {
             return Ok(w);
         }
         let cx = module.get_context();
-        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+        let (i64t, i32t, i16t) = (cx.i64_type(), cx.i32_type(), cx.i16_type());
         let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
         let fty = cx.void_type().fn_type(
             &[
                 ptr.into(),
@@ -658,18 +777,20 @@ impl<'ctx> LineDedup<'ctx> {
                 i64t.into(),
                 ptr.into(),
                 i64t.into(),
+                ptr.into(),
+                ptr.into(),
+                cx.bool_type().into(),
             ],
             false,
         );
-        let w = module.add_function(Self::REPORT, fty, Some(Linkage::Internal));
-        let kind = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
-        w.add_attribute(
-            inkwell::attributes::AttributeLoc::Function,
-            cx.create_enum_attribute(kind, 0),
-        );
+        let w = Self::always_inline(module, Self::REPORT, fty);
         let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
         let (h, k, addr, size, line, shift) = (p(0), p(1), p(2), p(3), p(4), p(5));
-        let (size, line, shift) = (
+        let (st, cur) = (p(6).into_pointer_value(), p(7).into_pointer_value());
+        // A constant at every call: the access cannot cross a line.
+        let aligned = p(8).into_int_value();
+        let (k, size, line, shift) = (
+            k.into_int_value(),
             size.into_int_value(),
             line.into_pointer_value(),
             shift.into_int_value(),
@@ -677,11 +798,19 @@ impl<'ctx> LineDedup<'ctx> {
         let b = cx.create_builder();
         let entry = cx.append_basic_block(w, "entry");
         let report = cx.append_basic_block(w, "report");
+        let check = cx.append_basic_block(w, "check");
+        let refresh = cx.append_basic_block(w, "refresh");
+        let inline = cx.append_basic_block(w, "inline");
+        let word0 = cx.append_basic_block(w, "word0");
+        let words = cx.append_basic_block(w, "words");
+        let count = cx.append_basic_block(w, "count");
+        let slow = cx.append_basic_block(w, "slow");
         let done = cx.append_basic_block(w, "done");
         b.position_at_end(entry);
         let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
         let first = b.build_right_shift(a, shift, false, "first")?;
         let end = b.build_int_add(a, b.build_int_sub(size, i64t.const_int(1, false), "")?, "")?;
+        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
         let last = b.build_right_shift(end, shift, false, "last")?;
         let prev = b.build_load(i64t, line, "prev")?.into_int_value();
         let same = b.build_and(
@@ -690,8 +819,141 @@ impl<'ctx> LineDedup<'ctx> {
             "same",
         )?;
         b.build_conditional_branch(same, done, report)?;
+        // Not the site's last line: record it, inline when it touches at most
+        // two lines and the runtime enabled the inline path.
         b.position_at_end(report);
         b.build_store(line, first)?;
+        let gst = |j: u32| b.build_struct_gep(sty, st, j, "");
+        let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
+        let extra = b.build_int_sub(last, first, "extra")?;
+        let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
+        let en = b
+            .build_load(i32t, gcur(fast::ENABLED)?, "enabled")?
+            .into_int_value();
+        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
+        b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
+        // `k` in the current slab (the slab changes about every slab_iters
+        // iterations)?
+        let in_slab = |lo: IntValue<'ctx>, hi: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            Ok(b.build_and(
+                b.build_int_compare(IntPredicate::SGE, k, lo, "")?,
+                b.build_int_compare(IntPredicate::SLT, k, hi, "")?,
+                "in.slab",
+            )?)
+        };
+        b.position_at_end(check);
+        let lo = b.build_load(i64t, gcur(fast::LO)?, "lo")?;
+        let hi = b.build_load(i64t, gcur(fast::HI)?, "hi")?;
+        b.build_conditional_branch(
+            in_slab(lo.into_int_value(), hi.into_int_value())?,
+            inline,
+            refresh,
+        )?;
+        // Write back word 0, hand the counts over and ask for the slab of `k`.
+        b.position_at_end(refresh);
+        Self::write_back(module, &b, cur)?;
+        for j in [fast::REPORTED, fast::TOUCHES] {
+            let v = b.build_load(i64t, gcur(j)?, "")?;
+            b.build_store(gst(j)?, v)?;
+        }
+        let refill = rtabi::declare(module, RtFn::InspectFast)?;
+        b.build_call(refill, &[h.into(), k.into(), st.into()], "")?;
+        let mut got = HashMap::new();
+        for j in [
+            fast::LO,
+            fast::HI,
+            fast::ROW,
+            fast::TABLE,
+            fast::MASK,
+            fast::LSB,
+            fast::ENABLED,
+            fast::REPORTED,
+            fast::TOUCHES,
+        ] {
+            let t = sty.get_field_type_at_index(j).expect("field");
+            let v = b.build_load(t, gst(j)?, "")?;
+            b.build_store(gcur(j)?, v)?;
+            got.insert(j, v);
+        }
+        let en = b.build_int_compare(
+            IntPredicate::NE,
+            got[&fast::ENABLED].into_int_value(),
+            i32t.const_zero(),
+            "",
+        )?;
+        let ok = in_slab(
+            got[&fast::LO].into_int_value(),
+            got[&fast::HI].into_int_value(),
+        )?;
+        b.build_conditional_branch(b.build_and(en, ok, "")?, inline, slow)?;
+        // The banks of the first and the last line (the same twice for a
+        // one-line access).
+        b.position_at_end(inline);
+        let table = b
+            .build_load(ptr, gcur(fast::TABLE)?, "table")?
+            .into_pointer_value();
+        let mask = b
+            .build_load(i64t, gcur(fast::MASK)?, "mask")?
+            .into_int_value();
+        let lsb = b
+            .build_load(i32t, gcur(fast::LSB)?, "lsb")?
+            .into_int_value();
+        let lsb = b.build_int_z_extend(lsb, i64t, "")?;
+        let mut banks = Vec::new();
+        for x in [a, end] {
+            let idx = b.build_and(b.build_right_shift(x, lsb, false, "")?, mask, "")?;
+            // SAFETY: `idx <= mask` indexes the runtime's table of mask + 1 entries.
+            let pb = unsafe { b.build_in_bounds_gep(i16t, table, &[idx], "")? };
+            let bank = b.build_load(i16t, pb, "bank")?.into_int_value();
+            banks.push(b.build_int_z_extend(bank, i64t, "")?);
+        }
+        let bit = |bank: IntValue<'ctx>| {
+            let low = b.build_and(bank, i64t.const_int(63, false), "")?;
+            b.build_left_shift(i64t.const_int(1, false), low, "")
+        };
+        let six = i64t.const_int(6, false);
+        let both = b.build_or(banks[0], banks[1], "")?;
+        let in_word0 = b.build_int_compare(
+            IntPredicate::EQ,
+            b.build_right_shift(both, six, false, "")?,
+            i64t.const_zero(),
+            "",
+        )?;
+        b.build_conditional_branch(in_word0, word0, words)?;
+        // Banks 0..64 (every bank on most machines): into the accumulator.
+        b.position_at_end(word0);
+        let pacc = gcur(fast::ACC)?;
+        let acc = b.build_load(i64t, pacc, "acc")?.into_int_value();
+        let bits = b.build_or(bit(banks[0])?, bit(banks[1])?, "")?;
+        b.build_store(pacc, b.build_or(acc, bits, "")?)?;
+        b.build_unconditional_branch(count)?;
+        // Other banks: straight into the row.
+        b.position_at_end(words);
+        let row = b
+            .build_load(ptr, gcur(fast::ROW)?, "row")?
+            .into_pointer_value();
+        for &bank in &banks {
+            let word = b.build_right_shift(bank, six, false, "")?;
+            // SAFETY: a bank `< banks` indexes the row's words.
+            let pw = unsafe { b.build_in_bounds_gep(i64t, row, &[word], "")? };
+            let old = b.build_load(i64t, pw, "")?.into_int_value();
+            b.build_store(pw, b.build_or(old, bit(bank)?, "")?)?;
+        }
+        b.build_unconditional_branch(count)?;
+        b.position_at_end(count);
+        let add = |j: u32, by: IntValue<'ctx>| -> Result<()> {
+            let pc = gcur(j)?;
+            let c = b.build_load(i64t, pc, "")?.into_int_value();
+            b.build_store(pc, b.build_int_add(c, by, "")?)?;
+            Ok(())
+        };
+        add(fast::REPORTED, i64t.const_int(1, false))?;
+        add(
+            fast::TOUCHES,
+            b.build_int_add(extra, i64t.const_int(1, false), "")?,
+        )?;
+        b.build_unconditional_branch(done)?;
+        b.position_at_end(slow);
         let access = rtabi::declare(module, RtFn::InspectAccess)?;
         let args: [BasicMetadataValueEnum<'ctx>; 5] = [
             h.into(),
@@ -707,6 +969,79 @@ impl<'ctx> LineDedup<'ctx> {
         Ok(w)
     }
 
+    /// At `b`'s position: ORs the accumulated bits of word 0 into the row
+    /// (the row is set whenever the accumulator is not 0) and clears them.
+    fn write_back(
+        module: &Module<'ctx>,
+        b: &inkwell::builder::Builder<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+    ) -> Result<()> {
+        let cx = module.get_context();
+        let (i64t, ptr) = (cx.i64_type(), cx.ptr_type(inkwell::AddressSpace::default()));
+        let lty = fast_type(cx, true);
+        let here = b
+            .get_insert_block()
+            .ok_or_else(|| PassError::Llvm("builder not in a block".into()))?;
+        let write = cx.insert_basic_block_after(here, "write.back");
+        let rest = cx.insert_basic_block_after(write, "written");
+        let pacc = b.build_struct_gep(lty, cur, fast::ACC, "")?;
+        let acc = b.build_load(i64t, pacc, "acc")?.into_int_value();
+        let any = b.build_int_compare(IntPredicate::NE, acc, i64t.const_zero(), "")?;
+        b.build_conditional_branch(any, write, rest)?;
+        b.position_at_end(write);
+        let row = b
+            .build_load(ptr, b.build_struct_gep(lty, cur, fast::ROW, "")?, "row")?
+            .into_pointer_value();
+        let old = b.build_load(i64t, row, "")?.into_int_value();
+        b.build_store(row, b.build_or(old, acc, "")?)?;
+        b.build_store(pacc, i64t.const_zero())?;
+        b.build_unconditional_branch(rest)?;
+        b.position_at_end(rest);
+        Ok(())
+    }
+
+    /// Declares (once per module) and returns the exit wrapper: writes back
+    /// word 0 and hands the counts of the inline path to the runtime when
+    /// there are any.
+    fn flush_wrapper(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>> {
+        if let Some(w) = module.get_function(Self::FLUSH) {
+            return Ok(w);
+        }
+        let cx = module.get_context();
+        let i64t = cx.i64_type();
+        let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
+        let fty = cx
+            .void_type()
+            .fn_type(&[ptr.into(), ptr.into(), ptr.into()], false);
+        let w = Self::always_inline(module, Self::FLUSH, fty);
+        let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
+        let (h, st, cur) = (p(0), p(1).into_pointer_value(), p(2).into_pointer_value());
+        let b = cx.create_builder();
+        let entry = cx.append_basic_block(w, "entry");
+        b.position_at_end(entry);
+        Self::write_back(module, &b, cur)?;
+        let flush = cx.append_basic_block(w, "flush");
+        let done = cx.append_basic_block(w, "done");
+        let pr = b.build_struct_gep(lty, cur, fast::REPORTED, "")?;
+        let pt = b.build_struct_gep(lty, cur, fast::TOUCHES, "")?;
+        let r = b.build_load(i64t, pr, "reported")?.into_int_value();
+        let t = b.build_load(i64t, pt, "touches")?;
+        let any = b.build_int_compare(IntPredicate::NE, r, i64t.const_zero(), "")?;
+        b.build_conditional_branch(any, flush, done)?;
+        b.position_at_end(flush);
+        b.build_store(b.build_struct_gep(sty, st, fast::REPORTED, "")?, r)?;
+        b.build_store(b.build_struct_gep(sty, st, fast::TOUCHES, "")?, t)?;
+        let f = rtabi::declare(module, RtFn::InspectFastFlush)?;
+        b.build_call(f, &[h.into(), st.into()], "")?;
+        b.build_store(pr, i64t.const_zero())?;
+        b.build_store(pt, i64t.const_zero())?;
+        b.build_unconditional_branch(done)?;
+        b.position_at_end(done);
+        b.build_return(None)?;
+        Ok(w)
+    }
+
     /// Reports the read of `size` bytes at `p` in iteration `k` at `b`'s position.
     fn report(
         &mut self,
@@ -715,25 +1050,30 @@ impl<'ctx> LineDedup<'ctx> {
         k: IntValue<'ctx>,
         p: BasicValueEnum<'ctx>,
         size: u64,
+        aligned: bool,
     ) -> Result<()> {
         let cx = self.module.get_context();
         let i64t = cx.i64_type();
-        let line = outline::entry_alloca(&self.module, b, i64t.into(), "weft.line")?;
+        let line = outline::entry_alloca(self.module, b, i64t.into(), "weft.line")?;
         self.lines.push(line);
-        let args: [BasicMetadataValueEnum<'ctx>; 6] = [
+        let args: [BasicMetadataValueEnum<'ctx>; 9] = [
             h.into(),
             k.into(),
             p.into(),
             i64t.const_int(size, false).into(),
             line.into(),
             self.shift.into(),
+            self.st.into(),
+            self.cur.into(),
+            cx.bool_type().const_int(aligned as u64, false).into(),
         ];
         b.build_call(self.wrapper, &args, "")?;
         Ok(())
     }
 
     /// Forgets every site's line at the top of each iteration (after the
-    /// phis of the block defining `k`).
+    /// phis of the block defining `k`), and hands the inline counts to the
+    /// runtime before every return.
     fn finish(self, b: &inkwell::builder::Builder<'ctx>) -> Result<()> {
         if self.lines.is_empty() {
             return Ok(());
@@ -749,6 +1089,16 @@ impl<'ctx> LineDedup<'ctx> {
             b.build_store(*l, none)?;
         }
         debug_assert_eq!(header.get_parent(), Some(self.f));
+        let flush = Self::flush_wrapper(self.module)?;
+        for bb in self.f.get_basic_blocks() {
+            if let Some(t) = bb
+                .get_terminator()
+                .filter(|t| t.get_opcode() == InstructionOpcode::Return)
+            {
+                b.position_before(&t);
+                b.build_call(flush, &[self.h.into(), self.st.into(), self.cur.into()], "")?;
+            }
+        }
         Ok(())
     }
 }
@@ -1417,5 +1767,46 @@ impl Pass for InsertInspector {
             );
         }
         Ok(Changed::from_bool(changed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The LLVM struct of the inline state has the layout of the runtime's
+    /// `#[repr(C)]` `InspectFast` (x86-64 and the generic 64-bit layout).
+    #[test]
+    fn fast_state_type_matches_the_runtime_struct() {
+        use std::mem::{offset_of, size_of};
+        use weft_runtime::abi::InspectFast;
+        let cx = inkwell::context::Context::create();
+        let m = cx.create_module("t");
+        let ty = fast_type(m.get_context(), false);
+        for dl in [
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+            "e-i64:64",
+        ] {
+            let td = inkwell::targets::TargetData::create(dl);
+            assert_eq!(td.get_abi_size(&ty), size_of::<InspectFast>() as u64);
+            for (j, off) in [
+                (fast::LO, offset_of!(InspectFast, lo)),
+                (fast::HI, offset_of!(InspectFast, hi)),
+                (fast::ROW, offset_of!(InspectFast, row)),
+                (fast::TABLE, offset_of!(InspectFast, table)),
+                (fast::MASK, offset_of!(InspectFast, mask)),
+                (fast::LSB, offset_of!(InspectFast, lsb)),
+                (fast::ENABLED, offset_of!(InspectFast, enabled)),
+                (fast::REPORTED, offset_of!(InspectFast, reported)),
+                (fast::TOUCHES, offset_of!(InspectFast, touches)),
+            ] {
+                assert_eq!(td.offset_of_element(&ty, j), Some(off as u64), "field {j}");
+            }
+        }
+        // The inspector's copy only appends the accumulator.
+        assert_eq!(
+            fast_type(m.get_context(), true).count_fields(),
+            fast::ACC + 1
+        );
     }
 }

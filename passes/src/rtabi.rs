@@ -38,6 +38,10 @@ pub enum RtFn {
     InspectAccess,
     /// `weft_inspect_line_shift(h)`.
     InspectLineShift,
+    /// `weft_inspect_fast(h, iter, st)`.
+    InspectFast,
+    /// `weft_inspect_fast_flush(h, st)`.
+    InspectFastFlush,
     /// `weft_num_cores(&out)`.
     NumCores,
 }
@@ -56,6 +60,8 @@ impl RtFn {
             RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
             RtFn::InspectLineShift => "weft_inspect_line_shift",
+            RtFn::InspectFast => "weft_inspect_fast",
+            RtFn::InspectFastFlush => "weft_inspect_fast_flush",
             RtFn::NumCores => "weft_num_cores",
         }
     }

@@ -23,6 +23,9 @@
  *                         schedules each served one execution (re-inspected every
  *                         time) stops inspecting and runs in original order, unless
  *                         it needs the dependence check (default 2; 0 = never stop)
+ *   WEFT_INSPECT_INLINE=0 inspectors report every access through weft_inspect_access
+ *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
+ *                         accesses of at most two lines are recorded inline)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  *
  * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).
@@ -115,6 +118,46 @@ int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr,
  * accesses of one reference need to be reported only once per iteration (the cache
  * line of the irregular bank maps); 0 = report every access (affine nests). */
 int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
+
+/* Inline recording of unchecked accesses (irregular inspectors). The struct is
+ * owned by the inspector's stack frame and filled by weft_inspect_fast. While
+ * enabled != 0 and lo <= iter < hi, an unchecked access of iteration iter to the
+ * bytes [a, e] (e = a + size - 1) touching at most two cache lines
+ * ((e >> shift) - (a >> shift) <= 1, shift from weft_inspect_line_shift, at least
+ * 4 when enabled, so an access of up to 16 bytes aligned to its size is one line) may be
+ * recorded by the inspector itself, exactly as weft_inspect_access(h, iter, a,
+ * size, WEFT_ACCESS_UNCHECKED) would:
+ *   for x in {a, e}: b = table[(x >> lsb) & mask]; row[b >> 6] |= 1ull << (b & 63);
+ *   reported += 1; touches += (e >> shift) - (a >> shift) + 1;
+ * Bits may be kept in registers and OR-ed into row later, before the next
+ * weft_inspect_fast / weft_inspect_fast_flush call and before the inspector
+ * returns. Other accesses go through weft_inspect_access. row and table point into the
+ * handle's recorder and are valid only until the inspector call returns; the
+ * counters must be handed back (weft_inspect_fast or weft_inspect_fast_flush)
+ * before it returns. */
+typedef struct weft_inspect_fast {
+    int64_t lo;            /* current slab's iterations [lo, hi) (within the inspected range) */
+    int64_t hi;
+    uint64_t *row;         /* that slab's bank-map words */
+    const uint16_t *table; /* bank of each value of (addr >> lsb) & mask */
+    uint64_t mask;
+    uint32_t lsb;
+    uint32_t shift;        /* log2 of the bank maps' line size */
+    uint32_t enabled;      /* 0: report every access with weft_inspect_access */
+    uint32_t reserved;
+    uint64_t reported;     /* in: accesses recorded inline since the last call */
+    uint64_t touches;      /* in: lines they touched */
+} weft_inspect_fast_t;
+
+/* Adds st->reported / st->touches to the inspector's counts and zeroes them, then
+ * makes the slab of iter current and fills st (lo == hi when iter lies outside
+ * the inspected range; enabled = 0 when the inline path would not be exact:
+ * affine nests, bank bits too wide for a table, lines under 16 bytes,
+ * WEFT_MISS_FILTER, WEFT_INSPECT_INLINE=0). */
+int32_t weft_inspect_fast(weft_inspector_t *h, int64_t iter, weft_inspect_fast_t *st);
+
+/* Adds st->reported / st->touches to the inspector's counts and zeroes them. */
+int32_t weft_inspect_fast_flush(weft_inspector_t *h, weft_inspect_fast_t *st);
 
 /* Trace mode: records an access of the current virtual core (core 0 outside
  * executors); gap = non-memory instructions since the caller's previous report.

@@ -8,7 +8,7 @@
 //! thread's last failure (or an empty string). Null or inconsistent arguments
 //! return `WEFT_ERR_NULL` / `WEFT_ERR_INVALID`. The runtime is configured from the
 //! environment on first use: `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`,
-//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER` (see [`crate::runtime::RuntimeConfig`]).
+//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE` (see [`crate::runtime::RuntimeConfig`]).
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 //!
@@ -187,6 +187,18 @@ pub const ABI: &[AbiFn] = &[
         ret: I32,
         params: &[("h", Ptr), ("out_shift", Ptr)],
         c_proto: "int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift)",
+    },
+    AbiFn {
+        name: "weft_inspect_fast",
+        ret: I32,
+        params: &[("h", Ptr), ("iter", I64), ("st", Ptr)],
+        c_proto: "int32_t weft_inspect_fast(weft_inspector_t *h, int64_t iter, weft_inspect_fast_t *st)",
+    },
+    AbiFn {
+        name: "weft_inspect_fast_flush",
+        ret: I32,
+        params: &[("h", Ptr), ("st", Ptr)],
+        c_proto: "int32_t weft_inspect_fast_flush(weft_inspector_t *h, weft_inspect_fast_t *st)",
     },
     AbiFn {
         name: "weft_trace_access",
@@ -628,6 +640,126 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
         let h = unsafe { h.as_ref() }.ok_or_else(|| null("inspector handle"))?;
         // SAFETY: checked non-null; the caller provides a writable uint32_t.
         unsafe { *out_shift = h.line_shift() };
+        Ok(())
+    })
+}
+
+/// The state of an inspector's inline recording of unchecked accesses
+/// (`weft_inspect_fast_t`): owned by the inspector's stack frame, filled by
+/// [`weft_inspect_fast`]. While `enabled != 0` and `lo <= iter < hi`, the
+/// inspector may record an unchecked access of iteration `iter` to bytes
+/// `[a, e]` (`e = a + size - 1`) touching at most two cache lines
+/// (`(e >> shift) - (a >> shift) <= 1`) itself, exactly as
+/// `weft_inspect_access(h, iter, a, size, WEFT_ACCESS_UNCHECKED)` would:
+///
+/// ```c
+/// for (x in {a, e}) { uint32_t b = st->table[(x >> st->lsb) & st->mask];
+///                     st->row[b >> 6] |= 1ull << (b & 63); }
+/// st->reported += 1; st->touches += (e >> shift) - (a >> shift) + 1;
+/// ```
+///
+/// (`shift` as given by [`weft_inspect_line_shift`], equal to `st->shift`,
+/// at least 4 when `enabled`: an access of up to 16 bytes aligned to its
+/// size lies in one line).
+/// The inspector may keep bits in registers (e.g. those of word 0, banks
+/// 0..64) and OR them into `row` later, as long as it does so before the
+/// next call of [`weft_inspect_fast`] or [`weft_inspect_fast_flush`] and
+/// before it returns. Other accesses go through [`weft_inspect_access`]. The counters must reach
+/// the runtime before the inspector returns: [`weft_inspect_fast`] and
+/// [`weft_inspect_fast_flush`] add and zero them.
+///
+/// Lifetime: `row` and `table` point into the inspector handle's recorder;
+/// they stay valid until the inspector call that received the handle
+/// returns (the bank-map bits are allocated before the call and not resized
+/// during it) and must not be used after. The runtime never keeps a pointer
+/// to the struct.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct InspectFast {
+    /// First iteration of the current slab (within the inspected range).
+    pub lo: i64,
+    /// One past its last iteration (`lo == hi`: no slab is current).
+    pub hi: i64,
+    /// The current slab's bank-map words.
+    pub row: *mut u64,
+    /// Bank of every value of the bank bits.
+    pub table: *const u16,
+    /// Mask of the bank bits after the shift by `lsb`.
+    pub mask: u64,
+    /// Lowest bank bit of an address.
+    pub lsb: u32,
+    /// Log2 of the line size of the bank maps.
+    pub shift: u32,
+    /// 1: the inline path is exact for this inspector (irregular region,
+    /// table-based bank lookup, no miss predictor); 0: report every access
+    /// with [`weft_inspect_access`].
+    pub enabled: u32,
+    /// Padding (keeps the layout explicit).
+    pub reserved: u32,
+    /// Accesses recorded inline since the last call (added and zeroed by the runtime).
+    pub reported: u64,
+    /// Lines those accesses touched.
+    pub touches: u64,
+}
+
+impl Default for InspectFast {
+    fn default() -> Self {
+        InspectFast {
+            lo: 0,
+            hi: 0,
+            row: std::ptr::null_mut(),
+            table: std::ptr::null(),
+            mask: 0,
+            lsb: 0,
+            shift: 0,
+            enabled: 0,
+            reserved: 0,
+            reported: 0,
+            touches: 0,
+        }
+    }
+}
+
+/// Inline recording of unchecked accesses (see [`InspectFast`]): adds
+/// `st->reported` / `st->touches` to the inspector's counts and zeroes them,
+/// then makes the slab of iteration `iter` current (as an access of `iter`
+/// does) and fills `st` with its range, bank-map row and the bank lookup.
+/// `enabled = 0` when the inline path would not be exact (affine nests, a
+/// machine whose bank bits are too wide for a table or whose lines are
+/// shorter than 16 bytes, `WEFT_MISS_FILTER`,
+/// `WEFT_INSPECT_INLINE=0`);
+/// `lo == hi` when `iter` lies outside the inspected range. Compilers call it
+/// when an access's iteration leaves `[st->lo, st->hi)`, i.e. about once per
+/// slab. With a NULL argument `st` is unchanged.
+#[no_mangle]
+pub extern "C" fn weft_inspect_fast(h: *mut Inspector, iter: i64, st: *mut InspectFast) -> i32 {
+    guard(|| {
+        if h.is_null() {
+            return Err(null("inspector handle"));
+        }
+        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
+        let h = unsafe { &mut *h };
+        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
+        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        h.fast_refresh(iter, st);
+        Ok(())
+    })
+}
+
+/// Adds the counts of the accesses recorded inline (`st->reported`,
+/// `st->touches`, see [`InspectFast`]) to the inspector's and zeroes them.
+/// Compilers call it before the inspector returns.
+#[no_mangle]
+pub extern "C" fn weft_inspect_fast_flush(h: *mut Inspector, st: *mut InspectFast) -> i32 {
+    guard(|| {
+        if h.is_null() {
+            return Err(null("inspector handle"));
+        }
+        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
+        let h = unsafe { &mut *h };
+        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
+        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        h.fast_flush(st);
         Ok(())
     })
 }

@@ -10,7 +10,12 @@
 //! - the memory bank of each cache line comes from [`BankTable`], a lookup
 //!   table over the address bits that select the bank (exact for the bit-field
 //!   mappings of `weft-memsim`), and sets one bit in the slab's bank-map words;
-//! - the access is appended to a compact record list for the dependence check.
+//! - the access is appended to a compact record list for the dependence check;
+//! - compiled inspectors do the bank-map part of an unchecked access (one or
+//!   two lines) themselves, with the slab's row and the bank table the
+//!   recorder hands out ([`SlabRecorder::inline_slab`],
+//!   [`SlabRecorder::inline_lookup`], `weft_inspect_fast` in the C ABI) and
+//!   counts added back ([`SlabRecorder::add_inline_counts`]).
 //! - with a miss predictor ([`SlabRecorder::with_miss_filter`], off by
 //!   default), a line found in the recorder's [`LineFilter`] (a small
 //!   set-associative tag array of the lines touched last) is predicted to hit
@@ -96,6 +101,16 @@ impl BankTable {
             mask: (1u64 << span) - 1,
             table,
             machine: None,
+        }
+    }
+
+    /// The lookup as `(table, lsb, mask)`: the bank of `addr` is
+    /// `table[(addr >> lsb) & mask]`. `None` when the bank bits are too wide
+    /// for a table and the mapper decides.
+    pub fn lookup(&self) -> Option<(&[u16], u32, u64)> {
+        match self.machine {
+            None => Some((&self.table, self.lsb, self.mask)),
+            Some(_) => None,
         }
     }
 
@@ -195,6 +210,18 @@ impl SlabLayout {
     pub fn slabs(&self) -> usize {
         self.offset.last().copied().unwrap_or(0) as usize
     }
+}
+
+/// The slab an inline recorder writes to ([`SlabRecorder::inline_slab`]):
+/// iterations `[lo, hi)` and the slab's bank-map words.
+#[derive(Clone, Copy, Debug)]
+pub struct InlineSlab {
+    /// First iteration of the slab.
+    pub lo: i64,
+    /// One past its last iteration.
+    pub hi: i64,
+    /// The slab's bank-map words (bit `b % 64` of word `b / 64` = bank `b`).
+    pub row: *mut u64,
 }
 
 /// One recorded access, 16 bytes: address, slab, size (low 31 bits) and the
@@ -341,6 +368,49 @@ impl SlabRecorder {
         self.set_slab(iter);
         self.reported += 1;
         self.mark_lines(addr, size.clamp(1, WRITE_BIT - 1));
+    }
+
+    /// The bank lookup of an inline recorder ([`InlineSlab`]): `Some` when
+    /// recording a one- or two-line access inline gives exactly the bits and
+    /// counts of [`SlabRecorder::record_unchecked`]: the bank comes from a
+    /// table over address bits at or above the line offset (so any byte of a
+    /// line selects the line's bank), and no miss predictor decides which
+    /// lines set bits. Lines are at least 16 bytes, so that compilers may
+    /// take an access of up to 16 bytes aligned to its size for one line.
+    pub fn inline_lookup(&self) -> Option<(&[u16], u32, u64)> {
+        if self.filter.is_some() || self.line_shift < 4 {
+            return None;
+        }
+        self.table
+            .lookup()
+            .filter(|&(_, lsb, mask)| mask == 0 || lsb >= self.line_shift)
+    }
+
+    /// Makes the slab of `iter` current, as recording an access of `iter`
+    /// does, and returns its iteration range and its bank-map row, for an
+    /// inline recorder. The row pointer stays valid while the recorder is
+    /// neither dropped nor merged into another (the bits are allocated once,
+    /// in [`SlabRecorder::new`], and never resized); the recorder's own
+    /// writes to the bits (`mark_lines`, `merge_bits`) are plain `|=` of the
+    /// same words, so interleaving them with the inline writes of one thread
+    /// loses nothing.
+    pub fn inline_slab(&mut self, iter: i64) -> InlineSlab {
+        self.set_slab(iter);
+        let u = self.cur_unit as usize;
+        InlineSlab {
+            lo: self.cur_lo,
+            hi: self.cur_hi,
+            // In bounds: `cur_unit` < number of slabs, `bits` holds `words` per slab.
+            row: self.bits[u * self.words..(u + 1) * self.words].as_mut_ptr(),
+        }
+    }
+
+    /// Adds the counts of accesses an inline recorder recorded itself:
+    /// `reported` accesses touching `touches` lines (see
+    /// [`SlabRecorder::accesses`] and [`SlabRecorder::filter_counts`]).
+    pub fn add_inline_counts(&mut self, reported: u64, touches: u64) {
+        self.reported += reported as usize;
+        self.touches += touches;
     }
 
     /// Makes the slab of `iter` current.

@@ -114,6 +114,11 @@ pub struct RuntimeConfig {
     /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
     /// map (see [`MissFilter`]).
     pub miss_filter: MissFilter,
+    /// Compiled inspectors may record unchecked accesses inline
+    /// (`WEFT_INSPECT_INLINE`, default `true`; `0` turns it off, and every
+    /// access goes through `weft_inspect_access`: for A/B measurements and
+    /// checks, the bank maps and statistics are the same).
+    pub inspect_inline: bool,
 }
 
 /// Which accesses of a slab set bits in its bank map (§4.4.2).
@@ -186,6 +191,7 @@ impl Default for RuntimeConfig {
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
             miss_filter: MissFilter::Off,
+            inspect_inline: true,
         }
     }
 }
@@ -240,6 +246,13 @@ impl RuntimeConfig {
             })?;
             c.blp_window = (w > 0).then_some(w);
         }
+        if let Ok(v) = std::env::var("WEFT_INSPECT_INLINE") {
+            c.inspect_inline = match v.trim() {
+                "1" | "" => true,
+                "0" => false,
+                _ => return Err(invalid(format!("WEFT_INSPECT_INLINE={v:?} is not 0 or 1"))),
+            };
+        }
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(
@@ -258,6 +271,8 @@ impl RuntimeConfig {
 pub struct Inspector {
     lo: i64,
     hi: i64,
+    /// [`RuntimeConfig::inspect_inline`].
+    inline: bool,
     layout: Layout,
     accesses: Vec<Access>,
     error: Option<String>,
@@ -291,6 +306,46 @@ impl Inspector {
         match &self.layout {
             Layout::Slabs(r) => r.line_shift(),
             Layout::Blocks { .. } => 0,
+        }
+    }
+
+    /// See [`crate::abi::weft_inspect_fast`]: adds the counts `st` holds to
+    /// the recorder's (and zeroes them), then fills `st` for iteration
+    /// `iter`: the range of its slab within the inspected range, the slab's
+    /// bank-map row and the bank table, with `enabled = 1` when the inline
+    /// path is exact ([`SlabRecorder::inline_lookup`]). An `iter` outside
+    /// the inspected range leaves an empty range (the caller's access then
+    /// takes `weft_inspect_access`, which reports the error).
+    pub fn fast_refresh(&mut self, iter: i64, st: &mut crate::abi::InspectFast) {
+        self.fast_flush(st);
+        let (lo, hi) = (self.lo, self.hi);
+        let line_shift = self.line_shift();
+        let mut out = crate::abi::InspectFast {
+            shift: line_shift,
+            ..Default::default()
+        };
+        if let (true, Layout::Slabs(r)) = (self.inline, &mut self.layout) {
+            if let Some((table, lsb, mask)) = r.inline_lookup() {
+                out.table = table.as_ptr();
+                out.lsb = lsb;
+                out.mask = mask;
+                out.enabled = 1;
+                if iter >= lo && iter < hi {
+                    let s = r.inline_slab(iter);
+                    (out.lo, out.hi, out.row) = (s.lo.max(lo), s.hi.min(hi), s.row);
+                }
+            }
+        }
+        *st = out;
+    }
+
+    /// See [`crate::abi::weft_inspect_fast_flush`]: adds the counts `st`
+    /// holds to the recorder's and zeroes them.
+    pub fn fast_flush(&mut self, st: &mut crate::abi::InspectFast) {
+        let (reported, touches) = (st.reported, st.touches);
+        (st.reported, st.touches) = (0, 0);
+        if let Layout::Slabs(r) = &mut self.layout {
+            r.add_inline_counts(reported, touches);
         }
     }
 
@@ -1103,6 +1158,7 @@ impl Runtime {
         let mut h = Inspector {
             lo,
             hi,
+            inline: self.cfg.inspect_inline,
             layout,
             accesses: Vec::new(),
             error: None,
@@ -1882,6 +1938,214 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::{
+        weft_inspect_access, weft_inspect_fast, weft_inspect_fast_flush, InspectFast,
+        ACCESS_UNCHECKED,
+    };
+
+    /// What the compiler's inline wrapper (`weft.inspect.report_line` of
+    /// `passes/src/inspector.rs`) does with an access, in Rust: unchecked
+    /// accesses of at most two lines are recorded through `st` (refreshed
+    /// when `k` leaves its slab), every other access calls
+    /// `weft_inspect_access`. Returns whether the access was recorded inline.
+    fn report_inline(
+        h: *mut Inspector,
+        st: &mut InspectFast,
+        shift: u32,
+        (k, addr, size, kind): (i64, u64, u32, u32),
+    ) -> bool {
+        let (first, last) = (addr >> shift, (addr + size as u64 - 1) >> shift);
+        let few = kind == ACCESS_UNCHECKED && last - first <= 1 && st.enabled != 0;
+        if few && !(st.lo <= k && k < st.hi) {
+            assert_eq!(weft_inspect_fast(h, k, st), 0);
+        }
+        if few && st.enabled != 0 && st.lo <= k && k < st.hi {
+            for x in [addr, addr + size as u64 - 1] {
+                // SAFETY: the runtime's table and row, valid during the inspection.
+                unsafe {
+                    let b = *st.table.add(((x >> st.lsb) & st.mask) as usize) as usize;
+                    *st.row.add(b >> 6) |= 1u64 << (b & 63);
+                }
+            }
+            st.reported += 1;
+            st.touches += last - first + 1;
+            return true;
+        }
+        assert_eq!(weft_inspect_access(h, k, addr as *const _, size, kind), 0);
+        false
+    }
+
+    fn slab_inspector(lo: i64, hi: i64, rec: SlabRecorder) -> Inspector {
+        Inspector {
+            lo,
+            hi,
+            inline: true,
+            layout: Layout::Slabs(Box::new(rec)),
+            accesses: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn recorder(h: Inspector) -> SlabRecorder {
+        match h.layout {
+            Layout::Slabs(r) => *r,
+            Layout::Blocks { .. } => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn inline_recording_equals_weft_inspect_access() {
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let banks = m.num_mem_banks();
+        // Two cores over [0, 300), slabs of 7 iterations.
+        let layout = SlabLayout {
+            chunk: vec![0, 150, 300],
+            offset: vec![0, 22, 44],
+            slab_iters: 7,
+        };
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        // Per iteration: random addresses over 64 MiB, sizes of one byte to a
+        // few lines; mostly unchecked, a few checked reads and writes (the
+        // first write puts the lazy recorder into keeping mode).
+        let mut accesses = Vec::new();
+        for (lo, hi) in [(0i64, 150i64), (150, 300)] {
+            let mut chunk = Vec::new();
+            let mut iters: Vec<i64> = (lo..hi).collect();
+            // Some iterations revisited out of order (a slab left and re-entered).
+            for _ in 0..10 {
+                iters.push(lo + rnd((hi - lo) as u64) as i64);
+            }
+            for k in iters {
+                for _ in 0..1 + rnd(6) {
+                    let addr = 0x1000_0000 + rnd(64 << 20);
+                    let size = [1u32, 4, 8, 8, 16, 24, 72, 72, 130][rnd(9) as usize];
+                    let kind = match rnd(40) {
+                        0 => 1,
+                        1..=3 => 0,
+                        _ => ACCESS_UNCHECKED,
+                    };
+                    chunk.push((k, addr, size, kind));
+                }
+            }
+            accesses.push(((lo, hi), chunk));
+        }
+        let t = BankTable::new(&m);
+        let make = || SlabRecorder::lazy(layout.clone(), banks, 6, t.clone());
+        let (mut slow, mut fast) = (make(), make());
+        let mut inline = 0;
+        for ((lo, hi), chunk) in &accesses {
+            let mut hs = slab_inspector(*lo, *hi, make());
+            let mut hf = slab_inspector(*lo, *hi, make());
+            let shift = hf.line_shift();
+            let mut st = InspectFast {
+                enabled: 1,
+                ..Default::default()
+            };
+            for &a in chunk {
+                let (k, addr, size, kind) = a;
+                assert_eq!(
+                    weft_inspect_access(&mut hs, k, addr as *const _, size, kind),
+                    0
+                );
+                inline += report_inline(&mut hf, &mut st, shift, a) as usize;
+            }
+            assert_eq!(st.enabled, 1, "table5.2, no miss filter: exact inline path");
+            assert_eq!(st.shift, 6);
+            assert_eq!(weft_inspect_fast_flush(&mut hf, &mut st), 0);
+            assert_eq!((st.reported, st.touches), (0, 0));
+            slow.append(recorder(hs));
+            fast.append(recorder(hf));
+        }
+        assert!(inline > 500, "{inline} accesses recorded inline");
+        assert_eq!(fast.bank_maps(), slow.bank_maps());
+        assert_eq!(fast.accesses(), slow.accesses());
+        assert_eq!(fast.filter_counts(), slow.filter_counts());
+        assert_eq!(fast.writes(), slow.writes());
+        assert!(slow.writes() > 0);
+        assert_eq!(fast.first_write_iter(), slow.first_write_iter());
+    }
+
+    #[test]
+    fn inline_recording_is_off_where_it_would_not_be_exact() {
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let banks = m.num_mem_banks();
+        let layout = SlabLayout {
+            chunk: vec![0, 10],
+            offset: vec![0, 2],
+            slab_iters: 5,
+        };
+        let rec = || SlabRecorder::new(layout.clone(), banks, 6, BankTable::new(&m));
+        let mut st = InspectFast::default();
+        // Exact: the slab of iteration 6 is [5, 10), cut to the inspected [0, 8).
+        let mut h = slab_inspector(0, 8, rec());
+        st.reported = 3;
+        st.touches = 4;
+        assert_eq!(weft_inspect_fast(&mut h, 6, &mut st), 0);
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (1, 5, 8, 6));
+        assert_eq!((st.reported, st.touches), (0, 0), "handed to the recorder");
+        assert!(!st.row.is_null() && !st.table.is_null());
+        // Outside the inspected range: no slab (the access's slow path
+        // reports the error).
+        assert_eq!(weft_inspect_fast(&mut h, 9, &mut st), 0);
+        assert_eq!((st.enabled, st.lo, st.hi), (1, 0, 0));
+        let r = recorder(h);
+        assert_eq!((r.accesses(), r.filter_counts()), (3, (0, 4)));
+        // Lines under 16 bytes: an aligned 16-byte access could cross one.
+        let mut h = slab_inspector(
+            0,
+            10,
+            SlabRecorder::new(layout.clone(), banks, 3, BankTable::new(&m)),
+        );
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.shift), (0, 3));
+        // Switched off (`WEFT_INSPECT_INLINE=0`).
+        let mut h = slab_inspector(0, 10, rec());
+        h.inline = false;
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 6));
+        // A miss predictor decides which lines set bits: off.
+        let mut h = slab_inspector(0, 10, rec().with_miss_filter(64));
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.lo, st.hi), (0, 0, 0));
+        // Affine nests weigh every access: off, shift 0.
+        let mut h = Inspector {
+            lo: 0,
+            hi: 10,
+            inline: true,
+            layout: Layout::Blocks { ib: 2 },
+            accesses: Vec::new(),
+            error: None,
+        };
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.shift), (0, 0));
+        // Null arguments.
+        assert_eq!(
+            weft_inspect_fast(std::ptr::null_mut(), 0, &mut st),
+            crate::abi::Status::Null as i32
+        );
+        assert_eq!(
+            weft_inspect_fast_flush(&mut h, std::ptr::null_mut()),
+            crate::abi::Status::Null as i32
+        );
+    }
+
+    #[test]
+    fn inspect_fast_layout_is_the_c_struct() {
+        use std::mem::{offset_of, size_of};
+        assert_eq!(size_of::<InspectFast>(), 72);
+        assert_eq!(offset_of!(InspectFast, row), 16);
+        assert_eq!(offset_of!(InspectFast, mask), 32);
+        assert_eq!(offset_of!(InspectFast, lsb), 40);
+        assert_eq!(offset_of!(InspectFast, enabled), 48);
+        assert_eq!(offset_of!(InspectFast, reported), 56);
+        assert_eq!(offset_of!(InspectFast, touches), 64);
+    }
 
     #[test]
     fn miss_filter_parses_and_sizes_from_the_machine() {
