@@ -1028,18 +1028,21 @@ mod tests {
         assert_eq!(got.blocks[0].mem, vec![248, 248, 248, 248]);
     }
 
+    /// `for i in P: for k in 0..8: a[i*64 + k] = b[b_row/8 * i + k]` with `a`
+    /// at 0x1000 (rows of 512 B) and `b` at `b_base`.
+    fn row_copy_desc(b_base: i64, b_row: i64) -> Vec<i64> {
+        vec![
+            VERSION, 2, 2, 0, 1, //
+            0, 0, 0, 1, 8, 0, 1, //
+            1, 0x1000, 8, 1, 0, 512, 8, //
+            1, b_base, 8, 0, 0, b_row, 8,
+        ]
+    }
+
     /// Independence: rows written by their own IB only vs a shared row.
     #[test]
     fn conflicts_detected_by_line_intervals() {
-        // for i in P: for k in 0..8: a[i*64 + k] = b[k]  (rows of 512 B)
-        let mk = |b_base: i64, b_row: i64| {
-            vec![
-                VERSION, 2, 2, 0, 1, //
-                0, 0, 0, 1, 8, 0, 1, //
-                1, 0x1000, 8, 1, 0, 512, 8, //
-                1, b_base, 8, 0, 0, b_row, 8,
-            ]
-        };
+        let mk = row_copy_desc;
         let map = Interleaved { mem: 4, llc: 2 };
         // b elsewhere: independent.
         let d = AffineDesc::parse(&mk(0x100000, 0)).unwrap();
@@ -1059,14 +1062,7 @@ mod tests {
     /// for `i > j`), which the line walk also finds independent.
     #[test]
     fn ibs_independent_by_hulls() {
-        let mk = |b_base: i64, b_row: i64| {
-            vec![
-                VERSION, 2, 2, 0, 1, //
-                0, 0, 0, 1, 8, 0, 1, //
-                1, 0x1000, 8, 1, 0, 512, 8, //
-                1, b_base, 8, 0, 0, b_row, 8,
-            ]
-        };
+        let mk = row_copy_desc;
         let ok = |w: &[i64], ib: i64| AffineDesc::parse(w).unwrap().ibs_independent(0, 8, ib);
         assert!(ok(&mk(0x100000, 0), 2));
         assert!(!ok(&mk(0x1000, 0), 2));
