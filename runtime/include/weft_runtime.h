@@ -23,6 +23,9 @@
  *                         schedules each served one execution (re-inspected every
  *                         time) stops inspecting and runs in original order, unless
  *                         it needs the dependence check (default 2; 0 = never stop)
+ *   WEFT_LAZY_INSPECT=1   native runs: an irregular region's first execution runs in
+ *                         original order on the calling thread, uninspected; it is
+ *                         inspected when it runs again (default 0)
  *   WEFT_INSPECT_INLINE=0 inspectors report every access through weft_inspect_access
  *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
  *                         accesses of at most two lines are recorded inline)

@@ -8,7 +8,7 @@
 //! thread's last failure (or an empty string). Null or inconsistent arguments
 //! return `WEFT_ERR_NULL` / `WEFT_ERR_INVALID`. The runtime is configured from the
 //! environment on first use: `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`,
-//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE` (see [`crate::runtime::RuntimeConfig`]).
+//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE`, `WEFT_LAZY_INSPECT` (see [`crate::runtime::RuntimeConfig`]).
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 //!

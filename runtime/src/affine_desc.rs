@@ -503,8 +503,7 @@ impl AffineDesc {
         hi: i64,
     ) -> bool {
         let rw = row as i128;
-        let (mut rows, mut cols): (Vec<(u64, u64, u32, bool)>, Vec<(u64, u64, u32, bool)>) =
-            (Vec::new(), Vec::new());
+        let (mut rows, mut cols): (Vec<Interval>, Vec<Interval>) = (Vec::new(), Vec::new());
         for i in -1..n {
             // i = -1: the P-independent references, seen by every IB.
             let (pr, unit) = match i {
@@ -684,6 +683,9 @@ fn lin_range(c: i64, co: &[i64], rg: &[(i128, i128)]) -> (i128, i128) {
             (lo + x.min(y), hi + x.max(y))
         })
 }
+
+/// `(first, last, IB, written)`: an interval of one IB (`u32::MAX`: every IB).
+type Interval = (u64, u64, u32, bool);
 
 /// A reference's byte range over an IB ([`AffineDesc::ibs_independent`]).
 enum Hull {

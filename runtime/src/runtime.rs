@@ -110,6 +110,14 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
+    /// Lazy inspection (`WEFT_LAZY_INSPECT=1`, default off; native runs
+    /// only): an irregular region's first execution runs in original order
+    /// on the calling thread, without inspection; it is inspected when it
+    /// runs again. A region that runs once (miniFE's assembly loops, which
+    /// write through index arrays and so need the dependence check) then
+    /// never pays an inspection worth tens of its executions; a region that
+    /// runs many times loses at most one execution's parallel speed-up.
+    pub lazy_inspection: bool,
     /// Miss prediction of irregular inspections (`WEFT_MISS_FILTER`, default
     /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
     /// map (see [`MissFilter`]).
@@ -190,6 +198,7 @@ impl Default for RuntimeConfig {
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
+            lazy_inspection: false,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
         }
@@ -237,6 +246,17 @@ impl RuntimeConfig {
                     "WEFT_REINSPECT_LIMIT={v:?} is not a count of schedules (0 = always inspect)"
                 ))
             })?;
+        }
+        if let Ok(v) = std::env::var("WEFT_LAZY_INSPECT") {
+            c.lazy_inspection = match v.trim() {
+                "1" | "on" | "true" => true,
+                "0" | "off" | "false" | "" => false,
+                _ => {
+                    return Err(invalid(format!(
+                        "WEFT_LAZY_INSPECT={v:?} is not 0/1 (off/on)"
+                    )))
+                }
+            };
         }
         if let Ok(v) = std::env::var("WEFT_BLP_WINDOW") {
             let w = v.trim().parse::<usize>().map_err(|_| {
@@ -944,6 +964,16 @@ impl Runtime {
                     Some(c) => {
                         self.plan_reused(IRREGULAR, id);
                         c
+                    }
+                    None if self.cfg.lazy_inspection
+                        && self.tracer.is_none()
+                        && lock(&self.stats)
+                            .get(&(IRREGULAR, id))
+                            .map_or(true, |e| e.executions == 0) =>
+                    {
+                        // Lazy inspection: the first execution runs in
+                        // original order on the calling thread.
+                        return self.execute_small(IRREGULAR, id, "irregular", lo, hi, body);
                     }
                     None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)

@@ -1020,3 +1020,50 @@ fn churning_contexts_share_schedule_reuse() {
     let cycle: Vec<u64> = (0..60).map(|i| i % 20).collect();
     assert_eq!(run(&cycle), 20);
 }
+
+/// Lazy inspection (`RuntimeConfig::lazy_inspection`): the first execution
+/// of an irregular region runs in original order without inspection, the
+/// second inspects and schedules, later ones reuse the schedule; results are
+/// those of the sequential loop throughout. Off by default.
+#[test]
+fn lazy_inspection_skips_the_first_execution() {
+    let n = 4000i64;
+    let x: Vec<u64> = (0..n as u64).map(|i| i * 7 % 1009).collect();
+    let run = |lazy: bool| {
+        let r = rt_with(RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: 0,
+            lazy_inspection: lazy,
+            ..Default::default()
+        });
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let inspected = AtomicUsize::new(0);
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            inspected.fetch_add(1, Ordering::Relaxed);
+            for i in lo..hi {
+                h.access_unchecked(i, &x[i as usize] as *const u64 as u64, 8)
+                    .unwrap();
+            }
+        };
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                y[i as usize].fetch_add(x[i as usize] + 1, Ordering::Relaxed);
+            }
+        };
+        let mut after = Vec::new();
+        for _ in 0..3 {
+            r.run_irregular(5, 0, n, 0, Some(&insp), &body).unwrap();
+            after.push(inspected.load(Ordering::Relaxed));
+        }
+        for (i, v) in y.iter().enumerate() {
+            assert_eq!(v.load(Ordering::Relaxed), 3 * (x[i] + 1));
+        }
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        (after, reg["serial_executions"].as_u64().unwrap())
+    };
+    // Eager: one inspection (2 chunks) before the first execution.
+    assert_eq!(run(false), (vec![2, 2, 2], 0));
+    // Lazy: the first execution runs serially, the second inspects.
+    assert_eq!(run(true), (vec![0, 2, 2], 1));
+}
