@@ -393,10 +393,11 @@ impl AffineDesc {
             return false;
         }
         let n = n as i64;
-        let mut ivs: Vec<(u64, u64, u32, bool)> = Vec::new();
+        let mut ivs: Vec<Interval> = Vec::with_capacity(n as usize * self.refs.len());
+        let mut rg: IvRanges = [(0, 0); MAX_DEPTH + 1];
         let whole = self.p_range(lo, hi);
         for r in self.refs.iter().filter(|r| !r.dep[0]) {
-            match self.hull(r, whole) {
+            match self.hull(r, whole, &mut rg) {
                 Hull::Empty => {}
                 Hull::Bytes(a, b) => {
                     if r.write && n > 1 {
@@ -412,7 +413,7 @@ impl AffineDesc {
             let b = (a + ib).min(hi);
             let pr = self.p_range(a, b);
             for r in self.refs.iter().filter(|r| r.dep[0]) {
-                match self.hull(r, pr) {
+                match self.hull(r, pr, &mut rg) {
                     Hull::Empty => {}
                     Hull::Bytes(x, y) => ivs.push((x, y, i as u32, r.write)),
                     Hull::Unknown => return false,
@@ -439,12 +440,13 @@ impl AffineDesc {
         bases.sort_unstable();
         bases.dedup();
         let whole = self.p_range(lo, hi);
+        let mut rg: IvRanges = [(0, 0); MAX_DEPTH + 1];
         // Whole-nest hull and written flag of every array.
         let mut arrays: Vec<(u64, u64, bool)> = Vec::with_capacity(bases.len());
         for &b in &bases {
             let (mut a0, mut a1, mut w) = (u64::MAX, 0u64, false);
             for r in self.refs.iter().filter(|r| r.base == b) {
-                match self.hull(r, whole) {
+                match self.hull(r, whole, &mut rg) {
                     Hull::Empty => {}
                     Hull::Bytes(x, y) => {
                         a0 = a0.min(x);
@@ -503,7 +505,30 @@ impl AffineDesc {
         hi: i64,
     ) -> bool {
         let rw = row as i128;
+        // Per reference, once: the row and column parts of its constant
+        // offset, and each coefficient's factor and whether it moves the row
+        // (a multiple of `row`) or the column.
+        type Split = ((i128, i128), Vec<(bool, i128)>);
+        let split: Vec<Split> = refs
+            .iter()
+            .map(|r| {
+                let c = r.off_c as i128;
+                let co = r
+                    .off
+                    .iter()
+                    .map(|&k| {
+                        let k = k as i128;
+                        match k % rw == 0 {
+                            true => (true, k / rw),
+                            false => (false, k),
+                        }
+                    })
+                    .collect();
+                ((c.div_euclid(rw), c.rem_euclid(rw)), co)
+            })
+            .collect();
         let (mut rows, mut cols): (Vec<Interval>, Vec<Interval>) = (Vec::new(), Vec::new());
+        let mut rg: IvRanges = [(0, 0); MAX_DEPTH + 1];
         for i in -1..n {
             // i = -1: the P-independent references, seen by every IB.
             let (pr, unit) = match i {
@@ -513,23 +538,19 @@ impl AffineDesc {
                     (self.p_range(a, (a + ib).min(hi)), i as u32)
                 }
             };
-            for r in refs.iter().filter(|r| r.dep[0] == (i >= 0)) {
-                let rg = match self.iv_ranges(r, pr) {
-                    Ok(Some(rg)) => rg,
-                    Ok(None) => continue,
+            for (r, ((q, m), co)) in refs.iter().zip(&split) {
+                if r.dep[0] != (i >= 0) {
+                    continue;
+                }
+                match self.iv_ranges(r, pr, &mut rg) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
                     Err(()) => return false,
-                };
-                let c = r.off_c as i128;
-                let (mut r0, mut r1) = (c.div_euclid(rw), c.div_euclid(rw));
-                let (mut c0, mut c1) = (c.rem_euclid(rw), c.rem_euclid(rw));
-                for (&k, &(a, b)) in r.off.iter().zip(&rg) {
-                    let k = k as i128;
-                    let (lo_, hi_) = match k % rw == 0 {
-                        true => ((k / rw) * a, (k / rw) * b),
-                        false => (k * a, k * b),
-                    };
-                    let (x, y) = (lo_.min(hi_), lo_.max(hi_));
-                    if k % rw == 0 {
+                }
+                let ((mut r0, mut r1), (mut c0, mut c1)) = ((*q, *q), (*m, *m));
+                for (&(major, f), &(a, b)) in co.iter().zip(&rg) {
+                    let (x, y) = ((f * a).min(f * b), (f * a).max(f * b));
+                    if major {
                         (r0, r1) = (r0 + x, r1 + y);
                     } else {
                         (c0, c1) = (c0 + x, c1 + y);
@@ -550,31 +571,36 @@ impl AffineDesc {
         !intervals_conflict(&mut cols) || !intervals_conflict(&mut rows)
     }
 
-    /// The IV ranges of `r`'s chain with `P`'s IV in `p`: `Ok(None)` when it
-    /// makes no access, `Err(())` beyond the arithmetic's range.
+    /// Writes the IV ranges of `r`'s chain with `P`'s IV in `p` to
+    /// `rg[..chain.len()]`: `Ok(false)` when it makes no access, `Err(())`
+    /// beyond the arithmetic's range. (A buffer of the caller's, reused:
+    /// these are computed per IB and reference.)
     #[allow(clippy::result_unit_err)]
     fn iv_ranges(
         &self,
         r: &Ref,
         p: (i128, i128),
-    ) -> std::result::Result<Option<Vec<(i128, i128)>>, ()> {
-        let mut rg: Vec<(i128, i128)> = Vec::with_capacity(r.chain.len());
-        rg.push(p);
-        for &l in &r.chain[1..] {
+        rg: &mut IvRanges,
+    ) -> std::result::Result<bool, ()> {
+        rg[0] = p;
+        for (lev, &l) in r.chain.iter().enumerate().skip(1) {
             let lp = &self.loops[l];
-            let (s0, s1) = lin_range(lp.start_c, &lp.start, &rg);
-            let (_, t1) = lin_range(lp.trip_c, &lp.trip, &rg);
+            let (s0, s1) = lin_range(lp.start_c, &lp.start, &rg[..lev]);
+            let (_, t1) = lin_range(lp.trip_c, &lp.trip, &rg[..lev]);
             if t1 <= 0 {
-                return Ok(None);
+                return Ok(false);
             }
-            let tmax = (t1 + lp.trip_div as i128 - 1) / lp.trip_div as i128;
+            let tmax = match lp.trip_div {
+                1 => t1,
+                d => (t1 + d as i128 - 1) / d as i128,
+            };
             if tmax > MAX_TRIP as i128 || s0.abs().max(s1.abs()) > 1i128 << 80 {
                 return Err(());
             }
             let span = lp.step as i128 * (tmax - 1);
-            rg.push((s0 + span.min(0), s1 + span.max(0)));
+            rg[lev] = (s0 + span.min(0), s1 + span.max(0));
         }
-        Ok(Some(rg))
+        Ok(true)
     }
 
     /// Range of `P`'s IV over the normalised iterations `[a, b)` (non-empty).
@@ -585,13 +611,13 @@ impl AffineDesc {
     }
 
     /// The bytes reference `r` can touch while `P`'s IV stays in `p`.
-    fn hull(&self, r: &Ref, p: (i128, i128)) -> Hull {
-        let rg = match self.iv_ranges(r, p) {
-            Ok(Some(rg)) => rg,
-            Ok(None) => return Hull::Empty,
+    fn hull(&self, r: &Ref, p: (i128, i128), rg: &mut IvRanges) -> Hull {
+        match self.iv_ranges(r, p, rg) {
+            Ok(true) => {}
+            Ok(false) => return Hull::Empty,
             Err(()) => return Hull::Unknown,
-        };
-        let (a, b) = lin_range(r.base.wrapping_add(r.off_c), &r.off, &rg);
+        }
+        let (a, b) = lin_range(r.base.wrapping_add(r.off_c), &r.off, &rg[..r.chain.len()]);
         let b = b + r.size as i128 - 1;
         match (u64::try_from(a), u64::try_from(b)) {
             (Ok(a), Ok(b)) => Hull::Bytes(a, b),
@@ -686,6 +712,10 @@ fn lin_range(c: i64, co: &[i64], rg: &[(i128, i128)]) -> (i128, i128) {
 
 /// `(first, last, IB, written)`: an interval of one IB (`u32::MAX`: every IB).
 type Interval = (u64, u64, u32, bool);
+
+/// The IV ranges of a reference's loop chain, `P` first (only the first
+/// `chain.len()` entries are used).
+type IvRanges = [(i128, i128); MAX_DEPTH + 1];
 
 /// A reference's byte range over an IB ([`AffineDesc::ibs_independent`]).
 enum Hull {

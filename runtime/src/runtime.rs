@@ -1488,9 +1488,7 @@ impl Runtime {
             self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
                 as f64;
         if let (Some(b), true) = (built_ns, reuse_control) {
-            let others = self.cfg.cores.saturating_sub(1) as f64;
-            let limit = self.cfg.checked_plan_cost_ratio * others * exec;
-            self.plan_built(AFFINE, id, b as f64 > limit, false);
+            self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, true), false);
         }
         Ok(())
     }
@@ -1560,18 +1558,6 @@ impl Runtime {
             // (correct whether or not the IBs conflict).
             return self.execute_small(AFFINE, id, "affine", lo, hi, body);
         }
-        // A nest the compiler could not prove parallel (`check`) needs no
-        // line-walk check when interval arithmetic over the actual bounds
-        // proves its IBs independent (cholesky's column loop, `i` from
-        // `j + 1`): it then follows the proven-parallel rules, including the
-        // fall-back to the parallel Default schedule.
-        let check = check && !AffineDesc::parse(desc)?.ibs_independent(lo, hi, ib_iters);
-        if !check && scheme == Scheme::Default && permute == 0 && self.tracer.is_none() {
-            // Natively the Default schedule (round-robin IBs) needs nothing
-            // from the descriptor walk; trace mode keeps it for the
-            // statistics (IW size, data-set size) the study reports.
-            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
-        }
         let p = self.cfg.cores;
         let mut key = vec![
             lo,
@@ -1596,6 +1582,34 @@ impl Runtime {
                 None => None,
             }
         };
+        // A nest the compiler could not prove parallel (`check`) needs no
+        // line-walk check when interval arithmetic over the actual bounds
+        // proves its IBs independent (cholesky's column loop, `i` from
+        // `j + 1`): it then follows the proven-parallel rules, including the
+        // fall-back to the parallel Default schedule. A cached plan already
+        // embodies the verdict (the key holds the bounds and the descriptor),
+        // so only the other paths prove it; the parsed descriptor is kept for
+        // the build.
+        let mut parsed = None;
+        let check = if check && !matches!(cached, Some(Ok(_))) {
+            let d = AffineDesc::parse(desc)?;
+            let needed = !d.ibs_independent(lo, hi, ib_iters);
+            parsed = Some(d);
+            needed
+        } else {
+            check
+        };
+        if cached.is_none()
+            && !check
+            && scheme == Scheme::Default
+            && permute == 0
+            && self.tracer.is_none()
+        {
+            // Natively the Default schedule (round-robin IBs) needs nothing
+            // from the descriptor walk; trace mode keeps it for the
+            // statistics (IW size, data-set size) the study reports.
+            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
+        }
         let conflict = || {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
         };
@@ -1625,7 +1639,10 @@ impl Runtime {
             }
             None => {
                 let t = Instant::now();
-                let parsed = AffineDesc::parse(desc)?;
+                let parsed = match parsed {
+                    Some(d) => d,
+                    None => AffineDesc::parse(desc)?,
+                };
                 let built = match self.build_affine_desc(lo, hi, ib_iters, scheme, check, &parsed) {
                     Err(RuntimeError::SearchBudget(_)) => {
                         // Too many runs: remember it (the lock is released before
@@ -1657,16 +1674,26 @@ impl Runtime {
             self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
                 as f64;
         if let (Some(b), true) = (built_ns, reuse_control) {
-            let limit = match check {
-                false => self.cfg.plan_cost_share * exec,
-                true => {
-                    let others = self.cfg.cores.saturating_sub(1) as f64;
-                    self.cfg.checked_plan_cost_ratio * others * exec
-                }
-            };
-            self.plan_built(AFFINE, id, b as f64 > limit, false);
+            self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, check), false);
         }
         Ok(())
+    }
+
+    /// Schedule-reuse control of affine nests: whether a plan that took
+    /// `built_ns` to build counts against its nest after an execution of
+    /// `exec_ns`. A nest proven parallel (falls back to the Default
+    /// schedule): more than `plan_cost_share` of the execution. One whose
+    /// legality may rest on a check (falls back to a sequential run): more
+    /// than `checked_plan_cost_ratio · (cores - 1)` executions.
+    fn affine_plan_costly(&self, built_ns: u64, exec_ns: f64, checked: bool) -> bool {
+        let limit = match checked {
+            false => self.cfg.plan_cost_share * exec_ns,
+            true => {
+                let others = self.cfg.cores.saturating_sub(1) as f64;
+                self.cfg.checked_plan_cost_ratio * others * exec_ns
+            }
+        };
+        built_ns as f64 > limit
     }
 
     /// Saves the descriptor-path verdict for nest `id` under `key`, dropping
