@@ -854,6 +854,16 @@ pub struct CallSite<'ctx> {
     pub trip_count: IntValue<'ctx>,
 }
 
+/// A new per-site grain-hint global (`i64`, internal, 0 = no hint).
+fn grain_hint_global<'ctx>(module: &Module<'ctx>) -> inkwell::values::GlobalValue<'ctx> {
+    let i64t = module.get_context().i64_type();
+    let g = module.add_global(i64t, None, "weft.grain");
+    g.set_linkage(Linkage::Internal);
+    g.set_initializer(&i64t.const_zero());
+    g.set_alignment(8);
+    g
+}
+
 /// Replaces the loop of `plan` by the call `emit` builds (which must run
 /// `body(ctx, lo, hi)` over a partition of `[0, trip_count)`), then rewrites
 /// live-outs and deletes the loop.
@@ -861,6 +871,10 @@ pub struct CallSite<'ctx> {
 /// With `inline_below = Some((body, n))` and `n > 0`, a trip count below `n`
 /// at run time skips everything `emit` produces and calls the outlined
 /// `body(ctx, 0, tc)` directly (the sequential original order, always legal).
+/// The bound is then `max(n, hint)`, where `hint` is a per-site global that
+/// the code after the runtime call refreshes with `weft_grain_hint` (the
+/// runtime's "Grain hints": the trip count below which its grain control would
+/// run the site on the calling thread anyway).
 pub fn replace_loop<'ctx>(
     module: &Module<'ctx>,
     plan: &LoopPlan<'ctx>,
@@ -906,12 +920,22 @@ pub fn replace_loop<'ctx>(
             let join_bb = cx.insert_basic_block_after(inline_bb, "weft.join");
             pre_term.remove_from_basic_block();
             b.position_at_end(cur);
-            let small = b.build_int_compare(
-                IntPredicate::SLT,
-                tc,
-                i64t.const_int(n, false),
-                "weft.short",
-            )?;
+            // The runtime's grain hint for this site (0 until a call returns
+            // one): below it, grain control would run the call inline anyway.
+            let hint = grain_hint_global(module);
+            let h = b.build_load(i64t, hint.as_pointer_value(), "weft.grain")?;
+            let hl = h
+                .as_instruction_value()
+                .ok_or_else(|| util_err("load is not an instruction"))?;
+            hl.set_atomic_ordering(AtomicOrdering::Monotonic)
+                .map_err(|e| util_err(&format!("grain hint load: {e}")))?;
+            hl.set_alignment(8)
+                .map_err(|e| util_err(&format!("grain hint load: {e}")))?;
+            let h = h.into_int_value();
+            let nv = i64t.const_int(n, false);
+            let above = b.build_int_compare(IntPredicate::SGT, h, nv, "")?;
+            let limit = b.build_select(above, h, nv, "weft.limit")?.into_int_value();
+            let small = b.build_int_compare(IntPredicate::SLT, tc, limit, "weft.short")?;
             b.build_conditional_branch(small, inline_bb, par_bb)?;
             b.position_at_end(inline_bb);
             b.build_call(body, &[ctx.into(), i64t.const_zero().into(), tc.into()], "")?;
@@ -919,7 +943,7 @@ pub fn replace_loop<'ctx>(
             b.position_at_end(par_bb);
             let t = b.build_unconditional_branch(join_bb)?;
             b.position_before(&t);
-            Some(join_bb)
+            Some((join_bb, hint))
         }
         _ => None,
     };
@@ -930,6 +954,15 @@ pub fn replace_loop<'ctx>(
     };
     emit(&site)?;
     let b = site.builder;
+    let join = match join {
+        Some((join_bb, hint)) => {
+            // After the runtime call: keep its hint for the next one.
+            let f = crate::rtabi::declare(module, crate::rtabi::RtFn::GrainHint)?;
+            b.build_call(f, &[hint.as_pointer_value().into()], "")?;
+            Some(join_bb)
+        }
+        None => None,
+    };
     if let Some(join_bb) = join {
         b.position_at_end(join_bb);
         b.insert_instruction(&pre_term, None);

@@ -44,6 +44,8 @@ pub enum RtFn {
     InspectFastFlush,
     /// `weft_num_cores(&out)`.
     NumCores,
+    /// `weft_grain_hint(&out)`.
+    GrainHint,
 }
 
 impl RtFn {
@@ -63,6 +65,7 @@ impl RtFn {
             RtFn::InspectFast => "weft_inspect_fast",
             RtFn::InspectFastFlush => "weft_inspect_fast_flush",
             RtFn::NumCores => "weft_num_cores",
+            RtFn::GrainHint => "weft_grain_hint",
         }
     }
 }

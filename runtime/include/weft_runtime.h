@@ -77,6 +77,12 @@ const char *weft_last_error(void);
 /* Number of worker threads / virtual cores P. */
 int32_t weft_num_cores(uint32_t *out_cores);
 
+/* Grain hint of the region call that just returned on this thread: the trip
+ * count below which the caller may run that site's body inline, in original
+ * order, without calling the runtime (0: always call it). Written atomically
+ * (relaxed); keep it in a per-site int64_t read atomically before each call. */
+int32_t weft_grain_hint(int64_t *out_min_iters);
+
 /* Default schedule: static contiguous chunks of [lo, hi) over P workers. */
 int32_t weft_parallel_for(int64_t lo, int64_t hi, weft_body_fn body, void *ctx);
 

@@ -97,6 +97,12 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_num_cores(uint32_t *out_cores)",
     },
     AbiFn {
+        name: "weft_grain_hint",
+        ret: I32,
+        params: &[("out_min_iters", Ptr)],
+        c_proto: "int32_t weft_grain_hint(int64_t *out_min_iters)",
+    },
+    AbiFn {
         name: "weft_parallel_for",
         ret: I32,
         params: &[("lo", I64), ("hi", I64), ("body", Ptr), ("ctx", Ptr)],
@@ -351,6 +357,26 @@ impl SendPtr {
 #[no_mangle]
 pub extern "C" fn weft_last_error() -> *const c_char {
     catch_unwind(|| LAST_ERROR.with(|e| e.borrow().as_ptr())).unwrap_or(c"internal error".as_ptr())
+}
+
+/// Grain hint of the region call that just returned on this thread (see
+/// "Grain hints" in [`crate::runtime`]): writes the trip count below which
+/// the caller may run that call site's body inline, in original order,
+/// without calling the runtime (0: always call it). Compiled callers store it
+/// (atomically, relaxed) in a per-site global read before each call.
+#[no_mangle]
+pub extern "C" fn weft_grain_hint(out_min_iters: *mut i64) -> i32 {
+    guard(|| {
+        if out_min_iters.is_null() {
+            return Err(null("out_min_iters"));
+        }
+        let h = global()?.take_grain_hint();
+        // SAFETY: checked non-null; the caller provides a writable, 8-byte
+        // aligned int64_t that other threads access only atomically.
+        let a = unsafe { std::sync::atomic::AtomicI64::from_ptr(out_min_iters) };
+        a.store(h, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    })
 }
 
 /// Writes the number of worker threads / virtual cores P.

@@ -291,7 +291,13 @@ thread_local! {
 /// Whether [`on_workers`] would run `p` workers concurrently: `p > 1` and
 /// the caller is not itself inside a running region.
 pub fn runs_parallel(p: usize) -> bool {
-    p > 1 && rayon::current_thread_index().is_none() && !IN_REGION.with(|f| f.get())
+    p > 1 && !nested()
+}
+
+/// Whether the calling thread is inside a running region (a worker, or the
+/// caller while it runs its share).
+pub fn nested() -> bool {
+    rayon::current_thread_index().is_some() || IN_REGION.with(|f| f.get())
 }
 
 /// Runs `work(c)` for every worker `c` in `0..p` at once on the native
@@ -332,6 +338,15 @@ pub fn on_workers(p: usize, work: &(dyn Fn(usize) + Sync)) {
 
 /// Runs `plan` on `plan.cores()` native workers (module docs, [`on_workers`]).
 pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
+    if !runs_parallel(plan.cores()) {
+        // Sequential, untimed (no clock reads on the per-call path).
+        for &u in &plan.seq {
+            let (lo, hi) = plan.units[u as usize];
+            catch_unwind(AssertUnwindSafe(|| body(lo, hi)))
+                .map_err(|e| RuntimeError::Panicked(panic_msg(e)))?;
+        }
+        return Ok(());
+    }
     execute_native_timed(plan, body).map(|_| ())
 }
 

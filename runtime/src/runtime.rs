@@ -29,9 +29,24 @@
 //! of the workers' busy times of a parallel run, which leaves out the pool's
 //! wake-up latency). A run goes to the calling thread alone, without
 //! inspection or scheduling, when its estimated work is below
-//! [`RuntimeConfig::min_parallel_ns`]. Either way gives the same results (parallel loops have independent
+//! [`RuntimeConfig::min_parallel_ns`]; with one worker such a call still
+//! skips inspection and scheduling (a schedule cannot pay for itself on so
+//! little work). Either way gives the same results (parallel loops have independent
 //! iterations; a plan with dependences runs in its sequential order, which
 //! respects them). `RegionStats::serial_executions` counts such runs.
+//!
+//! Grain hints: even a call that grain control keeps on the calling thread
+//! costs the runtime entry, context selection and statistics (about 0.1-0.5
+//! us), which doubles loops of a few hundred nanoseconds. So after each call
+//! the compiled caller asks `weft_grain_hint` for the trip count below which
+//! grain control would have run that call's site serially
+//! (`ceil(min_parallel_ns / work_per_iteration)`, at most [`GRAIN_HINT_MAX`])
+//! and keeps it in a per-site global; smaller trip counts then run the
+//! outlined body inline without calling the runtime at all (the same
+//! original-order run grain control would choose). The hint is 0 (every call
+//! reaches the runtime) in trace mode, in nested regions and with the
+//! threshold off, so traces are unchanged. Calls run inline by a hint are not
+//! in the region statistics.
 //!
 //! Schedule reuse: an irregular region re-inspected before every execution
 //! (its index data change each time) pays the inspector on every run and
@@ -64,7 +79,7 @@ use crate::{Result, RuntimeError};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 use weft_memsim::trace::BarrierPhase;
@@ -559,6 +574,9 @@ pub struct Runtime {
     trace_depth: AtomicU32,
     /// Descriptor-driven affine plans: per nest, (key, plan), most recent last.
     affine_desc: Mutex<DescCache>,
+    /// Context slots in use over all regions (changed under the `contexts`
+    /// lock; read without it so that resets with nothing to drop are free).
+    live_slots: AtomicUsize,
 }
 
 /// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
@@ -582,6 +600,20 @@ const IRREGULAR: u8 = 0;
 const AFFINE: u8 = 1;
 /// Grain-control sites of `weft_parallel_for` loops (keyed by body address).
 const PFOR: u8 = 2;
+
+/// Grain hints never assume less work per iteration than this (a timer
+/// reading of a tiny loop can be near zero), so a hint stays finite and a
+/// larger call reaches the runtime again.
+pub const GRAIN_HINT_MIN_NS_PER_ITER: f64 = 0.1;
+
+/// Largest grain hint (iterations).
+pub const GRAIN_HINT_MAX: i64 = 1 << 24;
+
+thread_local! {
+    /// Work per iteration (ns) of the last region call grain control timed
+    /// on this thread, NaN when none (read by [`Runtime::take_grain_hint`]).
+    static LAST_GRAIN: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
+}
 
 /// What grain control knows of one site: the work per iteration of its last
 /// run, in ns (a sequential run's time, or a parallel run's summed worker
@@ -655,6 +687,7 @@ impl Runtime {
             cur_core: AtomicU32::new(0),
             trace_depth: AtomicU32::new(0),
             affine_desc: Mutex::new(FastMap::default()),
+            live_slots: AtomicUsize::new(0),
         })
     }
 
@@ -688,16 +721,49 @@ impl Runtime {
     }
 
     /// Grain control (module docs): whether a native run of `iters`
-    /// iterations at `site` should stay on the calling thread. Never in
-    /// trace mode, with the threshold off, with one worker or when nested.
+    /// iterations at `site` should stay on the calling thread without
+    /// inspection or scheduling. Never in trace mode, with the threshold off
+    /// or when nested.
     fn grain_serial(&self, site: (u8, u64), iters: i64) -> bool {
         let min_ns = self.cfg.min_parallel_ns as f64;
-        self.tracer.is_none()
-            && min_ns > 0.0
-            && crate::executor::runs_parallel(self.cfg.cores)
+        self.grain_applies()
             && lock(&self.grains)
                 .get(&site)
                 .is_some_and(|g| g.serial(iters.max(1) as f64, min_ns))
+    }
+
+    /// Whether grain control decides anything for a call on this thread:
+    /// native mode, the threshold on, not nested. With one worker it only
+    /// decides whether a small call skips inspection and scheduling.
+    fn grain_applies(&self) -> bool {
+        self.tracer.is_none() && self.cfg.min_parallel_ns > 0 && !crate::executor::nested()
+    }
+
+    /// Stores grain site `site`'s new estimate, `ns` over `iters` iterations,
+    /// and leaves it for the caller's [`Runtime::take_grain_hint`].
+    fn note_grain(&self, site: (u8, u64), ns: u64, iters: i64) {
+        let w = ns as f64 / iters.max(1) as f64;
+        lock(&self.grains).entry(site).or_default().work_ns_per_iter = Some(w);
+        if self.grain_applies() {
+            LAST_GRAIN.with(|g| g.set(w));
+        }
+    }
+
+    /// The grain hint of the region call that just returned on this thread
+    /// (module docs, "Grain hints"): the trip count below which grain control
+    /// would run that call's site on the calling thread, so the caller may do
+    /// so without calling the runtime; 0 when grain control did not apply
+    /// (trace mode, nested, threshold off) or no run was timed
+    /// since the last hint. Consumes the estimate.
+    pub fn take_grain_hint(&self) -> i64 {
+        let w = LAST_GRAIN.with(|g| g.replace(f64::NAN));
+        if w.is_nan() || !self.grain_applies() {
+            return 0;
+        }
+        let min_ns = self.cfg.min_parallel_ns as f64;
+        (min_ns / w.max(GRAIN_HINT_MIN_NS_PER_ITER))
+            .ceil()
+            .min(GRAIN_HINT_MAX as f64) as i64
     }
 
     /// Runs `plan`: in trace mode sequentially with virtual cores; natively
@@ -721,11 +787,12 @@ impl Runtime {
             return execute_native(plan, body)
                 .map(|_| !crate::executor::runs_parallel(plan.cores()));
         };
-        if !crate::executor::runs_parallel(plan.cores()) {
+        if crate::executor::nested() {
             return execute_native(plan, body).map(|_| true);
         }
         let iters = plan.iterations().max(1);
         let serial = self.grain_serial(site, iters);
+        let serial = serial || plan.cores() <= 1;
         let work = match serial {
             true => {
                 let t = Instant::now();
@@ -734,8 +801,7 @@ impl Runtime {
             }
             false => execute_native_timed(plan, body)?,
         };
-        lock(&self.grains).entry(site).or_default().work_ns_per_iter =
-            Some(work as f64 / iters as f64);
+        self.note_grain(site, work, iters);
         Ok(serial)
     }
 
@@ -839,6 +905,9 @@ impl Runtime {
                 .map(|(i, _)| i)
                 .unwrap_or(0),
         };
+        if set.live & (1 << victim) == 0 {
+            self.live_slots.fetch_add(1, Ordering::Relaxed);
+        }
         set.live |= 1 << victim;
         let mut buf = match set.slots[victim].take() {
             Some((_, b, _)) => b,
@@ -885,6 +954,11 @@ impl Runtime {
         // Called after every code that may reassign index arrays (often in
         // loops of the program): only the slots in use are dropped, not all
         // CONTEXT_SLOTS ids of the region.
+        if self.live_slots.load(Ordering::Relaxed) == 0 {
+            // Nothing selected since the last resets (the usual case when grain
+            // hints keep small calls out of the runtime): no lock needed.
+            return;
+        }
         let mut all = lock(&self.contexts);
         let Some(set) = all.get_mut(&base).filter(|s| s.live != 0) else {
             return;
@@ -894,7 +968,10 @@ impl Runtime {
         };
         let mut r = lock(&self.regions);
         let mut d = lock(&self.affine_desc);
-        for i in set_bits(std::mem::take(&mut set.live)) {
+        let live = std::mem::take(&mut set.live);
+        self.live_slots
+            .fetch_sub(live.count_ones() as usize, Ordering::Relaxed);
+        for i in set_bits(live) {
             if let Some((_, mut key, _)) = set.slots[i].take() {
                 // Keep the key's allocation for a later context.
                 key.clear();
@@ -939,6 +1016,24 @@ impl Runtime {
             return self.execute_small(IRREGULAR, id, "irregular", lo, hi, body);
         }
         let p = self.cfg.cores;
+        if p == 1 && self.tracer.is_none() {
+            // One native worker: without an inspector, or with one slab in
+            // all, the plan is the whole range in order; run it without
+            // building one (no allocation on this per-call path).
+            let n = hi - lo;
+            let one_slab = n <= slab_iters || slab_iters == 0 && n <= 1;
+            if inspect.is_none() || one_slab {
+                return self.execute_whole(
+                    IRREGULAR,
+                    id,
+                    "irregular",
+                    lo,
+                    hi,
+                    inspect.is_some(),
+                    body,
+                );
+            }
+        }
         let chunk = self.chunks(lo, hi);
         let max_chunk = (0..p).map(|c| chunk[c + 1] - chunk[c]).max().unwrap_or(0);
         let si = if slab_iters == 0 {
@@ -1104,6 +1199,31 @@ impl Runtime {
         Ok(ns)
     }
 
+    /// A one-worker native run of a plan that is the whole range in order
+    /// (the static schedule of one core): `body(lo, hi)` on the calling
+    /// thread, accounted as [`Runtime::execute_region`] would.
+    #[allow(clippy::too_many_arguments)]
+    fn execute_whole(
+        &self,
+        kind: u8,
+        id: u32,
+        name: &str,
+        lo: i64,
+        hi: i64,
+        scheduled: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
+            .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
+        let ns = t.elapsed().as_nanos() as u64;
+        if self.cfg.min_parallel_ns > 0 {
+            self.note_grain((kind, id as u64), ns, hi - lo);
+        }
+        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, scheduled, true);
+        Ok(())
+    }
+
     /// Grain control's fast path: `body(lo, hi)`, the whole range in original
     /// order on the calling thread (no plan, no inspection), timed for the
     /// site's estimate and accounted as a serial execution of region `(kind, id)`.
@@ -1135,8 +1255,7 @@ impl Runtime {
         let t = Instant::now();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi))).map_err(|_| ())?;
         let ns = t.elapsed().as_nanos() as u64;
-        lock(&self.grains).entry(site).or_default().work_ns_per_iter =
-            Some(ns as f64 / (hi - lo).max(1) as f64);
+        self.note_grain(site, ns, hi - lo);
         Ok(ns)
     }
 
@@ -1154,8 +1273,10 @@ impl Runtime {
     ) {
         let mut s = lock(&self.stats);
         let e = s.entry((kind, id)).or_default();
-        e.kind = name.into();
-        e.id = id;
+        if e.kind.is_empty() {
+            e.kind = name.into();
+            e.id = id;
+        }
         e.executions += 1;
         e.serial_executions += serial as u64;
         e.executor_ns += ns;

@@ -572,6 +572,70 @@ fn grain_control_runs_small_regions_on_the_caller() {
     assert!(a.iter().enumerate().all(|(i, &v)| v == 5 * (i as u64 + 1)));
 }
 
+/// Grain hints: after a timed native run the caller gets the trip count
+/// below which grain control would keep the site on the calling thread,
+/// `ceil(min_parallel_ns / ns_per_iteration)`, once (the hint is consumed);
+/// 0 with the threshold off and in trace mode. With one worker grain control
+/// still skips inspection of small calls.
+#[test]
+fn grain_hints_follow_grain_control() {
+    use weft_runtime::runtime::GRAIN_HINT_MAX;
+    let n = 64usize;
+    let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    let body = add_index_body(&y);
+    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+        for i in lo..hi {
+            h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
+                .unwrap();
+        }
+    };
+    let min_ns = 1_000_000u64;
+    for cores in [1usize, 2] {
+        let r = rt_with(RuntimeConfig {
+            cores,
+            min_parallel_ns: min_ns,
+            ..Default::default()
+        });
+        assert_eq!(r.take_grain_hint(), 0, "nothing ran yet");
+        for k in 0..4 {
+            r.run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
+                .unwrap();
+            let h = r.take_grain_hint();
+            // n iterations took far less than 1 ms: the hint is above n.
+            assert!(
+                h > n as i64 && h <= GRAIN_HINT_MAX,
+                "cores {cores}, run {k}: hint {h}"
+            );
+            assert_eq!(r.take_grain_hint(), 0, "a hint is consumed");
+        }
+        r.parallel_for_at(Some(7), 0, n as i64, &body).unwrap();
+        assert!(r.take_grain_hint() > n as i64);
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        assert_eq!(reg["inspections"].as_u64(), Some(1), "cores {cores}");
+        assert_eq!(reg["executions"].as_u64(), Some(4));
+        let serial = reg["serial_executions"].as_u64().unwrap();
+        assert_eq!(serial, if cores == 1 { 4 } else { 3 }, "cores {cores}");
+    }
+    let off = rt_with(RuntimeConfig {
+        cores: 2,
+        min_parallel_ns: 0,
+        ..Default::default()
+    });
+    off.run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
+        .unwrap();
+    assert_eq!(off.take_grain_hint(), 0, "grain control off");
+    let dir = tempfile::tempdir().unwrap();
+    let traced = rt(2, Some(dir.path().join("t.trace")));
+    traced
+        .run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
+        .unwrap();
+    assert_eq!(traced.take_grain_hint(), 0, "trace mode");
+    let total: u64 = y.iter().map(|v| v.load(Ordering::Relaxed)).sum();
+    let runs = 2 * 5 + 2; // per worker count: 4 regions + 1 parallel_for; then 2 more
+    assert_eq!(total, runs * (1..=n as u64).sum::<u64>());
+}
+
 /// Context slots: one id per distinct key (schedule reused), least recently
 /// used slot recycled beyond CONTEXT_SLOTS keys, `None` keys never matched,
 /// and a reset drops every saved context (the next call re-inspects).

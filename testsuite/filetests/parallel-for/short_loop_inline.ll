@@ -1,10 +1,14 @@
 ; PASSES: parallel-for
 ; MIN-PARALLEL-ITERS: 32
+; CHECK: @weft.grain = internal global i64 0, align 8
 ; CHECK: i64 @kernel(
-; CHECK: %weft.short = icmp slt i64 %weft.tc, 32
+; CHECK: %weft.grain = load atomic i64, ptr @weft.grain monotonic, align 8
+; CHECK: %weft.limit = select i1 %{{.*}}, i64 %weft.grain, i64 32
+; CHECK: %weft.short = icmp slt i64 %weft.tc, %weft.limit
 ; CHECK: br i1 %weft.short, label %weft.inline, label %weft.par
 ; CHECK: weft.par:
 ; CHECK: call i32 @weft_parallel_for(
+; CHECK: call i32 @weft_grain_hint(ptr @weft.grain)
 ; CHECK: weft.inline:
 ; CHECK: call void @kernel.weft.body.0(ptr %weft.ctx, i64 0, i64 %weft.tc)
 ; CHECK: weft.join:
