@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Native run times of the irregular (ch. 4) benchmarks at full size, best of N kernel times:
+#   orig   the unchanged program (`--passes=none`), WEFT_CORES=1
+#   exec1  the `executor-form` program (identity schedule) on one worker, against orig
+#   blp2   the default pipeline (inspector/executor) on two workers, as a ratio to orig
+# Usage (repository root, release builds of weft and the runtime):
+#   N=3 passes/benches/ch4_native.sh [weft binary]
+set -euo pipefail
+W=${1:-target/release/weft}
+B=testsuite/benchmarks
+N=${N:-3}
+O=$(mktemp -d)
+FLAGS="-O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-discard-value-names -g0 -std=c11 -I$B/common"
+clang-19 $FLAGS -c $B/common/weft_bench.c -o $O/wb.o
+bestk() { # best kernel time (the benchmark's "time: <s> s" line) of N runs of "$@"
+  local best=""
+  for _ in $(seq "$N"); do
+    local d; d=$("$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1)
+    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
+  done
+  echo "$best"
+}
+for c in $B/irregular/*.c; do
+  n=$(basename "$c" .c)
+  clang-19 $FLAGS -S -emit-llvm "$c" -o $O/$n.ll
+  $W build $O/$n.ll --link $O/wb.o -o $O/$n.orig --passes=none
+  $W build $O/$n.ll --link $O/wb.o -o $O/$n.exec --passes=executor-form
+  $W build $O/$n.ll --link $O/wb.o -o $O/$n.blp
+  o1=$(WEFT_CORES=1 bestk $O/$n.orig)
+  e1=$(WEFT_CORES=1 bestk $O/$n.exec)
+  b2=$(WEFT_CORES=2 bestk $O/$n.blp)
+  printf "%-13s orig %9s exec1 %9s (%+.1f%%) blp2 %9s (%.2fx)\n" "$n" "$o1" "$e1" \
+    "$(echo "100*($e1-$o1)/$o1" | bc -l)" "$b2" "$(echo "$b2/$o1" | bc -l)"
+done
+rm -rf "$O"
