@@ -14,8 +14,9 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
 
 Writes under DIR: summary.json, records.json/.csv, derived.csv, disagreements.json,
 paper.json, results.md and plots/*.svg|png; the cache of builds, traces and
-simulations is DIR/cache (reruns are incremental). A full run also regenerates
-docs/results.md when run from the repository root.")]
+simulations is DIR/cache (reruns are incremental). A complete run (full inputs,
+both studies, every benchmark and version, sweeps on) also regenerates
+docs/results.md when run from the repository root; `--report FILE` writes it anywhere.")]
 pub struct Args {
     /// Few benchmarks, small inputs, the headline versions of both studies, no sweeps.
     #[arg(long)]
@@ -100,8 +101,13 @@ pub fn options(args: &Args) -> EvalOptions {
     o.cache = args.cache.clone();
     o.keep_traces = args.keep_traces;
     o.report = args.report.clone().or_else(|| {
+        // Only a complete run replaces the published report: every benchmark,
+        // version and study at the full input size, sweeps included.
         let full = !o.quick_benchmarks
             && !o.quick_versions
+            && o.size == Size::Full
+            && o.sweeps
+            && o.studies.len() == 2
             && o.only_benches.is_empty()
             && o.only_versions.is_empty();
         let root =
@@ -126,4 +132,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        eval: Args,
+    }
+
+    fn report_of(args: &[&str]) -> Option<PathBuf> {
+        let cli = Cli::try_parse_from(std::iter::once("eval").chain(args.iter().copied()))
+            .expect("arguments parse");
+        options(&cli.eval).report
+    }
+
+    /// Only a complete run replaces the published `docs/results.md` (tests run
+    /// from the package root, which is the repository root).
+    #[test]
+    fn only_complete_runs_publish_the_report() {
+        let published = Some(PathBuf::from("docs/results.md"));
+        assert_eq!(report_of(&["--out", "x"]), published);
+        for partial in [
+            &["--quick"][..],
+            &["--tiny"],
+            &["--inputs", "quick"],
+            &["--no-sweeps"],
+            &["--study", "ch4"],
+            &["--bench", "mxm"],
+            &["--versions", "original,blp-opt"],
+        ] {
+            assert_eq!(report_of(partial), None, "{partial:?}");
+        }
+        assert_eq!(
+            report_of(&["--quick", "--report", "r.md"]),
+            Some(PathBuf::from("r.md"))
+        );
+    }
 }
