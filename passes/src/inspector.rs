@@ -45,6 +45,11 @@
 //! at the exits of the outermost enclosing loop that does not itself run a
 //! region (so a loop that fills an index array costs one call). This is
 //! conservative: integer stores to other arrays cause a re-inspection too.
+//! Each point calls the module's `alwaysinline` helper `weft.regions.reset`,
+//! which calls the runtime only when a region call has reached it since the
+//! last reset (a module flag set after every `weft_run_irregular`), so a
+//! point inside a hot loop between region calls that grain hints keep inline
+//! costs a load and a branch.
 //!
 //! Dependence check cost: the inspector of a loop the frontend proves
 //! parallel (no slab can conflict) reports its stores with `is_write = 0`,
@@ -69,10 +74,10 @@ use inkwell::llvm_sys::core::{LLVMGetPoison, LLVMReplaceAllUsesWith, LLVMTypeOf}
 use inkwell::module::{Linkage, Module};
 use inkwell::types::AnyType;
 use inkwell::values::{
-    AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, InstructionOpcode,
-    InstructionValue, IntValue, PhiValue,
+    AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, GlobalValue,
+    InstructionOpcode, InstructionValue, IntValue, PhiValue,
 };
-use inkwell::IntPredicate;
+use inkwell::{AtomicOrdering, IntPredicate};
 use weft_frontend::deps::{alias, Alias};
 use weft_frontend::{AccessKind, FunctionAnalysis, LoopId};
 
@@ -1355,6 +1360,14 @@ fn apply<'ctx>(
             .basic()
             .ok_or_else(|| PassError::Llvm("weft_run_irregular returns void".into()))?
             .into_int_value();
+        // The runtime may now hold a schedule of this module's regions: the
+        // next reset point must reach it.
+        let dirty = regions_dirty_flag(module);
+        let set = b.build_store(dirty.as_pointer_value(), cx.i8_type().const_int(1, false))?;
+        set.set_atomic_ordering(AtomicOrdering::Monotonic)
+            .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
+        set.set_alignment(1)
+            .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
         parallel::emit_sequential_fallback(module, site, body.function, st)
     })?;
     let bname = body.function.get_name().to_string_lossy().into_owned();
@@ -1555,8 +1568,78 @@ fn scalar_global(p: BasicValueEnum<'_>) -> bool {
     }
 }
 
-/// Inserts `weft_region_invalidate` for every region after code that may
-/// reassign index arrays (see the module docs).
+/// The module's flag (`i8`, internal) saying that a region call has reached
+/// the runtime since the last reset point: set after every
+/// `weft_run_irregular` call, tested and cleared by [`REGIONS_RESET`].
+fn regions_dirty_flag<'ctx>(module: &Module<'ctx>) -> GlobalValue<'ctx> {
+    const NAME: &str = "weft.regions.dirty";
+    if let Some(g) = module.get_global(NAME) {
+        return g;
+    }
+    let i8t = module.get_context().i8_type();
+    let g = module.add_global(i8t, None, NAME);
+    g.set_linkage(Linkage::Internal);
+    g.set_initializer(&i8t.const_zero());
+    g
+}
+
+/// The `alwaysinline` helper each reset point calls: when a region call has
+/// reached the runtime since the last reset (the dirty flag), it clears the
+/// flag and calls `weft_region_reset` for every region; otherwise the
+/// runtime holds nothing of this module's regions that an earlier reset did
+/// not drop, and it returns at once (a load and a branch once inlined,
+/// instead of one runtime call per region: stun resets after the store of
+/// its innermost factorisation loop, millions of times).
+const REGIONS_RESET: &str = "weft.regions.reset";
+
+fn regions_reset_fn<'ctx>(module: &Module<'ctx>, regions: &[u32]) -> Result<FunctionValue<'ctx>> {
+    let cx = module.get_context();
+    let f = LineDedup::always_inline(module, REGIONS_RESET, cx.void_type().fn_type(&[], false));
+    let dirty = regions_dirty_flag(module);
+    let inval = rtabi::declare(module, RtFn::RegionReset)?;
+    let (entry, work, done) = (
+        cx.append_basic_block(f, "entry"),
+        cx.append_basic_block(f, "reset"),
+        cx.append_basic_block(f, "done"),
+    );
+    let b = cx.create_builder();
+    b.position_at_end(entry);
+    let d = b.build_load(cx.i8_type(), dirty.as_pointer_value(), "weft.dirty")?;
+    let di = d
+        .as_instruction_value()
+        .ok_or_else(|| PassError::Llvm("load is not an instruction".into()))?;
+    di.set_atomic_ordering(AtomicOrdering::Monotonic)
+        .map_err(|e| PassError::Llvm(format!("dirty flag load: {e}")))?;
+    di.set_alignment(1)
+        .map_err(|e| PassError::Llvm(format!("dirty flag load: {e}")))?;
+    let set = b.build_int_compare(
+        IntPredicate::NE,
+        d.into_int_value(),
+        cx.i8_type().const_zero(),
+        "",
+    )?;
+    b.build_conditional_branch(set, work, done)?;
+    b.position_at_end(work);
+    let clr = b.build_store(dirty.as_pointer_value(), cx.i8_type().const_zero())?;
+    clr.set_atomic_ordering(AtomicOrdering::Monotonic)
+        .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
+    clr.set_alignment(1)
+        .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
+    for r in regions {
+        b.build_call(
+            inval,
+            &[cx.i32_type().const_int(*r as u64, false).into()],
+            "",
+        )?;
+    }
+    b.build_unconditional_branch(done)?;
+    b.position_at_end(done);
+    b.build_return(None)?;
+    Ok(f)
+}
+
+/// Inserts a reset of every region (through [`REGIONS_RESET`]) after code
+/// that may reassign index arrays (see the module docs).
 fn insert_invalidations<'ctx>(
     module: &Module<'ctx>,
     cx: &mut PassContext<'ctx>,
@@ -1673,10 +1756,12 @@ fn insert_invalidations<'ctx>(
         }
     }
     drop(a);
-    let inval = rtabi::declare(module, RtFn::RegionReset)?;
+    if points.is_empty() {
+        return Ok(0);
+    }
+    let reset = regions_reset_fn(module, regions)?;
     let ctx = module.get_context();
     let b = ctx.create_builder();
-    let i32t = ctx.i32_type();
     let mut n = 0;
     for p in &points {
         match p {
@@ -1694,9 +1779,7 @@ fn insert_invalidations<'ctx>(
                 None => continue,
             },
         }
-        for r in regions {
-            b.build_call(inval, &[i32t.const_int(*r as u64, false).into()], "")?;
-        }
+        b.build_call(reset, &[], "")?;
         n += 1;
     }
     Ok(n)

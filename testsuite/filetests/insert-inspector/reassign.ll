@@ -1,5 +1,12 @@
 ; PASSES: insert-inspector
+; CHECK: @weft.regions.dirty = internal global i8 0
+; CHECK: call i32 @weft_run_irregular(
+; CHECK: store atomic i8 1, ptr @weft.regions.dirty monotonic, align 1
 ; CHECK: i64 @test(
+; CHECK: call void @weft.regions.reset()
+; CHECK: define internal void @weft.regions.reset()
+; CHECK: load atomic i8, ptr @weft.regions.dirty monotonic
+; CHECK: store atomic i8 0, ptr @weft.regions.dirty monotonic
 ; CHECK: call i32 @weft_region_reset(i32 0)
 ; REMARK: invalidation point(s)
 ; run: @test(300)

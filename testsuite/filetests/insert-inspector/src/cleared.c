@@ -1,9 +1,9 @@
 // PASSES: insert-inspector
 // CHECK: i64 @test(
-// CHECK-NOT: weft_region_reset
+// CHECK-NOT: weft.regions.reset
 // CHECK: ret i64
 // CHECK: i64 @test_int(
-// CHECK: call i32 @weft_region_reset(i32 0)
+// CHECK: call void @weft.regions.reset()
 // run: @test(300)
 // run: @test_int(300)
 // cores: 1,2
