@@ -217,6 +217,13 @@ pub struct PrefetcherConfig {
     pub degree: u32,
     /// How far ahead of the demand stream, in cache lines. Default 64.
     pub distance: u32,
+    /// Page size in bytes that prefetches do not cross (a prefetcher that sees
+    /// physical addresses cannot know the next page's frame; gem5's queued
+    /// prefetchers drop such prefetches without a TLB). A stream stops at the
+    /// page end and retrains in the next page. 0 = unbounded (the presets:
+    /// `table5.2`'s 64-line distance of 128 B lines spans two 4 KB pages).
+    /// Default 0.
+    pub page_bytes: u32,
 }
 
 /// Routing algorithm of the mesh.
@@ -483,6 +490,7 @@ impl Default for PrefetcherConfig {
             streams: 32,
             degree: 4,
             distance: 64,
+            page_bytes: 0,
         }
     }
 }
@@ -828,6 +836,12 @@ impl PrefetcherConfig {
                     return Err(invalid(n, "must be positive unless kind = \"none\""));
                 }
             }
+            if self.page_bytes != 0 && !self.page_bytes.is_power_of_two() {
+                return Err(invalid(
+                    "prefetcher.page_bytes",
+                    "must be a power of two (or 0: unbounded)",
+                ));
+            }
         }
         Ok(())
     }
@@ -1053,6 +1067,16 @@ mod tests {
             (l2.size_bytes, l2.ways, l2.hit_latency),
             (256 * 1024, 8, 12)
         );
+    }
+
+    #[test]
+    fn prefetcher_page_bound_is_a_power_of_two() {
+        let ok = MachineConfig::from_toml_str("[prefetcher]\npage_bytes = 4096\n", "f.toml");
+        assert_eq!(ok.unwrap().prefetcher.page_bytes, 4096);
+        let e = MachineConfig::from_toml_str("[prefetcher]\npage_bytes = 3000\n", "f.toml")
+            .unwrap_err();
+        assert!(e.to_string().contains("prefetcher.page_bytes"), "{e}");
+        assert_eq!(MachineConfig::preset("table5.2").unwrap().prefetcher.page_bytes, 0);
     }
 
     #[test]

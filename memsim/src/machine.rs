@@ -71,6 +71,10 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
             distance: cfg.prefetcher.distance,
             train_window: 16,
             stride: k == PrefetcherKind::Stride,
+            page_lines: match cfg.prefetcher.page_bytes {
+                0 => 0,
+                b => (b / cfg.llc.line_bytes.max(1)).max(1) as u64,
+            },
         }),
     };
     let sp = SystemParams {

@@ -16,6 +16,13 @@
 //! Entries are replaced LRU. Prefetches fill the LLC (not the private caches); the
 //! memory side drops a prefetch for a line that is present or already in flight.
 //! Invariant: `end` is never more than `distance` lines ahead of `start`.
+//!
+//! Page bound (`page_lines`, from `prefetcher.page_bytes`; off in the presets):
+//! no prefetch leaves the page of the miss that triggered it, as in hardware that
+//! prefetches physical addresses. A stream's frontier stops at the page end; a
+//! demand miss in the next page falls outside the stream and trains a new one.
+//! Without the bound, every stream that ends (a slab of a reordered schedule, a
+//! row of a sparse matrix) prefetches up to `distance` lines past its end.
 
 /// Prefetcher parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +40,8 @@ pub struct PrefetchParams {
     /// traces carry no PCs). Stream mode (false) only needs two deltas of the same
     /// sign and steps one line at a time.
     pub stride: bool,
+    /// Lines per page that prefetches do not cross (0: unbounded).
+    pub page_lines: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +90,8 @@ impl StreamPrefetcher {
         self.clock += 1;
         let clock = self.clock;
         let p = self.p;
+        let pl = p.page_lines;
+        let in_page = |x: u64| pl == 0 || x / pl == line / pl;
         // A monitoring stream whose region holds the line.
         for s in self.streams.iter_mut() {
             if let State::Monitoring { start, end, step } = &mut s.state {
@@ -89,7 +100,10 @@ impl StreamPrefetcher {
                     *start = line;
                     let limit = add(line, *step * p.distance as i64);
                     let mut issued = 0;
-                    while issued < p.degree && delta(*end, limit) * sign > 0 {
+                    while issued < p.degree
+                        && delta(*end, limit) * sign > 0
+                        && in_page(add(*end, *step))
+                    {
                         *end = add(*end, *step);
                         out.push(*end);
                         issued += 1;
@@ -114,6 +128,9 @@ impl StreamPrefetcher {
                         let step = if p.stride { d } else { d.signum() };
                         let mut end = line;
                         for _ in 0..p.degree.min(p.distance) {
+                            if !in_page(add(end, step)) {
+                                break;
+                            }
                             end = add(end, step);
                             out.push(end);
                         }
@@ -156,6 +173,7 @@ mod tests {
             distance: 8,
             train_window: 16,
             stride: false,
+            page_lines: 0,
         })
     }
 
@@ -206,6 +224,7 @@ mod tests {
             distance: 4,
             train_window: 16,
             stride: true,
+            page_lines: 0,
         });
         let mut out = Vec::new();
         for l in [10u64, 13, 15] {
@@ -218,5 +237,38 @@ mod tests {
         p.on_miss(19, &mut out);
         // limit 19 + 2*4 = 27
         assert_eq!(out, vec![23, 25]);
+    }
+
+    /// With 64-line (4 KB) pages a stream stops at the page end, in both
+    /// directions, and a miss in the next page trains a new stream.
+    #[test]
+    fn prefetches_stay_in_the_page_of_the_miss() {
+        let mut p = StreamPrefetcher::new(PrefetchParams {
+            streams: 4,
+            degree: 4,
+            distance: 8,
+            train_window: 16,
+            stride: false,
+            page_lines: 64,
+        });
+        let mut out = Vec::new();
+        for l in [57u64, 58, 59] {
+            p.on_miss(l, &mut out);
+        }
+        assert_eq!(out, vec![60, 61, 62, 63], "the page ends at line 63");
+        out.clear();
+        p.on_miss(60, &mut out);
+        assert!(out.is_empty(), "line 64 is in the next page");
+        p.on_miss(64, &mut out);
+        p.on_miss(65, &mut out);
+        assert!(out.is_empty(), "the next page retrains");
+        p.on_miss(66, &mut out);
+        assert_eq!(out, vec![67, 68, 69, 70]);
+        out.clear();
+        // descending, from the start of a page
+        for l in [130u64, 129, 128] {
+            p.on_miss(l, &mut out);
+        }
+        assert!(out.is_empty(), "line 127 is in the previous page");
     }
 }

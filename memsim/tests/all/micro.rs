@@ -84,6 +84,7 @@ fn build(
             distance: 64,
             train_window: 16,
             stride: false,
+            page_lines: 0,
         }),
         coherence,
         max_outstanding: 64,
