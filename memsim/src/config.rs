@@ -1076,7 +1076,13 @@ mod tests {
         let e = MachineConfig::from_toml_str("[prefetcher]\npage_bytes = 3000\n", "f.toml")
             .unwrap_err();
         assert!(e.to_string().contains("prefetcher.page_bytes"), "{e}");
-        assert_eq!(MachineConfig::preset("table5.2").unwrap().prefetcher.page_bytes, 0);
+        assert_eq!(
+            MachineConfig::preset("table5.2")
+                .unwrap()
+                .prefetcher
+                .page_bytes,
+            0
+        );
     }
 
     #[test]

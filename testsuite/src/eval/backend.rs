@@ -209,6 +209,15 @@ pub struct SimStats {
     /// inspection barriers, when every core takes part).
     #[serde(default)]
     pub inspection_cycles: u64,
+    /// DRAM requests (bursts) served.
+    #[serde(default)]
+    pub dram_requests: u64,
+    /// Prefetches that fetched a line from DRAM.
+    #[serde(default)]
+    pub prefetches_filled: u64,
+    /// Prefetched lines later hit by a demand request.
+    #[serde(default)]
+    pub prefetches_useful: u64,
 }
 
 /// Why a stage did not produce a result.

@@ -58,6 +58,14 @@ pub struct Derived {
     /// reused long enough to amortise its inspection.
     #[serde(default)]
     pub time_reduction_excl_inspection_pct: Option<f64>,
+    /// DRAM requests (bursts) served.
+    #[serde(default)]
+    pub dram_requests: u64,
+    /// Prefetches that fetched a line from DRAM and no demand request used:
+    /// `prefetches_filled - prefetches_useful` (0 when more were used than
+    /// filled, e.g. lines already in the LLC).
+    #[serde(default)]
+    pub useless_prefetches: u64,
 }
 
 fn pct_gain(v: f64, b: f64) -> Option<f64> {
@@ -120,6 +128,8 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                         let own = s.cycles.saturating_sub(s.inspection_cycles);
                         (1.0 - own as f64 / b as f64) * 100.0
                     }),
+                dram_requests: s.dram_requests,
+                useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
             }
         })
         .collect()

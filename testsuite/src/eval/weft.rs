@@ -435,6 +435,9 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         blp_series: st.mlp_per_epoch.clone(),
         epoch_cycles: st.epoch_cycles,
         inspection_cycles: st.inspection_cycles,
+        dram_requests: st.memory.dram_requests,
+        prefetches_filled: st.memory.prefetches_filled,
+        prefetches_useful: st.memory.prefetches_useful,
     })
 }
 

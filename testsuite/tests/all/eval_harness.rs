@@ -127,6 +127,9 @@ impl Backend for Synthetic {
             blp_series: vec![blp; 4],
             epoch_cycles: 250,
             inspection_cycles: 0,
+            dram_requests: 0,
+            prefetches_filled: 0,
+            prefetches_useful: 0,
         })
     }
 }
