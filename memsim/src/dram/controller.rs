@@ -1067,21 +1067,36 @@ impl Controller {
         let faw = self.ch.tm.faw;
         let any_refresh = !self.pending_refresh.is_empty();
         for w in 0..self.nonempty.len() {
+            // Pass 1: which banks' gates are open at `t` (a bit each). A bank whose
+            // gate lies ahead only bounds the wake-up time. Whether a gate is open
+            // is unpredictable, so it is recorded by selects, not branches, and
+            // only open banks reach the (branchy) candidate loop below.
             let mut bits = self.nonempty[w];
+            let mut open = 0u64;
             while bits != 0 {
-                let b = w * 64 + bits.trailing_zeros() as usize;
+                let bit = bits.trailing_zeros();
                 bits &= bits - 1;
+                let b = w * 64 + bit as usize;
                 let ri = self.ch.rank_of(b);
                 if any_refresh && self.ch.ranks[ri].refresh_pending {
                     continue;
                 }
+                let m = self.gate(b, ri, faw);
+                let closed = m > t;
+                future = future.min(if closed { m } else { u64::MAX });
+                open |= u64::from(!closed) << bit;
+            }
+            // Pass 2: the candidates of the banks whose gate is open.
+            while open != 0 {
+                let b = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let ri = self.ch.rank_of(b);
+                // A view is only needed once its bank's gate is open: a view
+                // refreshed later equals one refreshed earlier and rechecked at
+                // `recheck_at` (eligibility only changes there).
                 if self.views[b].dirty || t >= self.views[b].recheck_at {
                     self.refresh_view(b, t);
                 }
-                // Every candidate's ready time is at least the bank's gate `m` (ACT of a
-                // precharged bank; the earliest of RD, WR and PRE of an open one), so
-                // the wake-up bound of the general path is: `m` if it lies ahead, else
-                // each candidate's ready time that lies ahead.
                 let bank = &self.ch.banks[b];
                 let g = &self.ch.groups[self.ch.group_of(b)];
                 let r = &self.ch.ranks[ri];
@@ -1094,10 +1109,6 @@ impl Controller {
                     let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
                     ([act, u64::MAX, u64::MAX, u64::MAX], act)
                 };
-                if m > t {
-                    future = future.min(m);
-                    continue;
-                }
                 let v = &self.views[b];
                 if v.recheck_at != u64::MAX {
                     future = future.min(v.recheck_at.max(m));
@@ -1140,6 +1151,27 @@ impl Controller {
             }
         }
         (best, future)
+    }
+
+    /// Bank `b`'s gate (`ri` its rank): the earliest cycle at which any command
+    /// its requests may need can issue — ACT of a precharged bank, the earliest
+    /// of RD, WR and PRE of an open one. Every candidate's ready time is at
+    /// least the gate, so the wake-up bound of the general path is the gate if it
+    /// lies ahead, else each candidate's ready time that lies ahead.
+    #[inline(always)]
+    fn gate(&self, b: usize, ri: usize, faw: u64) -> u64 {
+        let bank = &self.ch.banks[b];
+        let g = &self.ch.groups[self.ch.group_of(b)];
+        let r = &self.ch.ranks[ri];
+        let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+        let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+        let col = rd.min(wr).min(bank.next_pre);
+        let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+        if bank.open_row.is_some() {
+            col
+        } else {
+            act
+        }
     }
 
     fn issue(
