@@ -299,6 +299,13 @@ pub struct Controller {
     /// Statistics.
     pub stats: ControllerStats,
     global_bank_base: usize,
+    /// Per bank, the ready time of each command of [`CMDS`] its row state allows
+    /// (`u64::MAX` for the others) and its [gate](Self::gate); they only depend on
+    /// the channel's timing state, so they are computed once after each command
+    /// (`ready_valid` false) instead of at every step.
+    ready: Vec<[u64; 4]>,
+    gates: Vec<u64>,
+    ready_valid: bool,
 }
 
 impl Controller {
@@ -360,6 +367,9 @@ impl Controller {
             completions: Vec::new(),
             stats: ControllerStats::new(),
             global_bank_base: id as usize * nb,
+            ready: vec![[u64::MAX; 4]; nb],
+            gates: vec![u64::MAX; nb],
+            ready_valid: false,
         }
     }
 
@@ -727,7 +737,7 @@ impl Controller {
                 let rt = self.ch.banks[b].next_pre;
                 if rt <= t {
                     self.views[b].dirty = true;
-                    self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                    self.issue_command(CommandKind::Pre, b, 0, t, false);
                     self.stats.commands.pre += 1;
                     return (true, t + 1);
                 }
@@ -740,7 +750,7 @@ impl Controller {
                 for v in &mut self.views[lo..lo + bpr] {
                     v.dirty = true;
                 }
-                self.ch.issue(CommandKind::Ref, lo, 0, t, false);
+                self.issue_command(CommandKind::Ref, lo, 0, t, false);
                 self.stats.commands.refresh += 1;
                 self.pending_refresh.pop_front();
                 return (true, t + 1);
@@ -1064,7 +1074,9 @@ impl Controller {
         // then the lowest `seq`, as (bank, index, command).
         let mut best_key: u128 = 0;
         let mut best: Option<(usize, usize, CommandKind)> = None;
-        let faw = self.ch.tm.faw;
+        if !self.ready_valid {
+            self.update_ready();
+        }
         let any_refresh = !self.pending_refresh.is_empty();
         for w in 0..self.nonempty.len() {
             // Pass 1: which banks' gates are open at `t` (a bit each). A bank whose
@@ -1081,7 +1093,7 @@ impl Controller {
                 if any_refresh && self.ch.ranks[ri].refresh_pending {
                     continue;
                 }
-                let m = self.gate(b, ri, faw);
+                let m = self.gates[b];
                 let closed = m > t;
                 future = future.min(if closed { m } else { u64::MAX });
                 open |= u64::from(!closed) << bit;
@@ -1090,7 +1102,6 @@ impl Controller {
             while open != 0 {
                 let b = w * 64 + open.trailing_zeros() as usize;
                 open &= open - 1;
-                let ri = self.ch.rank_of(b);
                 // A view is only needed once its bank's gate is open: a view
                 // refreshed later equals one refreshed earlier and rechecked at
                 // `recheck_at` (eligibility only changes there).
@@ -1098,17 +1109,7 @@ impl Controller {
                     self.refresh_view(b, t);
                 }
                 let bank = &self.ch.banks[b];
-                let g = &self.ch.groups[self.ch.group_of(b)];
-                let r = &self.ch.ranks[ri];
-                let pre = bank.next_pre;
-                let (rts, m) = if bank.open_row.is_some() {
-                    let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-                    let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-                    ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
-                } else {
-                    let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
-                    ([act, u64::MAX, u64::MAX, u64::MAX], act)
-                };
+                let (rts, m) = (self.ready[b], self.gates[b]);
                 let v = &self.views[b];
                 if v.recheck_at != u64::MAX {
                     future = future.min(v.recheck_at.max(m));
@@ -1153,25 +1154,37 @@ impl Controller {
         (best, future)
     }
 
-    /// Bank `b`'s gate (`ri` its rank): the earliest cycle at which any command
-    /// its requests may need can issue — ACT of a precharged bank, the earliest
-    /// of RD, WR and PRE of an open one. Every candidate's ready time is at
-    /// least the gate, so the wake-up bound of the general path is the gate if it
-    /// lies ahead, else each candidate's ready time that lies ahead.
-    #[inline(always)]
-    fn gate(&self, b: usize, ri: usize, faw: u64) -> u64 {
-        let bank = &self.ch.banks[b];
-        let g = &self.ch.groups[self.ch.group_of(b)];
-        let r = &self.ch.ranks[ri];
-        let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-        let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-        let col = rd.min(wr).min(bank.next_pre);
-        let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
-        if bank.open_row.is_some() {
-            col
-        } else {
-            act
+    /// Recomputes every bank's command ready times and gate: the earliest cycle
+    /// at which any command its requests may need can issue — ACT of a
+    /// precharged bank, the earliest of RD, WR and PRE of an open one. Every
+    /// candidate's ready time is at least the gate, so the wake-up bound of the
+    /// general path is the gate if it lies ahead, else each candidate's ready
+    /// time that lies ahead.
+    fn update_ready(&mut self) {
+        let faw = self.ch.tm.faw;
+        for b in 0..self.ch.banks.len() {
+            let bank = &self.ch.banks[b];
+            let g = &self.ch.groups[self.ch.group_of(b)];
+            let r = &self.ch.ranks[self.ch.rank_of(b)];
+            let pre = bank.next_pre;
+            (self.ready[b], self.gates[b]) = if bank.open_row.is_some() {
+                let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+                let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+                ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
+            } else {
+                let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+                ([act, u64::MAX, u64::MAX, u64::MAX], act)
+            };
         }
+        self.ready_valid = true;
+    }
+
+    /// Issues `kind` on the channel ([`Channel::issue`]); the cached ready
+    /// times are stale from now on.
+    #[inline]
+    fn issue_command(&mut self, kind: CommandKind, b: usize, row: u32, t: u64, auto_pre: bool) {
+        self.ready_valid = false;
+        self.ch.issue(kind, b, row, t, auto_pre);
     }
 
     fn issue(
@@ -1198,7 +1211,7 @@ impl Controller {
         match cmd {
             CommandKind::Act => {
                 let row = self.window[b][j].row;
-                self.ch.issue(CommandKind::Act, b, row, t, false);
+                self.issue_command(CommandKind::Act, b, row, t, false);
                 self.stats.commands.act += 1;
                 if !self.entry(b, j).req.in_service {
                     self.entry_mut(b, j).req.in_service = true;
@@ -1208,13 +1221,13 @@ impl Controller {
                 self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Pre => {
-                self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                self.issue_command(CommandKind::Pre, b, 0, t, false);
                 self.stats.commands.pre += 1;
                 let idx = self.window[b][j].idx as usize;
                 self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Rd | CommandKind::Wr => {
-                self.ch.issue(cmd, b, 0, t, self.closed_row);
+                self.issue_command(cmd, b, 0, t, self.closed_row);
                 let tm = self.ch.tm;
                 let key = self.window[b].remove(j);
                 let idx = key.idx;
