@@ -1167,14 +1167,15 @@ impl Controller {
             let g = &self.ch.groups[self.ch.group_of(b)];
             let r = &self.ch.ranks[self.ch.rank_of(b)];
             let pre = bank.next_pre;
-            (self.ready[b], self.gates[b]) = if bank.open_row.is_some() {
-                let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-                let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-                ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
-            } else {
-                let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
-                ([act, u64::MAX, u64::MAX, u64::MAX], act)
-            };
+            let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
+            let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
+            let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+            // Selected by masks, without branches (a bank's row state is
+            // unpredictable): `open` is all ones for an open bank, else zero.
+            let open = u64::from(bank.open_row.is_some()).wrapping_neg();
+            let (act, pre, rd, wr) = (act | open, pre | !open, rd | !open, wr | !open);
+            self.ready[b] = [act, pre, rd, wr];
+            self.gates[b] = act.min(pre).min(rd).min(wr);
         }
         self.ready_valid = true;
     }
