@@ -306,6 +306,9 @@ pub struct Controller {
     ready: Vec<[u64; 4]>,
     gates: Vec<u64>,
     ready_valid: bool,
+    /// Scratch of `update_ready`: per bank group, the group's and its rank's
+    /// earliest (ACT, RD, WR).
+    group_ready: Vec<[u64; 3]>,
 }
 
 impl Controller {
@@ -370,6 +373,7 @@ impl Controller {
             ready: vec![[u64::MAX; 4]; nb],
             gates: vec![u64::MAX; nb],
             ready_valid: false,
+            group_ready: vec![[0; 3]; (cfg.ranks * cfg.bankgroups) as usize],
         }
     }
 
@@ -1162,18 +1166,26 @@ impl Controller {
     /// time that lies ahead.
     fn update_ready(&mut self) {
         let faw = self.ch.tm.faw;
+        // The rank and bank-group terms, once per bank group: (ACT, RD, WR).
+        let groups_per_rank = self.ch.groups.len() / self.ch.ranks.len();
+        for (gi, g) in self.ch.groups.iter().enumerate() {
+            let r = &self.ch.ranks[gi / groups_per_rank];
+            self.group_ready[gi] = [
+                g.next_act.max(r.act_ready(faw)),
+                g.next_rd.max(r.next_rd).max(r.other_rd),
+                g.next_wr.max(r.next_wr).max(r.other_wr),
+            ];
+        }
         for b in 0..self.ch.banks.len() {
             let bank = &self.ch.banks[b];
-            let g = &self.ch.groups[self.ch.group_of(b)];
-            let r = &self.ch.ranks[self.ch.rank_of(b)];
-            let pre = bank.next_pre;
-            let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-            let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-            let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
+            let [g_act, g_rd, g_wr] = self.group_ready[self.ch.group_of(b)];
+            let act = bank.next_act.max(g_act);
+            let rd = bank.next_rd.max(g_rd);
+            let wr = bank.next_wr.max(g_wr);
             // Selected by masks, without branches (a bank's row state is
             // unpredictable): `open` is all ones for an open bank, else zero.
             let open = u64::from(bank.open_row.is_some()).wrapping_neg();
-            let (act, pre, rd, wr) = (act | open, pre | !open, rd | !open, wr | !open);
+            let (act, pre, rd, wr) = (act | open, bank.next_pre | !open, rd | !open, wr | !open);
             self.ready[b] = [act, pre, rd, wr];
             self.gates[b] = act.min(pre).min(rd).min(wr);
         }
