@@ -174,21 +174,26 @@ struct BankCounts {
 /// queue index, `seq` and next command (which only depends on the bank's open
 /// row, and every command to the bank marks the view dirty), so that picking a
 /// command reads no queue entry except those of ready candidates.
+///
+/// Layout: the fields the per-step scan reads (`recheck_at`, `dirty` and the
+/// candidate list) fill the first cache line; the representatives, only read
+/// when the view changes, follow.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
 struct BankView {
-    dirty: bool,
     recheck_at: u64,
+    cand_seq: [u64; 4],
+    cand_j: [u32; 4],
+    /// Next command of each candidate: index into [`CMDS`].
+    cand_cmd: [u8; 4],
+    /// Number of candidates in `cand_*`.
+    n: u8,
+    has_hits: bool,
+    dirty: bool,
     first: u32,
     hit_rd: u32,
     hit_wr: u32,
     other: u32,
-    has_hits: bool,
-    /// Number of candidates in `cand_*`.
-    n: u8,
-    cand_j: [u32; 4],
-    /// Next command of each candidate: index into [`CMDS`].
-    cand_cmd: [u8; 4],
-    cand_seq: [u64; 4],
 }
 
 impl Default for BankView {
