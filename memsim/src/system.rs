@@ -311,10 +311,12 @@ const EV_DELIVER: u8 = 5;
 
 const NO_OWNER: u16 = u16::MAX;
 
+/// One LLC bank (fields in access order: port, tags, MSHRs, then the rest).
+#[repr(C)]
 struct LlcBank {
+    port_free: u64,
     array: CacheArray,
     mshr: MshrFile,
-    port_free: u64,
     waiting: VecDeque<u32>,
     sharers: Vec<u64>,
     owner: Vec<u16>,

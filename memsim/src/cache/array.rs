@@ -52,7 +52,11 @@ const DIRTY: u8 = 1;
 const PREFETCHED: u8 = 2;
 
 /// Tag/state array of a set-associative cache.
+///
+/// Layout: the fields a lookup reads come first (they share one or two cache
+/// lines), the per-way stamps of wide caches last.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct CacheArray {
     sets: u32,
     ways: u32,
@@ -64,9 +68,9 @@ pub struct CacheArray {
     /// (0 = most recent); positions >= ways hold 0xF. Invalid ways keep a
     /// position but are never chosen by recency.
     order: Vec<u64>,
+    flags: Vec<u8>,
     /// Per way (ways > 16): last access stamp.
     stamp: Vec<u64>,
-    flags: Vec<u8>,
     clock: u64,
 }
 
