@@ -311,10 +311,12 @@ const EV_DELIVER: u8 = 5;
 
 const NO_OWNER: u16 = u16::MAX;
 
+/// One LLC bank (fields in access order: port, tags, MSHRs, then the rest).
+#[repr(C)]
 struct LlcBank {
+    port_free: u64,
     array: CacheArray,
     mshr: MshrFile,
-    port_free: u64,
     waiting: VecDeque<u32>,
     sharers: Vec<u64>,
     owner: Vec<u16>,
@@ -386,6 +388,8 @@ pub struct MemorySystem<D: DramBackend> {
     mc_overflow: Vec<VecDeque<DramRequest>>,
     dram_done: Vec<DramDone>,
     dram_outstanding: u64,
+    /// DRAM bursts on their way to or queued at each memory bank (kept only
+    /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
     bank_outstanding: Vec<u32>,
     last_dram_cycle: u64,
     /// Last DRAM event time converted to core cycles, `(dram, core)` (the DRAM's
@@ -746,9 +750,11 @@ impl<D: DramBackend> MemorySystem<D> {
             let ct = self.p.clocks.dram_to_core_ceil(d.done).max(t);
             self.st.dram_reqs += 1;
             self.dram_outstanding -= 1;
-            let bank = self.dram.bank_of(d.addr) as usize;
-            if let Some(c) = self.bank_outstanding.get_mut(bank) {
-                *c = c.saturating_sub(1);
+            if self.p.oracle.spread_memory_banks {
+                let bank = self.dram.bank_of(d.addr) as usize;
+                if let Some(c) = self.bank_outstanding.get_mut(bank) {
+                    *c = c.saturating_sub(1);
+                }
             }
             self.schedule(ct, EV_DRAM_DONE, (d.id >> 8) as u32);
         }
@@ -1038,13 +1044,16 @@ impl<D: DramBackend> MemorySystem<D> {
         let ch = self.dram.channel_of(x.addr);
         let b = x.home as usize;
         // Count the line's bursts against their banks now, so BLP Ideal's choices
-        // see requests already on their way to a controller.
-        let burst = self.dram.burst_bytes().max(1);
-        let n = (self.p.llc_bank.line_bytes as u64).div_ceil(burst).max(1);
-        for i in 0..n {
-            let mb = self.dram.bank_of(x.addr + i * burst) as usize;
-            if let Some(c) = self.bank_outstanding.get_mut(mb) {
-                *c += 1;
+        // see requests already on their way to a controller (the counts are only
+        // read, and so only kept, under that oracle).
+        if self.p.oracle.spread_memory_banks {
+            let burst = self.dram.burst_bytes().max(1);
+            let n = (self.p.llc_bank.line_bytes as u64).div_ceil(burst).max(1);
+            for i in 0..n {
+                let mb = self.dram.bank_of(x.addr + i * burst) as usize;
+                if let Some(c) = self.bank_outstanding.get_mut(mb) {
+                    *c += 1;
+                }
             }
         }
         let arrive = self.net.send(

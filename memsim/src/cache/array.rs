@@ -52,7 +52,11 @@ const DIRTY: u8 = 1;
 const PREFETCHED: u8 = 2;
 
 /// Tag/state array of a set-associative cache.
+///
+/// Layout: the fields a lookup reads come first (they share one or two cache
+/// lines), the per-way stamps of wide caches last.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct CacheArray {
     sets: u32,
     ways: u32,
@@ -64,9 +68,9 @@ pub struct CacheArray {
     /// (0 = most recent); positions >= ways hold 0xF. Invalid ways keep a
     /// position but are never chosen by recency.
     order: Vec<u64>,
+    flags: Vec<u8>,
     /// Per way (ways > 16): last access stamp.
     stamp: Vec<u64>,
-    flags: Vec<u8>,
     clock: u64,
 }
 
@@ -124,47 +128,56 @@ impl CacheArray {
         self.tags.len()
     }
 
+    /// Set index of `line`.
     #[inline]
-    fn set_base(&self, line: u64) -> usize {
+    fn set_of(&self, line: u64) -> usize {
         let q = if self.index_div == 1 {
             line
         } else {
             line / self.index_div
         };
-        let set = match self.set_mask {
+        (match self.set_mask {
             Some(m) => q & m,
             None => q % self.sets as u64,
-        };
-        (set * self.ways as u64) as usize
+        }) as usize
+    }
+
+    /// Way of `line` in set `set`, if present.
+    #[inline]
+    fn find_way(&self, set: usize, line: u64) -> Option<usize> {
+        let w = self.ways as usize;
+        let b = set * w;
+        self.tags[b..b + w].iter().position(|&t| t == line)
     }
 
     /// Slot holding `line`, without touching LRU state.
     #[inline]
     pub fn probe(&self, line: u64) -> Option<usize> {
-        let b = self.set_base(line);
-        self.tags[b..b + self.ways as usize]
-            .iter()
-            .position(|&t| t == line)
-            .map(|i| b + i)
+        let set = self.set_of(line);
+        self.find_way(set, line)
+            .map(|i| set * self.ways as usize + i)
     }
 
     /// Slot holding `line`, marking it most recently used.
     #[inline]
     pub fn access(&mut self, line: u64) -> Option<usize> {
-        let s = self.probe(line)?;
-        self.touch(s);
+        let set = self.set_of(line);
+        let i = self.find_way(set, line)?;
+        let s = set * self.ways as usize + i;
+        self.touch(set, s, i);
         Some(s)
     }
 
-    /// Marks slot `s` most recently used.
+    /// Marks slot `s` (way `way` of set `set`) most recently used. Callers pass
+    /// the set and way they already know, which saves a division by the
+    /// associativity.
     #[inline]
-    fn touch(&mut self, s: usize) {
+    fn touch(&mut self, set: usize, s: usize, way: usize) {
         if self.order.is_empty() {
             self.clock += 1;
             self.stamp[s] = self.clock;
         } else {
-            let set = s / self.ways as usize;
-            let w = (s % self.ways as usize) as u64;
+            let w = way as u64;
             let x = self.order[set];
             self.order[set] = order_touch(x, order_pos(x, w), w);
         }
@@ -174,12 +187,13 @@ impl CacheArray {
     /// slot and the victim if a valid line was evicted.
     pub fn insert(&mut self, line: u64) -> (usize, Option<Victim>) {
         debug_assert!(self.probe(line).is_none(), "line {line:#x} inserted twice");
-        let b = self.set_base(line);
+        let set = self.set_of(line);
         let w = self.ways as usize;
+        let b = set * w;
         let best = match self.tags[b..b + w].iter().position(|&t| t == INVALID) {
             Some(i) => b + i,
             None if !self.order.is_empty() => {
-                let lru = (self.order[b / w] >> (4 * (w - 1))) & 0xF;
+                let lru = (self.order[set] >> (4 * (w - 1))) & 0xF;
                 b + lru as usize
             }
             None => {
@@ -198,7 +212,7 @@ impl CacheArray {
             slot: best,
         });
         self.tags[best] = line;
-        self.touch(best);
+        self.touch(set, best, best - b);
         self.flags[best] = 0;
         (best, victim)
     }

@@ -214,28 +214,33 @@ pub trait RecordSource {
 }
 
 /// A trace-driven core.
+///
+/// Layout: the state every [`Core::step`] reads comes first, so that a step
+/// touches few cache lines of the core (cores are stepped in turn, and their
+/// state is rarely still cached).
+#[repr(C)]
 pub struct Core {
-    id: u32,
-    node: NodeId,
-    p: CoreParams,
-    l1: CacheArray,
-    l2: Option<CacheArray>,
-    l1_shift: u32,
-    llc_shift: u32,
-    mshr: MshrFile,
-    rob: Rob,
+    done: bool,
+    exhausted: bool,
     rob_count: u32,
     head_seq: u32,
     gap_left: u32,
-    cur: Option<Op>,
-    ahead: VecDeque<Op>,
-    ra_pos: usize,
-    exhausted: bool,
     wb_used: u32,
-    done: bool,
+    l1_shift: u32,
     /// Arrived at a barrier: the cycle of arrival (module docs).
     arrived: Option<u64>,
+    rob: Rob,
+    cur: Option<Op>,
     st: CoreStats,
+    p: CoreParams,
+    ahead: VecDeque<Op>,
+    ra_pos: usize,
+    l1: CacheArray,
+    mshr: MshrFile,
+    l2: Option<CacheArray>,
+    id: u32,
+    node: NodeId,
+    llc_shift: u32,
     scratch: Vec<u32>,
 }
 

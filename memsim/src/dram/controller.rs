@@ -135,10 +135,13 @@ struct Entry {
 }
 
 /// A bank-queue position: the request's slot in the controller's slab plus the
-/// fields the per-bank scans read, so that scanning and reordering a bank queue
-/// touch 12 bytes per request instead of the whole entry.
+/// fields the per-bank scans and [`BankView::fill_candidates`] read, so that
+/// scanning and reordering a bank queue touch 24 bytes per request instead of
+/// the whole entry.
 #[derive(Debug, Clone, Copy)]
 struct Key {
+    /// Copy of the request's `seq` (never changes once queued).
+    seq: u64,
     /// Index into `Controller::slab`.
     idx: u32,
     row: u32,
@@ -171,21 +174,26 @@ struct BankCounts {
 /// queue index, `seq` and next command (which only depends on the bank's open
 /// row, and every command to the bank marks the view dirty), so that picking a
 /// command reads no queue entry except those of ready candidates.
+///
+/// Layout: the fields the per-step scan reads (`recheck_at`, `dirty` and the
+/// candidate list) fill the first cache line; the representatives, only read
+/// when the view changes, follow.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
 struct BankView {
-    dirty: bool,
     recheck_at: u64,
+    cand_seq: [u64; 4],
+    cand_j: [u32; 4],
+    /// Next command of each candidate: index into [`CMDS`].
+    cand_cmd: [u8; 4],
+    /// Number of candidates in `cand_*`.
+    n: u8,
+    has_hits: bool,
+    dirty: bool,
     first: u32,
     hit_rd: u32,
     hit_wr: u32,
     other: u32,
-    has_hits: bool,
-    /// Number of candidates in `cand_*`.
-    n: u8,
-    cand_j: [u32; 4],
-    /// Next command of each candidate: index into [`CMDS`].
-    cand_cmd: [u8; 4],
-    cand_seq: [u64; 4],
 }
 
 impl Default for BankView {
@@ -217,20 +225,20 @@ const CMDS: [CommandKind; 4] = [
 impl BankView {
     /// Rebuilds the candidate list from the representatives.
     #[inline]
-    fn fill_candidates(&mut self, q: &[Key], slab: &[Entry], open: Option<u32>) {
+    fn fill_candidates(&mut self, q: &[Key], open: Option<u32>) {
         let mut n = 0;
         for j in [self.first, self.hit_rd, self.hit_wr, self.other] {
             if j == NONE {
                 continue;
             }
-            let e = &slab[q[j as usize].idx as usize];
+            let k = &q[j as usize];
             self.cand_cmd[n] = match open {
-                Some(r) if r == e.req.row => 2 + e.req.is_write as u8,
+                Some(r) if r == k.row => 2 + k.is_write as u8,
                 Some(_) => 1,
                 None => 0,
             };
             self.cand_j[n] = j;
-            self.cand_seq[n] = e.req.seq;
+            self.cand_seq[n] = k.seq;
             n += 1;
         }
         self.n = n as u8;
@@ -299,6 +307,16 @@ pub struct Controller {
     /// Statistics.
     pub stats: ControllerStats,
     global_bank_base: usize,
+    /// Per bank, the ready time of each command of [`CMDS`] its row state allows
+    /// (`u64::MAX` for the others) and its [gate](Self::gate); they only depend on
+    /// the channel's timing state, so they are computed once after each command
+    /// (`ready_valid` false) instead of at every step.
+    ready: Vec<[u64; 4]>,
+    gates: Vec<u64>,
+    ready_valid: bool,
+    /// Scratch of `update_ready`: per bank group, the group's and its rank's
+    /// earliest (ACT, RD, WR).
+    group_ready: Vec<[u64; 3]>,
 }
 
 impl Controller {
@@ -360,6 +378,10 @@ impl Controller {
             completions: Vec::new(),
             stats: ControllerStats::new(),
             global_bank_base: id as usize * nb,
+            ready: vec![[u64::MAX; 4]; nb],
+            gates: vec![u64::MAX; nb],
+            ready_valid: false,
+            group_ready: vec![[0; 3]; (cfg.ranks * cfg.bankgroups) as usize],
         }
     }
 
@@ -586,7 +608,7 @@ impl Controller {
             let key = self.alloc(e);
             self.window[b].push(key);
             if changed {
-                self.views[b].fill_candidates(&self.window[b], &self.slab, open);
+                self.views[b].fill_candidates(&self.window[b], open);
             }
             return;
         }
@@ -597,6 +619,7 @@ impl Controller {
     /// Stores `e` in the slab and returns its queue key.
     fn alloc(&mut self, e: Entry) -> Key {
         let key = Key {
+            seq: e.req.seq,
             idx: 0,
             row: e.req.row,
             is_write: e.req.is_write,
@@ -727,7 +750,7 @@ impl Controller {
                 let rt = self.ch.banks[b].next_pre;
                 if rt <= t {
                     self.views[b].dirty = true;
-                    self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                    self.issue_command(CommandKind::Pre, b, 0, t, false);
                     self.stats.commands.pre += 1;
                     return (true, t + 1);
                 }
@@ -740,7 +763,7 @@ impl Controller {
                 for v in &mut self.views[lo..lo + bpr] {
                     v.dirty = true;
                 }
-                self.ch.issue(CommandKind::Ref, lo, 0, t, false);
+                self.issue_command(CommandKind::Ref, lo, 0, t, false);
                 self.stats.commands.refresh += 1;
                 self.pending_refresh.pop_front();
                 return (true, t + 1);
@@ -949,11 +972,11 @@ impl Controller {
             } else {
                 &mut v.hit_rd
             };
-            if *slot == NONE || e.req.seq < slab[q[*slot as usize].idx as usize].req.seq {
+            if *slot == NONE || e.req.seq < q[*slot as usize].seq {
                 *slot = j as u32;
             }
         }
-        v.fill_candidates(q, slab, open);
+        v.fill_candidates(q, open);
         self.views[b] = v;
     }
 
@@ -1031,7 +1054,7 @@ impl Controller {
         } else {
             v.hit_rd = hit_slot;
         }
-        v.fill_candidates(q, &self.slab, open);
+        v.fill_candidates(q, open);
         self.views[b] = v;
     }
 
@@ -1064,40 +1087,42 @@ impl Controller {
         // then the lowest `seq`, as (bank, index, command).
         let mut best_key: u128 = 0;
         let mut best: Option<(usize, usize, CommandKind)> = None;
-        let faw = self.ch.tm.faw;
+        if !self.ready_valid {
+            self.update_ready();
+        }
         let any_refresh = !self.pending_refresh.is_empty();
         for w in 0..self.nonempty.len() {
+            // Pass 1: which banks' gates are open at `t` (a bit each). A bank whose
+            // gate lies ahead only bounds the wake-up time. Whether a gate is open
+            // is unpredictable, so it is recorded by selects, not branches, and
+            // only open banks reach the (branchy) candidate loop below.
             let mut bits = self.nonempty[w];
+            let mut open = 0u64;
             while bits != 0 {
-                let b = w * 64 + bits.trailing_zeros() as usize;
+                let bit = bits.trailing_zeros();
                 bits &= bits - 1;
+                let b = w * 64 + bit as usize;
                 let ri = self.ch.rank_of(b);
                 if any_refresh && self.ch.ranks[ri].refresh_pending {
                     continue;
                 }
+                let m = self.gates[b];
+                let closed = m > t;
+                future = future.min(if closed { m } else { u64::MAX });
+                open |= u64::from(!closed) << bit;
+            }
+            // Pass 2: the candidates of the banks whose gate is open.
+            while open != 0 {
+                let b = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                // A view is only needed once its bank's gate is open: a view
+                // refreshed later equals one refreshed earlier and rechecked at
+                // `recheck_at` (eligibility only changes there).
                 if self.views[b].dirty || t >= self.views[b].recheck_at {
                     self.refresh_view(b, t);
                 }
-                // Every candidate's ready time is at least the bank's gate `m` (ACT of a
-                // precharged bank; the earliest of RD, WR and PRE of an open one), so
-                // the wake-up bound of the general path is: `m` if it lies ahead, else
-                // each candidate's ready time that lies ahead.
                 let bank = &self.ch.banks[b];
-                let g = &self.ch.groups[self.ch.group_of(b)];
-                let r = &self.ch.ranks[ri];
-                let pre = bank.next_pre;
-                let (rts, m) = if bank.open_row.is_some() {
-                    let rd = bank.next_rd.max(g.next_rd).max(r.next_rd).max(r.other_rd);
-                    let wr = bank.next_wr.max(g.next_wr).max(r.next_wr).max(r.other_wr);
-                    ([u64::MAX, pre, rd, wr], rd.min(wr).min(pre))
-                } else {
-                    let act = bank.next_act.max(g.next_act).max(r.act_ready(faw));
-                    ([act, u64::MAX, u64::MAX, u64::MAX], act)
-                };
-                if m > t {
-                    future = future.min(m);
-                    continue;
-                }
+                let (rts, m) = (self.ready[b], self.gates[b]);
                 let v = &self.views[b];
                 if v.recheck_at != u64::MAX {
                     future = future.min(v.recheck_at.max(m));
@@ -1142,6 +1167,48 @@ impl Controller {
         (best, future)
     }
 
+    /// Recomputes every bank's command ready times and gate: the earliest cycle
+    /// at which any command its requests may need can issue — ACT of a
+    /// precharged bank, the earliest of RD, WR and PRE of an open one. Every
+    /// candidate's ready time is at least the gate, so the wake-up bound of the
+    /// general path is the gate if it lies ahead, else each candidate's ready
+    /// time that lies ahead.
+    fn update_ready(&mut self) {
+        let faw = self.ch.tm.faw;
+        // The rank and bank-group terms, once per bank group: (ACT, RD, WR).
+        let groups_per_rank = self.ch.groups.len() / self.ch.ranks.len();
+        for (gi, g) in self.ch.groups.iter().enumerate() {
+            let r = &self.ch.ranks[gi / groups_per_rank];
+            self.group_ready[gi] = [
+                g.next_act.max(r.act_ready(faw)),
+                g.next_rd.max(r.next_rd).max(r.other_rd),
+                g.next_wr.max(r.next_wr).max(r.other_wr),
+            ];
+        }
+        for b in 0..self.ch.banks.len() {
+            let bank = &self.ch.banks[b];
+            let [g_act, g_rd, g_wr] = self.group_ready[self.ch.group_of(b)];
+            let act = bank.next_act.max(g_act);
+            let rd = bank.next_rd.max(g_rd);
+            let wr = bank.next_wr.max(g_wr);
+            // Selected by masks, without branches (a bank's row state is
+            // unpredictable): `open` is all ones for an open bank, else zero.
+            let open = u64::from(bank.open_row.is_some()).wrapping_neg();
+            let (act, pre, rd, wr) = (act | open, bank.next_pre | !open, rd | !open, wr | !open);
+            self.ready[b] = [act, pre, rd, wr];
+            self.gates[b] = act.min(pre).min(rd).min(wr);
+        }
+        self.ready_valid = true;
+    }
+
+    /// Issues `kind` on the channel ([`Channel::issue`]); the cached ready
+    /// times are stale from now on.
+    #[inline]
+    fn issue_command(&mut self, kind: CommandKind, b: usize, row: u32, t: u64, auto_pre: bool) {
+        self.ready_valid = false;
+        self.ch.issue(kind, b, row, t, auto_pre);
+    }
+
     fn issue(
         &mut self,
         b: usize,
@@ -1166,7 +1233,7 @@ impl Controller {
         match cmd {
             CommandKind::Act => {
                 let row = self.window[b][j].row;
-                self.ch.issue(CommandKind::Act, b, row, t, false);
+                self.issue_command(CommandKind::Act, b, row, t, false);
                 self.stats.commands.act += 1;
                 if !self.entry(b, j).req.in_service {
                     self.entry_mut(b, j).req.in_service = true;
@@ -1176,13 +1243,13 @@ impl Controller {
                 self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Pre => {
-                self.ch.issue(CommandKind::Pre, b, 0, t, false);
+                self.issue_command(CommandKind::Pre, b, 0, t, false);
                 self.stats.commands.pre += 1;
                 let idx = self.window[b][j].idx as usize;
                 self.sched.on_command(t, &self.slab[idx].req, cmd);
             }
             CommandKind::Rd | CommandKind::Wr => {
-                self.ch.issue(cmd, b, 0, t, self.closed_row);
+                self.issue_command(cmd, b, 0, t, self.closed_row);
                 let tm = self.ch.tm;
                 let key = self.window[b].remove(j);
                 let idx = key.idx;
