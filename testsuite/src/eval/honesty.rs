@@ -149,9 +149,10 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
     if opt.overhead_pct.is_some_and(|o| o > 10.0) && opt.cycles >= base.cycles {
         why.push_str(". The inspector is a large share of the run here: with the small input and few executor repetitions of the timing loop its cost is not amortised (the dissertation's 4% comes from long timing loops that reuse one schedule)");
     }
-    // Prefetcher streams cut short: a reordered schedule ends a stream at
-    // every unit (slab or IB) boundary, and a stream prefetcher runs up to its
-    // distance past each end; those lines come from DRAM and are never used.
+    // Prefetcher streams cut short: a reordered schedule (or a renumbered
+    // layout) ends a stream at every unit boundary, and a stream prefetcher
+    // runs up to its distance past each end; those lines come from DRAM and
+    // are never used.
     let extra_dram = opt.dram_requests as f64 - base.dram_requests as f64;
     let extra_useless = opt.useless_prefetches as f64 - base.useless_prefetches as f64;
     if base.dram_requests > 0
@@ -159,7 +160,7 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
         && extra_useless > 0.5 * extra_dram
     {
         why.push_str(&format!(
-            ". DRAM requests {} -> {} ({:+.0}%), {:.0}% of the increase being prefetched lines no demand used ({} -> {}): the reordered units end the hardware prefetcher's streams early, and each ending stream runs up to the prefetch distance past the unit's data. With the paper's inputs (0.2-1.4 GB) a unit spans far more lines than the prefetch distance; with ours it spans a few KB",
+            ". DRAM requests {} -> {} ({:+.0}%), {:.0}% of the increase being prefetched lines no demand used ({} -> {}): the new order breaks the accesses into shorter runs of consecutive lines (reordered slabs or iteration blocks, or renumbered data), and the hardware prefetcher runs up to its prefetch distance past the end of each run. With the paper's inputs (0.2-1.4 GB) such runs span far more lines than the prefetch distance; with ours they span a few KB",
             base.dram_requests,
             opt.dram_requests,
             100.0 * extra_dram / base.dram_requests as f64,
