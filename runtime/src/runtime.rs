@@ -1023,7 +1023,7 @@ impl Runtime {
             let n = hi - lo;
             let one_slab = n <= slab_iters || slab_iters == 0 && n <= 1;
             if inspect.is_none() || one_slab {
-                return self.execute_whole(
+                return self.execute_inline(
                     IRREGULAR,
                     id,
                     "irregular",
@@ -1199,31 +1199,6 @@ impl Runtime {
         Ok(ns)
     }
 
-    /// A one-worker native run of a plan that is the whole range in order
-    /// (the static schedule of one core): `body(lo, hi)` on the calling
-    /// thread, accounted as [`Runtime::execute_region`] would.
-    #[allow(clippy::too_many_arguments)]
-    fn execute_whole(
-        &self,
-        kind: u8,
-        id: u32,
-        name: &str,
-        lo: i64,
-        hi: i64,
-        scheduled: bool,
-        body: BodyRef<'_>,
-    ) -> Result<()> {
-        let t = Instant::now();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi)))
-            .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
-        let ns = t.elapsed().as_nanos() as u64;
-        if self.cfg.min_parallel_ns > 0 {
-            self.note_grain((kind, id as u64), ns, hi - lo);
-        }
-        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, scheduled, true);
-        Ok(())
-    }
-
     /// Grain control's fast path: `body(lo, hi)`, the whole range in original
     /// order on the calling thread (no plan, no inspection), timed for the
     /// site's estimate and accounted as a serial execution of region `(kind, id)`.
@@ -1236,10 +1211,29 @@ impl Runtime {
         hi: i64,
         body: BodyRef<'_>,
     ) -> Result<()> {
+        self.execute_inline(kind, id, name, lo, hi, false, body)
+    }
+
+    /// `body(lo, hi)` on the calling thread, timed into grain site `(kind,
+    /// id)` and accounted as one serial execution whose iterations count as
+    /// `scheduled` or not: grain control's fast path, and the one-worker run
+    /// of a plan that is the whole range in order (the static schedule of
+    /// one core, which [`Runtime::execute_region`] would account the same way).
+    #[allow(clippy::too_many_arguments)]
+    fn execute_inline(
+        &self,
+        kind: u8,
+        id: u32,
+        name: &str,
+        lo: i64,
+        hi: i64,
+        scheduled: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
         let ns = self
             .run_small((kind, id as u64), lo, hi, body)
             .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
-        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, false, true);
+        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, scheduled, true);
         Ok(())
     }
 
