@@ -10,16 +10,8 @@ W=${1:-target/release/weft}
 B=testsuite/benchmarks
 N=${N:-3}
 O=$(mktemp -d)
-FLAGS="-O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-discard-value-names -g0 -std=c11 -I$B/common"
+. "$(dirname "$0")/ch4_common.sh"
 clang-19 $FLAGS -c $B/common/weft_bench.c -o $O/wb.o
-bestk() { # best kernel time (the benchmark's "time: <s> s" line) of N runs of "$@"
-  local best=""
-  for _ in $(seq "$N"); do
-    local d; d=$("$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1)
-    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-  done
-  echo "$best"
-}
 for c in $B/irregular/*.c; do
   n=$(basename "$c" .c)
   clang-19 $FLAGS -S -emit-llvm "$c" -o $O/$n.ll

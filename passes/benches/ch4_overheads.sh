@@ -27,7 +27,7 @@ ONLY=${ONLY:-}
 B=testsuite/benchmarks
 D=${WEFT_DATA:-/work/shared/data}
 OUT=$(mktemp -d)
-FLAGS="-O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-discard-value-names -g0 -std=c11 -I$B/common"
+. "$(dirname "$0")/ch4_common.sh"
 clang-19 $FLAGS -c $B/common/weft_bench.c -o $OUT/wb.o
 args() { # registry arguments of benchmark $1 for $SIZE
   case "$SIZE:$1" in
@@ -44,14 +44,6 @@ bestn() { # best wall time of N runs of "$@"
   for _ in $(seq "$N"); do
     local t0; t0=$(now); "$@" >/dev/null 2>&1; local t1; t1=$(now)
     local d; d=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-  done
-  echo "$best"
-}
-bestk() { # best kernel time (the benchmark's "time: <s> s" line on stderr) of N runs of "$@"
-  local best=""
-  for _ in $(seq "$N"); do
-    local d; d=$("$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1)
     if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
   done
   echo "$best"

@@ -77,7 +77,7 @@ use inkwell::values::{
     AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, GlobalValue,
     InstructionOpcode, InstructionValue, IntValue, PhiValue,
 };
-use inkwell::{AtomicOrdering, IntPredicate};
+use inkwell::IntPredicate;
 use weft_frontend::deps::{alias, Alias};
 use weft_frontend::{AccessKind, FunctionAnalysis, LoopId};
 
@@ -1364,10 +1364,7 @@ fn apply<'ctx>(
         // next reset point must reach it.
         let dirty = regions_dirty_flag(module);
         let set = b.build_store(dirty.as_pointer_value(), cx.i8_type().const_int(1, false))?;
-        set.set_atomic_ordering(AtomicOrdering::Monotonic)
-            .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
-        set.set_alignment(1)
-            .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
+        outline::relaxed(Some(set), 1)?;
         parallel::emit_sequential_fallback(module, site, body.function, st)
     })?;
     let bname = body.function.get_name().to_string_lossy().into_owned();
@@ -1605,13 +1602,7 @@ fn regions_reset_fn<'ctx>(module: &Module<'ctx>, regions: &[u32]) -> Result<Func
     let b = cx.create_builder();
     b.position_at_end(entry);
     let d = b.build_load(cx.i8_type(), dirty.as_pointer_value(), "weft.dirty")?;
-    let di = d
-        .as_instruction_value()
-        .ok_or_else(|| PassError::Llvm("load is not an instruction".into()))?;
-    di.set_atomic_ordering(AtomicOrdering::Monotonic)
-        .map_err(|e| PassError::Llvm(format!("dirty flag load: {e}")))?;
-    di.set_alignment(1)
-        .map_err(|e| PassError::Llvm(format!("dirty flag load: {e}")))?;
+    outline::relaxed(d.as_instruction_value(), 1)?;
     let set = b.build_int_compare(
         IntPredicate::NE,
         d.into_int_value(),
@@ -1621,10 +1612,7 @@ fn regions_reset_fn<'ctx>(module: &Module<'ctx>, regions: &[u32]) -> Result<Func
     b.build_conditional_branch(set, work, done)?;
     b.position_at_end(work);
     let clr = b.build_store(dirty.as_pointer_value(), cx.i8_type().const_zero())?;
-    clr.set_atomic_ordering(AtomicOrdering::Monotonic)
-        .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
-    clr.set_alignment(1)
-        .map_err(|e| PassError::Llvm(format!("dirty flag store: {e}")))?;
+    outline::relaxed(Some(clr), 1)?;
     for r in regions {
         b.build_call(
             inval,

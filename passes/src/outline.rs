@@ -755,6 +755,16 @@ fn util_err(m: &str) -> crate::error::PassError {
     crate::error::PassError::Llvm(format!("outlining: {m}"))
 }
 
+/// Makes load or store `i` a relaxed (`monotonic`) atomic access of
+/// alignment `align`: the form of the per-module flags and per-site globals
+/// that generated code shares between threads.
+pub fn relaxed(i: Option<InstructionValue<'_>>, align: u32) -> Result<()> {
+    let i = i.ok_or_else(|| util_err("atomic access is not an instruction"))?;
+    i.set_atomic_ordering(AtomicOrdering::Monotonic)
+        .and_then(|_| i.set_alignment(align))
+        .map_err(|e| util_err(&format!("atomic access: {e}")))
+}
+
 trait AsBasic<'ctx> {
     fn as_value_ref_basic(&self) -> Result<BasicValueEnum<'ctx>>;
 }
@@ -924,13 +934,7 @@ pub fn replace_loop<'ctx>(
             // one): below it, grain control would run the call inline anyway.
             let hint = grain_hint_global(module);
             let h = b.build_load(i64t, hint.as_pointer_value(), "weft.grain")?;
-            let hl = h
-                .as_instruction_value()
-                .ok_or_else(|| util_err("load is not an instruction"))?;
-            hl.set_atomic_ordering(AtomicOrdering::Monotonic)
-                .map_err(|e| util_err(&format!("grain hint load: {e}")))?;
-            hl.set_alignment(8)
-                .map_err(|e| util_err(&format!("grain hint load: {e}")))?;
+            relaxed(h.as_instruction_value(), 8)?;
             let h = h.into_int_value();
             let nv = i64t.const_int(n, false);
             let above = b.build_int_compare(IntPredicate::SGT, h, nv, "")?;
@@ -954,16 +958,10 @@ pub fn replace_loop<'ctx>(
     };
     emit(&site)?;
     let b = site.builder;
-    let join = match join {
-        Some((join_bb, hint)) => {
-            // After the runtime call: keep its hint for the next one.
-            let f = crate::rtabi::declare(module, crate::rtabi::RtFn::GrainHint)?;
-            b.build_call(f, &[hint.as_pointer_value().into()], "")?;
-            Some(join_bb)
-        }
-        None => None,
-    };
-    if let Some(join_bb) = join {
+    if let Some((join_bb, hint)) = join {
+        // After the runtime call: keep its hint for the next one.
+        let f = crate::rtabi::declare(module, crate::rtabi::RtFn::GrainHint)?;
+        b.build_call(f, &[hint.as_pointer_value().into()], "")?;
         b.position_at_end(join_bb);
         b.insert_instruction(&pre_term, None);
         b.position_before(&pre_term);

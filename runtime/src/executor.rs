@@ -340,12 +340,7 @@ pub fn on_workers(p: usize, work: &(dyn Fn(usize) + Sync)) {
 pub fn execute_native(plan: &Plan, body: BodyRef<'_>) -> Result<()> {
     if !runs_parallel(plan.cores()) {
         // Sequential, untimed (no clock reads on the per-call path).
-        for &u in &plan.seq {
-            let (lo, hi) = plan.units[u as usize];
-            catch_unwind(AssertUnwindSafe(|| body(lo, hi)))
-                .map_err(|e| RuntimeError::Panicked(panic_msg(e)))?;
-        }
-        return Ok(());
+        return run_in_order(plan, body, None);
     }
     execute_native_timed(plan, body).map(|_| ())
 }
@@ -435,9 +430,22 @@ pub fn execute_sequential(
     body: BodyRef<'_>,
     set_core: &mut dyn FnMut(u32),
 ) -> Result<()> {
-    let core = plan.core_of();
+    run_in_order(plan, body, Some(set_core))
+}
+
+/// The units of `plan` in sequential order on the calling thread, telling
+/// `set_core` (when given) each unit's core first; without it no unit-to-core
+/// table is built.
+fn run_in_order(
+    plan: &Plan,
+    body: BodyRef<'_>,
+    mut set_core: Option<&mut dyn FnMut(u32)>,
+) -> Result<()> {
+    let core = set_core.as_ref().map(|_| plan.core_of());
     for &u in &plan.seq {
-        set_core(core[u as usize]);
+        if let (Some(f), Some(c)) = (set_core.as_mut(), core.as_ref()) {
+            f(c[u as usize]);
+        }
         let (lo, hi) = plan.units[u as usize];
         catch_unwind(AssertUnwindSafe(|| body(lo, hi)))
             .map_err(|e| RuntimeError::Panicked(panic_msg(e)))?;

@@ -1599,11 +1599,34 @@ impl Runtime {
                 plan
             }
         };
+        self.execute_affine(
+            id,
+            &plan,
+            scheme,
+            body,
+            built_ns.filter(|_| reuse_control),
+            true,
+        )
+    }
+
+    /// Runs affine nest `id`'s `plan` and, when a new plan was built for this
+    /// call in `built_ns` (under reuse control), records whether that plan
+    /// counts against the nest ([`Runtime::affine_plan_costly`]; `checked`:
+    /// the nest's legality may rest on a run-time check).
+    fn execute_affine(
+        &self,
+        id: u32,
+        plan: &Plan,
+        scheme: Scheme,
+        body: BodyRef<'_>,
+        built_ns: Option<u64>,
+        checked: bool,
+    ) -> Result<()> {
         let exec =
-            self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
+            self.execute_region(AFFINE, id, "affine", plan, scheme != Scheme::Default, body)?
                 as f64;
-        if let (Some(b), true) = (built_ns, reuse_control) {
-            self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, true), false);
+        if let Some(b) = built_ns {
+            self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, checked), false);
         }
         Ok(())
     }
@@ -1785,13 +1808,14 @@ impl Runtime {
                 plan
             }
         };
-        let exec =
-            self.execute_region(AFFINE, id, "affine", &plan, scheme != Scheme::Default, body)?
-                as f64;
-        if let (Some(b), true) = (built_ns, reuse_control) {
-            self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, check), false);
-        }
-        Ok(())
+        self.execute_affine(
+            id,
+            &plan,
+            scheme,
+            body,
+            built_ns.filter(|_| reuse_control),
+            check,
+        )
     }
 
     /// Schedule-reuse control of affine nests: whether a plan that took
