@@ -87,6 +87,9 @@ pub fn link(cc: &str, opt_level: &str, inputs: &[&Path], runtime: &Path, exe: &P
         .arg(opt_level)
         .args(inputs)
         .arg(runtime)
+        // Keep the runtime's start-up entry (configures it early when
+        // WEFT_TRACE / WEFT_STATS is set; `weft_runtime::abi`).
+        .arg("-Wl,-u,weft_init_array_entry")
         .args(["-lpthread", "-ldl", "-lm", "-lrt", "-o"])
         .arg(exe)
         .output()

@@ -30,6 +30,9 @@
  *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
  *                         accesses of at most two lines are recorded inline)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
+ * With either set, linking with -Wl,-u,weft_init_array_entry (weft build does)
+ * configures the runtime at start-up, so they are written even by a run whose
+ * calls never reach the runtime.
  *
  * Keep in sync with runtime/src/abi.rs (a test compares the prototypes).
  */

@@ -322,6 +322,27 @@ extern "C" fn at_exit() {
     });
 }
 
+/// Program start-up (`.init_array`): when `WEFT_TRACE` or `WEFT_STATS` is
+/// set, configure the runtime now, so its exit handler writes the trace and
+/// statistics even if no region call ever reaches it (grain hints can keep
+/// every call of a small run inline). Without those variables nothing
+/// happens until the first call. `weft build` keeps this entry in the link
+/// (`-u weft_init_array_entry`); other programs linking the library may pass
+/// the same flag.
+extern "C" fn init_from_env() {
+    let _ = catch_unwind(|| {
+        if std::env::var_os("WEFT_TRACE").is_some() || std::env::var_os("WEFT_STATS").is_some() {
+            let _ = global();
+        }
+    });
+}
+
+/// The `.init_array` entry of [`init_from_env`] (exported so a link can keep it).
+#[no_mangle]
+#[used]
+#[link_section = ".init_array"]
+pub static weft_init_array_entry: extern "C" fn() = init_from_env;
+
 /// The process-wide runtime used by the C ABI (configured from the environment).
 pub fn global() -> Result<&'static Runtime, (Status, String)> {
     let r = GLOBAL.get_or_init(|| {
