@@ -149,3 +149,33 @@ int main(void) {
     let (ok, t) = output(&["run", "/nonexistent/exe", "--cores", "2"]);
     assert!(!ok && t.contains("does not exist"), "{t}");
 }
+
+/// A program whose run never calls the runtime (here: `--passes=none`) still
+/// writes `WEFT_STATS` at exit: `weft build` links the runtime's start-up
+/// entry, which configures it when the variable is set.
+#[test]
+fn stats_written_without_runtime_calls() {
+    let d = tempfile::tempdir().unwrap();
+    let c = d.path().join("p.c");
+    std::fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let exe = d.path().join("p");
+    let (ok, t) = output(&[
+        "build",
+        c.to_str().unwrap(),
+        "-o",
+        exe.to_str().unwrap(),
+        "--passes=none",
+    ]);
+    assert!(ok, "{t}");
+    let stats = d.path().join("s.json");
+    let st = std::process::Command::new(&exe)
+        .env("WEFT_STATS", &stats)
+        .env("WEFT_CORES", "2")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats written")).unwrap();
+    assert_eq!(v["cores"], 2);
+    assert_eq!(v["regions"].as_array().map(|r| r.len()), Some(0));
+}
