@@ -40,5 +40,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report: None,
         cache: None,
         keep_traces: false,
+        input_scale: 1,
     })
 }

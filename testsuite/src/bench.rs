@@ -203,7 +203,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "20", "--iters", "3"],
         eval_input: "20^3 = 8,000 particles, ~80 neighbours each, 3 steps; 3.05 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 12, full: 48, eval: 20, dims: 3 }),
     },
     Benchmark {
         name: "stun",
@@ -232,7 +232,7 @@ static ALL: &[Benchmark] = &[
                 inputs: &["suitesparse/bcsstk16.mtx"],
             },
         ],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 28, full: 140, eval: 48, dims: 2 }),
     },
     Benchmark {
         name: "hpcg",
@@ -266,7 +266,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "16", "--iters", "20"],
         eval_input: "16^3 elements (4,913 nodes), 20 CG iterations; 3.78 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 8, full: 36, eval: 16, dims: 3 }),
     },
     Benchmark {
         name: "gmres",
@@ -901,6 +901,26 @@ mod tests {
             }
             assert!(!b.description.is_empty() && !b.quick_input.is_empty());
         }
+    }
+
+    /// A size knob's `eval` value is the `--size` the evaluation passes, and its
+    /// `quick`/`full` values are the program's own defaults (documented in the
+    /// source's `--size` line), so `--input-scale` scales from the right base.
+    #[test]
+    fn size_knobs_match_the_arguments_and_sources() {
+        let mut knobs = 0;
+        for b in all() {
+            let Some(k) = b.size_knob else { continue };
+            knobs += 1;
+            let at = b.eval_args.iter().position(|a| *a == "--size");
+            let eval = at.map(|i| b.eval_args[i + 1].parse::<i64>().unwrap());
+            assert_eq!(eval, Some(k.eval), "{}: eval --size", b.name);
+            let src = std::fs::read_to_string(&b.source_paths()[0]).unwrap();
+            let pick = format!("wb_pick_size(&a, {}, {})", k.quick, k.full);
+            assert!(src.contains(&pick), "{}: expected `{pick}`", b.name);
+            assert!(k.scaled(k.eval, 1) == k.eval && k.scaled(k.eval, 8) > k.eval);
+        }
+        assert!(knobs >= 5, "{knobs} benchmarks have a size knob");
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                             pipeline: version.pipeline.into(),
                         },
                         size: opts.size,
-                        input_scale: 1,
+                        input_scale: opts.input_scale,
                         reorder: version.reorder,
                         cores: None,
                         machine: machine.clone(),

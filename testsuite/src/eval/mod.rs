@@ -116,6 +116,11 @@ pub struct EvalOptions {
     /// Keep trace files after their simulations (default: delete them; a later
     /// simulation that needs one reruns the program).
     pub keep_traces: bool,
+    /// Input size of the main matrix as a multiple of the size class's inputs
+    /// (`--input-scale`, Fig. 4.16 for every study): benchmarks with a size knob
+    /// run `scale` times as many grid points; the others are reported as not
+    /// available. 1 = the registry's inputs.
+    pub input_scale: i64,
 }
 
 impl EvalOptions {
@@ -139,6 +144,7 @@ impl EvalOptions {
             report: None,
             machine_overrides: machine::small_input_caches(),
             keep_traces: false,
+            input_scale: 1,
         }
     }
 

@@ -307,6 +307,13 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
         inp.opts.jobs,
         sm.seconds
     );
+    if inp.opts.input_scale != 1 {
+        let _ = writeln!(
+            s,
+            "Inputs of the main matrix scaled {}x (`--input-scale`): benchmarks with a size knob run {} times the grid points of the inputs listed below; the others are not available.\n",
+            inp.opts.input_scale, inp.opts.input_scale
+        );
+    }
     if inp.opts.sweeps && inp.opts.sweep_size != inp.opts.size {
         let _ = writeln!(
             s,
