@@ -224,7 +224,11 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                         bench: bench.name.clone(),
                                         pipeline: version.pipeline.into(),
                                     },
-                                    size: opts.sweep_size,
+                                    size: if sweep.main_size {
+                                        opts.size
+                                    } else {
+                                        opts.sweep_size
+                                    },
                                     input_scale: 1,
                                     reorder: None,
                                     cores: None,

@@ -319,6 +319,9 @@ pub struct Sweep {
     pub values: Vec<i64>,
     /// Benchmarks restricted to (Fig. 4.16 uses HPCG and GMR only); empty = all.
     pub benchmarks: Vec<&'static str>,
+    /// Run at the main matrix's input size instead of the sweeps' (the full
+    /// run sweeps on quick inputs; this one scales the full inputs).
+    pub main_size: bool,
     /// Source in the dissertation.
     pub source: &'static str,
 }
@@ -334,6 +337,7 @@ pub fn sweeps() -> Vec<Sweep> {
             },
             values: vec![1, 2, 4],
             benchmarks: vec![],
+            main_size: false,
             source: "§4.5.4, Fig. 4.15; Fig. 4.6",
         },
         Sweep {
@@ -345,6 +349,7 @@ pub fn sweeps() -> Vec<Sweep> {
             },
             values: vec![50, 100, 125],
             benchmarks: vec![],
+            main_size: false,
             source: "§4.5.4, Fig. 4.15",
         },
         Sweep {
@@ -353,6 +358,7 @@ pub fn sweeps() -> Vec<Sweep> {
             knob: Knob::Cores,
             values: vec![4, 8, 12],
             benchmarks: vec![],
+            main_size: false,
             source: "§4.5.4, Fig. 4.15",
         },
         Sweep {
@@ -361,6 +367,7 @@ pub fn sweeps() -> Vec<Sweep> {
             knob: Knob::SlabIters,
             values: vec![16, 64, 256],
             benchmarks: vec![],
+            main_size: false,
             source: "§4.5.1, §4.5.4",
         },
         Sweep {
@@ -371,6 +378,7 @@ pub fn sweeps() -> Vec<Sweep> {
             },
             values: vec![1024, 2048, 4096],
             benchmarks: vec![],
+            main_size: false,
             source: "§4.5.4, Fig. 4.15",
         },
         Sweep {
@@ -379,7 +387,17 @@ pub fn sweeps() -> Vec<Sweep> {
             knob: Knob::InputScale,
             values: vec![1, 2, 4],
             benchmarks: vec!["hpcg", "gmres"],
+            main_size: false,
             source: "§4.5.4, Fig. 4.16",
+        },
+        Sweep {
+            id: "input-main",
+            label: "input size of the main matrix (x default; every benchmark with a size knob)",
+            knob: Knob::InputScale,
+            values: vec![1, 4],
+            benchmarks: vec!["moldyn", "stun", "hpcg", "minife", "gmres"],
+            main_size: true,
+            source: "§4.5.4, Fig. 4.16; §4.5.2",
         },
     ]
 }
