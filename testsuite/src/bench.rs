@@ -398,7 +398,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "160"],
         eval_input: "n = 160; 0.59 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 80, full: 1800, eval: 160, dims: 2 }),
     },
     Benchmark {
         name: "syr2k",
@@ -414,7 +414,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "160"],
         eval_input: "n = m = 160; 0.59 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 96, full: 1800, eval: 160, dims: 2 }),
     },
     Benchmark {
         name: "lu",
@@ -430,7 +430,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "192"],
         eval_input: "n = 192; 0.28 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 96, full: 3072, eval: 192, dims: 2 }),
     },
     Benchmark {
         name: "fft",
@@ -463,7 +463,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "262144"],
         eval_input: "262,144 keys; 2.25 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 65536, full: 16777216, eval: 262144, dims: 1 }),
     },
     Benchmark {
         name: "ocean",
@@ -479,7 +479,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "256"],
         eval_input: "256 x 256 grid, 15 iterations; 1.02 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 128, full: 2200, eval: 256, dims: 2 }),
     },
     Benchmark {
         name: "cholesky",
@@ -495,7 +495,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "320"],
         eval_input: "n = 320; 0.78 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 160, full: 3072, eval: 320, dims: 2 }),
     },
     Benchmark {
         name: "jacobi2d",
@@ -511,7 +511,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "320"],
         eval_input: "320 x 320, 8 steps; 1.56 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 128, full: 2200, eval: 320, dims: 2 }),
     },
     Benchmark {
         name: "2mm",
@@ -527,7 +527,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "128"],
         eval_input: "n = 128; 0.62 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 64, full: 1400, eval: 128, dims: 2 }),
     },
     Benchmark {
         name: "gemver",
@@ -544,7 +544,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "960"],
         eval_input: "n = 960; 7.09 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 384, full: 3200, eval: 960, dims: 2 }),
     },
     Benchmark {
         name: "transpose",
@@ -560,7 +560,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "640"],
         eval_input: "n = 640, 5 round trips; 6.25 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 256, full: 2200, eval: 640, dims: 2 }),
     },
     Benchmark {
         name: "conv2d",
@@ -576,7 +576,7 @@ static ALL: &[Benchmark] = &[
         eval_args: &["--quick", "--size", "320"],
         eval_input: "320 x 320 image, 2 applications; 1.56 MiB",
         variants: &[],
-        size_knob: None,
+        size_knob: Some(SizeKnob { quick: 128, full: 2200, eval: 320, dims: 2 }),
     },
 ];
 
@@ -916,11 +916,16 @@ mod tests {
             let eval = at.map(|i| b.eval_args[i + 1].parse::<i64>().unwrap());
             assert_eq!(eval, Some(k.eval), "{}: eval --size", b.name);
             let src = std::fs::read_to_string(&b.source_paths()[0]).unwrap();
-            let pick = format!("wb_pick_size(&a, {}, {})", k.quick, k.full);
-            assert!(src.contains(&pick), "{}: expected `{pick}`", b.name);
+            let pick = format!(", {}, {})", k.quick, k.full);
+            assert!(
+                src.lines()
+                    .any(|l| l.contains("wb_pick_size(") && l.contains(&pick)),
+                "{}: expected `wb_pick_size(..{pick}`",
+                b.name
+            );
             assert!(k.scaled(k.eval, 1) == k.eval && k.scaled(k.eval, 8) > k.eval);
         }
-        assert!(knobs >= 5, "{knobs} benchmarks have a size knob");
+        assert!(knobs >= 16, "{knobs} benchmarks have a size knob");
     }
 
     #[test]
