@@ -119,6 +119,28 @@ fn avg<'a>(a: &'a [VersionAverage], version: &str) -> Option<&'a VersionAverage>
     a.iter().find(|x| x.version == version && x.n > 0)
 }
 
+/// What BLP Optimized did to `bench` at the largest scaled input of the
+/// `input-main` sweep (the main matrix's inputs times K > 1), if that ran.
+fn scaled_note(derived: &[Derived], bench: &str) -> Option<String> {
+    let at = |version: &str| {
+        derived
+            .iter()
+            .filter(|d| d.study == Study::Ch4 && d.bench == bench && d.version == version)
+            .filter_map(|d| {
+                let p = d.point.as_ref()?;
+                (p.sweep == "input-main" && p.value > 1).then_some((p.value, d))
+            })
+            .max_by_key(|(v, _)| *v)
+    };
+    let (k, o) = at("blp-opt")?;
+    Some(format!(
+        ". At {k}x this benchmark's inputs (sweep input-main): BLP {}, time reduction {} ({} without inspection)",
+        super::results::fmt_pct(o.blp_gain_pct),
+        super::results::fmt_pct(o.time_reduction_pct),
+        super::results::fmt_pct(o.time_reduction_excl_inspection_pct)
+    ))
+}
+
 /// Explains a per-benchmark result of an optimized version from its metrics.
 fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
     let mut parts = Vec::new();
@@ -231,6 +253,7 @@ pub fn disagreements(
             continue;
         };
         if let Some(o) = find(derived, ch4, b, "blp-opt") {
+            let scaled = scaled_note(derived, b);
             if o.blp <= base.blp {
                 out.push(claim(
                     ch4,
@@ -243,7 +266,7 @@ pub fn disagreements(
                         base.blp,
                         super::results::fmt_pct(o.blp_gain_pct)
                     ),
-                    explain(o, base, "blp"),
+                    explain(o, base, "blp") + &scaled.clone().unwrap_or_default(),
                 ));
             }
             if o.cycles >= base.cycles {
@@ -256,7 +279,7 @@ pub fn disagreements(
                         "time reduction {}",
                         super::results::fmt_pct(o.time_reduction_pct)
                     ),
-                    explain(o, base, "blp"),
+                    explain(o, base, "blp") + &scaled.unwrap_or_default(),
                 ));
             }
         }
@@ -590,6 +613,49 @@ mod tests {
             dram_requests: dram,
             useless_prefetches: useless,
         }
+    }
+
+    /// The analysis of a BLP Optimized contradiction quotes the benchmark's
+    /// largest scaled input of the `input-main` sweep when it ran.
+    #[test]
+    fn scaled_inputs_are_quoted_in_the_analysis() {
+        let base = derived("original", 1000, 0, 0);
+        let mut opt = derived("blp-opt", 1100, 0, 0);
+        opt.time_reduction_pct = Some(-10.0);
+        let point = |value| {
+            Some(SweepPoint {
+                sweep: "input-main".into(),
+                value,
+            })
+        };
+        let mut at = |value, time| {
+            let mut d = derived("blp-opt", 1000, 0, 0);
+            d.point = point(value);
+            d.blp_gain_pct = Some(5.0);
+            d.time_reduction_pct = Some(time);
+            d.time_reduction_excl_inspection_pct = Some(time + 1.0);
+            d
+        };
+        let (one, four) = (at(1, -9.0), at(4, -3.0));
+        let mut all = vec![base.clone(), opt.clone(), one];
+        let d = disagreements(&all, &[], &[], &[]);
+        assert!(
+            d.iter().all(|x| !x.analysis.contains("input-main")),
+            "{d:?}"
+        );
+        all.push(four);
+        let d = disagreements(&all, &[], &[], &[]);
+        let time = d
+            .iter()
+            .find(|x| x.claim.contains("reduces execution time"))
+            .expect("the time claim is contradicted");
+        assert!(
+            time.analysis.ends_with(
+                ". At 4x this benchmark's inputs (sweep input-main): BLP +5.0%, time reduction -3.0% (-2.0% without inspection)"
+            ),
+            "{}",
+            time.analysis
+        );
     }
 
     /// Extra DRAM traffic made of unused prefetches is named, with its numbers;
