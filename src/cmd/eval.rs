@@ -66,9 +66,9 @@ pub struct Args {
     #[arg(long)]
     pub keep_traces: bool,
     /// Run the main matrix on K times the inputs of the size class (grid
-    /// points, as Fig. 4.16 scales HPCG and GMR); benchmarks whose input is a
-    /// fixed data file are reported as not available. The sweeps keep their
-    /// own sizes.
+    /// points, as Fig. 4.16 scales HPCG and GMR); benchmarks without a linear
+    /// size knob (data-file inputs, log2 sizes) are reported as not available.
+    /// The sweeps keep their own sizes.
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(i64).range(1..=64))]
     pub input_scale: i64,
