@@ -38,16 +38,6 @@ args() { # registry arguments of benchmark $1 for $SIZE
     full:*) echo "" ;;
   esac
 }
-now() { date +%s.%N; }
-bestn() { # best wall time of N runs of "$@"
-  local best=""
-  for _ in $(seq "$N"); do
-    local t0; t0=$(now); "$@" >/dev/null 2>&1; local t1; t1=$(now)
-    local d; d=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-  done
-  echo "$best"
-}
 share() { # "share% executions inspections record% deps% sched% insp/exec" from a runtime stats JSON
   python3 - "$1" <<'PY'
 import json, sys

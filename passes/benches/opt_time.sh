@@ -14,13 +14,7 @@ ms() { # milliseconds of "$@"
   if command -v perf >/dev/null 2>&1; then
     perf stat -r "$N" -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ {print $1; exit}'
   else
-    local best=""
-    for _ in $(seq "$N"); do
-      local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
-      local d; d=$(echo "($t1 - $t0) * 1000" | bc -l)
-      if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-    done
-    echo "$best"
+    echo "$(bestn "$@") * 1000" | bc -l
   fi
 }
 printf "%-13s %9s %9s %6s\n" bench clang_ms opt_ms opt%
