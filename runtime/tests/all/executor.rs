@@ -40,6 +40,17 @@ fn add_index_body(y: &[AtomicU64]) -> impl Fn(i64, i64) + Sync + '_ {
     }
 }
 
+/// An inspector reporting iteration `i`'s read of `y[i]` (the accesses of
+/// [`add_index_body`], as reads).
+fn index_read_inspector(y: &[AtomicU64]) -> impl Fn(i64, i64, &mut Inspector) + Sync + '_ {
+    move |lo, hi, h| {
+        for i in lo..hi {
+            h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
+                .unwrap();
+        }
+    }
+}
+
 fn rt(cores: usize, trace: Option<std::path::PathBuf>) -> Runtime {
     rt_with(RuntimeConfig {
         cores,
@@ -541,12 +552,7 @@ fn grain_control_runs_small_regions_on_the_caller() {
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
-        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-            for i in lo..hi {
-                h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
-                    .unwrap();
-            }
-        };
+        let insp = index_read_inspector(&y);
         for _ in 0..5 {
             r.run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
                 .unwrap();
@@ -583,12 +589,7 @@ fn grain_hints_follow_grain_control() {
     let n = 64usize;
     let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
     let body = add_index_body(&y);
-    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-        for i in lo..hi {
-            h.access(i, &y[i as usize] as *const AtomicU64 as u64, 8, false)
-                .unwrap();
-        }
-    };
+    let insp = index_read_inspector(&y);
     let min_ns = 1_000_000u64;
     for cores in [1usize, 2] {
         let r = rt_with(RuntimeConfig {

@@ -128,7 +128,7 @@ fn scaled_note(derived: &[Derived], bench: &str) -> Option<String> {
             .filter(|d| d.study == Study::Ch4 && d.bench == bench && d.version == version)
             .filter_map(|d| {
                 let p = d.point.as_ref()?;
-                (p.sweep == "input-main" && p.value > 1).then_some((p.value, d))
+                (p.sweep == super::versions::INPUT_MAIN && p.value > 1).then_some((p.value, d))
             })
             .max_by_key(|(v, _)| *v)
     };

@@ -386,9 +386,9 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
     );
     let scaled: Vec<(i64, SweepMeans)> = versions::sweeps()
         .into_iter()
-        .filter(|sw| sw.id == "input-main")
+        .filter(|sw| sw.id == versions::INPUT_MAIN)
         .flat_map(|sw| sw.values)
-        .filter_map(|v| sweep_means(inp.derived, "input-main", v).map(|m| (v, m)))
+        .filter_map(|v| sweep_means(inp.derived, versions::INPUT_MAIN, v).map(|m| (v, m)))
         .collect();
     if scaled.len() > 1 {
         let _ = writeln!(

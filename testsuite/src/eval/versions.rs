@@ -326,6 +326,10 @@ pub struct Sweep {
     pub source: &'static str,
 }
 
+/// Id of the sweep that scales the main matrix's inputs (its points are
+/// summarised next to the headline numbers and quoted in the analyses).
+pub const INPUT_MAIN: &str = "input-main";
+
 /// The sweeps of §4.5.4 (Fig. 4.15 a/b and Fig. 4.16).
 pub fn sweeps() -> Vec<Sweep> {
     vec![
@@ -391,7 +395,7 @@ pub fn sweeps() -> Vec<Sweep> {
             source: "§4.5.4, Fig. 4.16",
         },
         Sweep {
-            id: "input-main",
+            id: INPUT_MAIN,
             label: "input size of the main matrix (x default; every benchmark with a size knob)",
             knob: Knob::InputScale,
             values: vec![1, 4],
