@@ -47,6 +47,7 @@ fn main() {
                     scheduler: sched,
                     oracle,
                     seed: 7,
+                    ..Default::default()
                 };
                 let name = format!("{mname}-{sched:?}-{}", oracle.name());
                 let s = simulate(cfg, &mut bench_workload(cores, total, 3), &opts, |_| {})

@@ -458,6 +458,22 @@ impl AddressMapping {
             None => self.flat_bank_of(&self.decode(addr)),
         }
     }
+
+    /// `addr` moved to global bank `bank` (the numbering of [`Self::flat_bank`]),
+    /// keeping its row and column.
+    pub fn retarget(&self, addr: u64, bank: u32) -> u64 {
+        let mut d = self.decode(addr);
+        let per_ch = self.banks_per_channel().max(1);
+        d.channel = bank / per_ch;
+        let mut b = bank % per_ch;
+        let ba = 1u32 << self.bits(Field::Bank);
+        let bg = 1u32 << self.bits(Field::BankGroup);
+        d.bank = b % ba;
+        b /= ba;
+        d.bankgroup = b % bg;
+        d.rank = b / bg;
+        self.encode(&d)
+    }
 }
 
 impl fmt::Display for AddressMapping {

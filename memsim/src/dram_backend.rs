@@ -12,7 +12,7 @@ use crate::config::{ConfigError, DramConfig};
 use crate::dram::{Completion, DramSystem, MemRequest};
 use crate::metrics::ParallelismSummary;
 use crate::sched::{ParBs, Tcm};
-use crate::system::{DramBackend, DramDone, DramRequest};
+use crate::system::{DramAddressing, DramBackend, DramDone, DramRequest};
 use serde::Serialize;
 
 /// Memory-request scheduler of every controller.
@@ -168,17 +168,31 @@ impl DramBackend for DdrBackend {
         (s.row_hits, s.row_misses, s.row_conflicts)
     }
     fn retarget(&self, addr: u64, bank: u32) -> u64 {
-        let m = &self.mapping;
-        let mut d = m.decode(addr);
-        let per_ch = m.banks_per_channel().max(1);
-        d.channel = bank / per_ch;
-        let mut b = bank % per_ch;
-        let ba = 1u32 << m.bits(crate::addrmap::Field::Bank);
-        let bg = 1u32 << m.bits(crate::addrmap::Field::BankGroup);
-        d.bank = b % ba;
-        b /= ba;
-        d.bankgroup = b % bg;
-        d.rank = b / bg;
-        m.encode(&d)
+        self.mapping.retarget(addr, bank)
+    }
+    fn notice_cycles(&self) -> u64 {
+        // A request's completion is reported when its column command issues and
+        // lies tCL (read) or tCWL (write) plus the burst after it.
+        self.sys
+            .controllers()
+            .iter()
+            .map(|c| {
+                let tm = &c.channel().tm;
+                tm.cl.min(tm.cwl) + tm.bl
+            })
+            .min()
+            .unwrap_or(0)
+    }
+    fn addressing(&self) -> Option<std::sync::Arc<dyn DramAddressing>> {
+        Some(std::sync::Arc::new(self.mapping.clone()))
+    }
+}
+
+impl DramAddressing for AddressMapping {
+    fn channel_of(&self, addr: u64) -> usize {
+        self.channel(addr) as usize
+    }
+    fn bank_of(&self, addr: u64) -> u32 {
+        self.flat_bank(addr)
     }
 }

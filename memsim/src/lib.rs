@@ -19,6 +19,7 @@ pub mod config;
 pub mod core;
 pub mod dram;
 pub mod dram_backend;
+mod dram_side;
 mod evq;
 pub mod machine;
 pub mod manycore;

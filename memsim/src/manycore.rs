@@ -45,6 +45,9 @@ pub enum SimError {
     /// The machine description cannot be simulated.
     #[error("unsupported machine: {0}")]
     Unsupported(String),
+    /// The DRAM thread could not be started.
+    #[error("cannot start the DRAM thread: {0}")]
+    Thread(String),
     /// No unit can progress but work remains (a model bug).
     #[error("deadlock at cycle {cycle}: {unfinished} cores unfinished, nothing in flight")]
     Deadlock {
@@ -337,6 +340,18 @@ impl<D: DramBackend> Manycore<D> {
         &self.mem
     }
 
+    /// Runs the DRAM model on a thread of its own during [`Self::run`]
+    /// ([`MemorySystem::spawn_dram_thread`]): same results, up to twice the speed
+    /// on a memory-bound run. Returns whether it did (not under the BLP-Ideal oracle).
+    pub fn spawn_dram_thread(&mut self) -> Result<bool>
+    where
+        D: Send + 'static,
+    {
+        self.mem
+            .spawn_dram_thread()
+            .map_err(|e| SimError::Thread(e.to_string()))
+    }
+
     /// Runs to completion; `progress(records_retired)` is called now and then.
     pub fn run(
         &mut self,
@@ -365,13 +380,19 @@ impl<D: DramBackend> Manycore<D> {
             if let Some(m) = self.mem.next_event_time() {
                 t = t.min(m);
             }
-            if t == SLEEP {
-                break;
-            }
             if !input_done && self.mem.in_flight() == 0 && self.cores.iter().all(|c| c.is_done()) {
                 // No request can follow: let the DRAM drain its write queues.
                 self.mem.finish_input();
                 input_done = true;
+                if let Some(m) = self.mem.next_event_time() {
+                    t = t.min(m);
+                }
+            }
+            // With the DRAM on its own thread: wait until it has reported every
+            // completion due by `t` (which may come first).
+            let t = self.mem.settle(t);
+            if t == SLEEP {
+                break;
             }
             self.mem.advance_to(t);
             self.mem.drain_completions(&mut comps);
@@ -415,6 +436,7 @@ impl<D: DramBackend> Manycore<D> {
                 progress(self.cores.iter().map(|c| c.stats().records).sum());
             }
         }
+        self.mem.join_dram_thread();
         let unfinished = self.cores.iter().filter(|c| !c.is_done()).count();
         if unfinished > 0 {
             return Err(SimError::Deadlock {

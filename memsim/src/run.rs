@@ -20,6 +20,9 @@ pub struct RunOptions {
     pub oracle: Oracle,
     /// Seed (TCM shuffles); runs are deterministic for a given seed.
     pub seed: u64,
+    /// Run the DRAM model on a thread of its own (same results; see
+    /// `MemorySystem::spawn_dram_thread`).
+    pub dram_thread: bool,
 }
 
 impl Default for RunOptions {
@@ -28,6 +31,7 @@ impl Default for RunOptions {
             scheduler: Scheduler::FrFcfs,
             oracle: Oracle::None,
             seed: 1,
+            dram_thread: false,
         }
     }
 }
@@ -55,7 +59,11 @@ pub fn simulate(
     opts: &RunOptions,
     progress: impl FnMut(u64),
 ) -> Result<RunStats, SimError> {
-    build(cfg, opts)?.run(src, progress)
+    let mut m = build(cfg, opts)?;
+    if opts.dram_thread {
+        m.spawn_dram_thread()?;
+    }
+    m.run(src, progress)
 }
 
 /// Simulates a trace file, binary (`WEFTTRC` header) or per-core text

@@ -41,11 +41,14 @@
 //! twice; at the end of a run nothing is in flight.
 
 use crate::cache::{CacheArray, CacheGeometry, MshrFile};
+use crate::dram_side::{DramSide, Finished, Remote};
 use crate::metrics::{ParallelismMeter, ParallelismSummary, WindowMeter, WindowSummary};
 use crate::noc::{Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
 use crate::prefetch::{PrefetchParams, StreamPrefetcher};
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::Arc;
 
 /// Kind of request a requester sends to the memory side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -156,6 +159,12 @@ impl ClockRatio {
         }
     }
 
+    /// Whole core cycles in `d` DRAM cycles (rounded down).
+    #[inline]
+    pub fn dram_to_core_floor(&self, d: u64) -> u64 {
+        ((d as u128 * self.dram_fs as u128) / self.core_fs as u128) as u64
+    }
+
     /// First core cycle at or after DRAM cycle `d`.
     #[inline]
     pub fn dram_to_core_ceil(&self, d: u64) -> u64 {
@@ -223,6 +232,27 @@ pub trait DramBackend {
     fn row_counts(&mut self) -> (u64, u64, u64);
     /// Address re-targeted to global bank `bank`, keeping row and column (BLP Ideal).
     fn retarget(&self, addr: u64, bank: u32) -> u64;
+    /// Fewest DRAM cycles between the cycle at which the model reports a request's
+    /// completion and the completion itself, for requests the DRAM serves (0:
+    /// unknown). The memory side delivers every completion at least this long after
+    /// the visit that reported it (`crate::dram_side`), which lets the DRAM run on
+    /// its own thread.
+    fn notice_cycles(&self) -> u64 {
+        0
+    }
+    /// The address functions, as a copy another thread may use while this backend
+    /// runs elsewhere (`None`: the backend cannot run on a thread of its own).
+    fn addressing(&self) -> Option<Arc<dyn DramAddressing>> {
+        None
+    }
+}
+
+/// The pure address functions of a [`DramBackend`] (same results as its methods).
+pub trait DramAddressing: Send + Sync {
+    /// Channel of a byte address.
+    fn channel_of(&self, addr: u64) -> usize;
+    /// Global memory bank of a byte address.
+    fn bank_of(&self, addr: u64) -> u32;
 }
 
 /// Simulator-side oracle applied on the memory side (see `crate::oracle`).
@@ -305,7 +335,6 @@ struct Txn {
 const EV_BANK_ARRIVE: u8 = 0;
 const EV_BANK_ACCESS: u8 = 1;
 const EV_MC_ARRIVE: u8 = 2;
-const EV_DRAM_DONE: u8 = 3;
 const EV_FILL: u8 = 4;
 const EV_DELIVER: u8 = 5;
 
@@ -372,12 +401,27 @@ pub struct SystemStats {
     pub noc: NocStats,
 }
 
+/// Where the DRAM side runs.
+enum DramHost<D> {
+    /// On the memory side's thread.
+    Local(DramSide<D>),
+    /// On its own thread, with a copy of the address functions.
+    Remote(Remote<D>, Arc<dyn DramAddressing>),
+    /// Briefly, while moving between the two.
+    Moving,
+}
+
 /// The memory side: NoC, LLC banks with directory, prefetchers, MCs and DRAM.
 pub struct MemorySystem<D: DramBackend> {
     p: SystemParams,
     net: Network,
     banks: Vec<LlcBank>,
-    dram: D,
+    dram: DramHost<D>,
+    /// DRAM completions reported and not yet delivered, by (core cycle, report order).
+    finished: BinaryHeap<Reverse<(u64, u64, u64)>>,
+    finished_seq: u64,
+    finished_buf: Vec<Finished>,
+    burst_bytes: u64,
     txns: Vec<Txn>,
     free_txns: Vec<u32>,
     events: crate::evq::EventQueue,
@@ -385,19 +429,9 @@ pub struct MemorySystem<D: DramBackend> {
     completions: Vec<Completion>,
     outstanding: Vec<u32>,
     prefetchers: Vec<StreamPrefetcher>,
-    mc_overflow: Vec<VecDeque<DramRequest>>,
-    dram_done: Vec<DramDone>,
-    dram_outstanding: u64,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
     bank_outstanding: Vec<u32>,
-    last_dram_cycle: u64,
-    /// Last DRAM event time converted to core cycles, `(dram, core)` (the DRAM's
-    /// next event is asked for far more often than it changes).
-    dram_next_conv: std::cell::Cell<(u64, u64)>,
-    /// The DRAM's next event as last asked (`None`: ask again). Cleared by every
-    /// call that may change the DRAM.
-    dram_next_raw: std::cell::Cell<Option<Option<u64>>>,
     scratch: Vec<u32>,
     pf_scratch: Vec<u64>,
     clp: ParallelismMeter,
@@ -456,7 +490,6 @@ impl<D: DramBackend> MemorySystem<D> {
                 }
             })
             .collect();
-        let channels = dram.channels();
         let mem_banks = dram.num_banks() as usize;
         let prefetchers = match p.prefetch {
             Some(pp) => (0..p.requesters)
@@ -467,7 +500,11 @@ impl<D: DramBackend> MemorySystem<D> {
         MemorySystem {
             net: Network::new(p.mesh.clone(), p.noc.clone()),
             banks,
-            dram,
+            burst_bytes: dram.burst_bytes().max(1),
+            dram: DramHost::Local(DramSide::new(dram, p.clocks)),
+            finished: BinaryHeap::new(),
+            finished_seq: 0,
+            finished_buf: Vec::new(),
             txns: Vec::with_capacity(1024),
             free_txns: Vec::new(),
             events: crate::evq::EventQueue::new(),
@@ -475,13 +512,7 @@ impl<D: DramBackend> MemorySystem<D> {
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
             prefetchers,
-            mc_overflow: (0..channels).map(|_| VecDeque::new()).collect(),
-            dram_done: Vec::new(),
-            dram_outstanding: 0,
             bank_outstanding: vec![0; mem_banks],
-            last_dram_cycle: 0,
-            dram_next_conv: std::cell::Cell::new((0, 0)),
-            dram_next_raw: std::cell::Cell::new(None),
             scratch: Vec::new(),
             pf_scratch: Vec::new(),
             clp: ParallelismMeter::new(nb, p.epoch),
@@ -501,14 +532,121 @@ impl<D: DramBackend> MemorySystem<D> {
     }
 
     /// The DRAM backend.
+    ///
+    /// # Panics
+    /// While the DRAM runs on its own thread ([`Self::spawn_dram_thread`] until
+    /// [`Self::join_dram_thread`]).
     pub fn dram(&self) -> &D {
-        &self.dram
+        match &self.dram {
+            DramHost::Local(s) => s.dram(),
+            _ => panic!("the DRAM runs on its own thread until the run ends"),
+        }
     }
 
-    /// The DRAM backend, mutably (statistics).
+    /// The DRAM backend, mutably (statistics). Panics as [`Self::dram`].
     pub fn dram_mut(&mut self) -> &mut D {
-        self.dram_next_raw.set(None);
-        &mut self.dram
+        match &mut self.dram {
+            DramHost::Local(s) => s.dram_mut(),
+            _ => panic!("the DRAM runs on its own thread until the run ends"),
+        }
+    }
+
+    /// Moves the DRAM side to a thread of its own (`crate::dram_side`); the results
+    /// are those of a run on one thread. Returns false, and stays on one thread,
+    /// when the backend cannot be moved ([`DramBackend::addressing`]) or the
+    /// BLP-Ideal oracle is on (it reads the DRAM's queues at every LLC miss), or the
+    /// backend gives no notice of its completions ([`DramBackend::notice_cycles`]).
+    pub fn spawn_dram_thread(&mut self) -> std::io::Result<bool>
+    where
+        D: Send + 'static,
+    {
+        let addressing = match &self.dram {
+            DramHost::Local(s) if !self.p.oracle.spread_memory_banks && s.lookahead() > 0 => {
+                s.dram().addressing()
+            }
+            _ => None,
+        };
+        let Some(addressing) = addressing else {
+            return Ok(false);
+        };
+        let DramHost::Local(side) = std::mem::replace(&mut self.dram, DramHost::Moving) else {
+            unreachable!("checked above");
+        };
+        self.dram = DramHost::Remote(Remote::spawn(side, self.now)?, addressing);
+        Ok(true)
+    }
+
+    /// Brings the DRAM side back from its thread (after the run; no-op otherwise).
+    pub fn join_dram_thread(&mut self) {
+        if let DramHost::Remote(..) = self.dram {
+            let DramHost::Remote(r, _) = std::mem::replace(&mut self.dram, DramHost::Moving) else {
+                unreachable!("checked above");
+            };
+            self.dram = DramHost::Local(r.join());
+        }
+    }
+
+    /// The core cycle to process next, given the earliest one `t` the caller
+    /// knows of (`u64::MAX`: none): `t`, or an earlier delivery of a DRAM
+    /// completion. With the DRAM on its own thread this waits until the DRAM side
+    /// has reported everything that can happen by then.
+    #[inline]
+    pub fn settle(&mut self, t: u64) -> u64 {
+        let DramHost::Remote(r, _) = &mut self.dram else {
+            return t;
+        };
+        if r.settled(t) {
+            return t;
+        }
+        let queued = self.finished.peek().map(|Reverse((at, ..))| *at);
+        let mut buf = std::mem::take(&mut self.finished_buf);
+        let t = r.settle(t, queued, &mut buf);
+        self.queue_finished(&mut buf);
+        self.finished_buf = buf;
+        t
+    }
+
+    /// Queues reported completions for delivery, in report order.
+    fn queue_finished(&mut self, buf: &mut Vec<Finished>) {
+        for f in buf.drain(..) {
+            self.st.dram_reqs += 1;
+            if self.p.oracle.spread_memory_banks {
+                let bank = self.bank_of(f.addr) as usize;
+                if let Some(c) = self.bank_outstanding.get_mut(bank) {
+                    *c = c.saturating_sub(1);
+                }
+            }
+            self.finished.push(Reverse((f.at, self.finished_seq, f.id)));
+            self.finished_seq += 1;
+        }
+    }
+
+    /// Queues what the local DRAM side reported.
+    fn collect_finished(&mut self) {
+        if let DramHost::Local(s) = &mut self.dram {
+            let mut buf = std::mem::take(&mut self.finished_buf);
+            s.take_finished(&mut buf);
+            if !buf.is_empty() {
+                self.queue_finished(&mut buf);
+            }
+            self.finished_buf = buf;
+        }
+    }
+
+    fn channel_of(&self, addr: u64) -> usize {
+        match &self.dram {
+            DramHost::Local(s) => s.dram().channel_of(addr),
+            DramHost::Remote(_, a) => a.channel_of(addr),
+            DramHost::Moving => unreachable!("DRAM side in transit"),
+        }
+    }
+
+    fn bank_of(&self, addr: u64) -> u32 {
+        match &self.dram {
+            DramHost::Local(s) => s.dram().bank_of(addr),
+            DramHost::Remote(_, a) => a.bank_of(addr),
+            DramHost::Moving => unreachable!("DRAM side in transit"),
+        }
     }
 
     /// Current time (last cycle processed).
@@ -668,64 +806,55 @@ impl<D: DramBackend> MemorySystem<D> {
         best
     }
 
-    /// Earliest core cycle at which the memory side has something to do.
+    /// Earliest core cycle at which the memory side has something to do (with the
+    /// DRAM on its own thread, as far as known; see [`Self::settle`]).
     pub fn next_event_time(&self) -> Option<u64> {
-        let h = self.events.peek_time();
-        let d = self.dram_next();
-        match (h, d) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let n = self.next_times().0;
+        (n != u64::MAX).then_some(n)
     }
 
-    /// Next DRAM event in core cycles, only while DRAM holds requests of ours (the
-    /// model's periodic refresh alone must not keep an idle system running).
+    /// (earliest of everything, the local DRAM side's next visit), `u64::MAX` for none.
     #[inline]
-    fn dram_next_event(&self) -> Option<u64> {
-        match self.dram_next_raw.get() {
-            Some(n) => n,
-            None => {
-                let n = self.dram.next_event();
-                self.dram_next_raw.set(Some(n));
-                n
-            }
-        }
+    fn next_times(&self) -> (u64, u64) {
+        let e = self.events.peek_time().unwrap_or(u64::MAX);
+        let f = self
+            .finished
+            .peek()
+            .map_or(u64::MAX, |Reverse((at, ..))| *at);
+        let d = self.dram_next().unwrap_or(u64::MAX);
+        (e.min(f).min(d), d)
     }
 
+    /// Core cycle of the local DRAM side's next visit.
+    #[inline]
     fn dram_next(&self) -> Option<u64> {
-        if self.dram_outstanding == 0 {
-            return None;
+        match &self.dram {
+            DramHost::Local(s) => s.next(),
+            _ => None,
         }
-        self.dram_next_event().map(|d| {
-            let (cd, cc) = self.dram_next_conv.get();
-            let c = if cd == d {
-                cc
-            } else {
-                let c = self.p.clocks.dram_to_core_ceil(d);
-                self.dram_next_conv.set((d, c));
-                c
-            };
-            c.max(self.now)
-        })
     }
 
-    /// Processes everything up to and including core cycle `t`.
+    /// Processes everything up to core cycle `t` (inclusive).
     pub fn advance_to(&mut self, t: u64) {
         loop {
-            let h = self.events.peek_time();
-            let d = self.dram_next();
-            let next = match (h, d) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(a), None) => a,
-                (None, Some(b)) => b,
-                (None, None) => break,
-            };
+            let (next, d) = self.next_times();
             if next > t {
                 break;
             }
             self.now = next;
-            if d == Some(next) {
-                self.run_dram(next);
+            if d == next {
+                if let DramHost::Local(s) = &mut self.dram {
+                    s.catch_up(next);
+                }
+                self.collect_finished();
+            }
+            // DRAM completions first, in report order, then the other events.
+            while let Some(&Reverse((at, _, id))) = self.finished.peek() {
+                if at > next {
+                    break;
+                }
+                self.finished.pop();
+                self.dram_done(at, (id >> 8) as u32);
             }
             while let Some((et, (ev, txn))) = self.events.pop_upto(next) {
                 self.handle(et, ev, txn);
@@ -734,46 +863,6 @@ impl<D: DramBackend> MemorySystem<D> {
         self.now = self.now.max(t);
         // DRAM intervals may complete late; CLP starts are in time order.
         self.clp.advance(self.now);
-    }
-
-    fn run_dram(&mut self, t: u64) {
-        let dc = self.p.clocks.core_to_dram_floor(t);
-        if dc < self.last_dram_cycle {
-            return;
-        }
-        self.last_dram_cycle = dc;
-        let mut done = std::mem::take(&mut self.dram_done);
-        done.clear();
-        self.dram_next_raw.set(None);
-        self.dram.advance_to(dc, &mut done);
-        for d in &done {
-            let ct = self.p.clocks.dram_to_core_ceil(d.done).max(t);
-            self.st.dram_reqs += 1;
-            self.dram_outstanding -= 1;
-            if self.p.oracle.spread_memory_banks {
-                let bank = self.dram.bank_of(d.addr) as usize;
-                if let Some(c) = self.bank_outstanding.get_mut(bank) {
-                    *c = c.saturating_sub(1);
-                }
-            }
-            self.schedule(ct, EV_DRAM_DONE, (d.id >> 8) as u32);
-        }
-        self.dram_done = done;
-        for ch in 0..self.mc_overflow.len() {
-            self.drain_overflow(ch, dc);
-        }
-    }
-
-    fn drain_overflow(&mut self, ch: usize, dc: u64) {
-        while let Some(&r) = self.mc_overflow[ch].front() {
-            self.dram_next_raw.set(None);
-            if self.dram.try_enqueue(ch, r, dc) {
-                self.mc_overflow[ch].pop_front();
-                self.dram_outstanding += 1;
-            } else {
-                break;
-            }
-        }
     }
 
     fn handle(&mut self, t: u64, ev: u8, txn: u32) {
@@ -791,30 +880,32 @@ impl<D: DramBackend> MemorySystem<D> {
             }
             EV_BANK_ACCESS => self.bank_access(t, txn),
             EV_MC_ARRIVE => self.mc_arrive(t, txn),
-            EV_DRAM_DONE => {
-                let x = &mut self.txns[txn as usize];
-                x.bursts_left -= 1;
-                if x.bursts_left == 0 {
-                    if x.kind == TxnKind::DramWrite {
-                        self.free_txn(txn);
-                    } else {
-                        x.dram = t - x.t_mc;
-                        let ch = self.dram.channel_of(self.txns[txn as usize].addr);
-                        let home = self.txns[txn as usize].home as usize;
-                        let mc = self.p.mc_nodes[ch];
-                        let arrive =
-                            self.net
-                                .send(t, mc, self.p.llc_nodes[home], PacketClass::Data);
-                        if self.txns[txn as usize].kind == TxnKind::Demand {
-                            self.txns[txn as usize].net += arrive - t;
-                        }
-                        self.schedule(arrive, EV_FILL, txn);
-                    }
-                }
-            }
             EV_FILL => self.fill(t, txn),
             EV_DELIVER => self.deliver(t, txn),
             _ => unreachable!("unknown event {ev}"),
+        }
+    }
+
+    /// One DRAM burst of transaction `txn` is back at its MC at core cycle `t`.
+    fn dram_done(&mut self, t: u64, txn: u32) {
+        let x = &mut self.txns[txn as usize];
+        x.bursts_left -= 1;
+        if x.bursts_left == 0 {
+            if x.kind == TxnKind::DramWrite {
+                self.free_txn(txn);
+            } else {
+                x.dram = t - x.t_mc;
+                let ch = self.channel_of(self.txns[txn as usize].addr);
+                let home = self.txns[txn as usize].home as usize;
+                let mc = self.p.mc_nodes[ch];
+                let arrive = self
+                    .net
+                    .send(t, mc, self.p.llc_nodes[home], PacketClass::Data);
+                if self.txns[txn as usize].kind == TxnKind::Demand {
+                    self.txns[txn as usize].net += arrive - t;
+                }
+                self.schedule(arrive, EV_FILL, txn);
+            }
         }
     }
 
@@ -1028,8 +1119,8 @@ impl<D: DramBackend> MemorySystem<D> {
     }
 
     fn send_to_mc(&mut self, t: u64, txn: u32) {
-        let x = &mut self.txns[txn as usize];
-        if self.p.oracle.spread_memory_banks && x.kind != TxnKind::DramWrite {
+        let x = self.txns[txn as usize];
+        let addr = if self.p.oracle.spread_memory_banks && x.kind != TxnKind::DramWrite {
             // BLP Ideal: the least-loaded memory bank (lowest index on ties).
             let mut best = 0usize;
             for (i, &c) in self.bank_outstanding.iter().enumerate() {
@@ -1037,20 +1128,21 @@ impl<D: DramBackend> MemorySystem<D> {
                     best = i;
                 }
             }
-            x.addr = self.dram.retarget(x.line << self.llc_shift, best as u32);
+            self.dram().retarget(x.line << self.llc_shift, best as u32)
         } else {
-            x.addr = x.line << self.llc_shift;
-        }
-        let ch = self.dram.channel_of(x.addr);
+            x.line << self.llc_shift
+        };
+        self.txns[txn as usize].addr = addr;
+        let ch = self.channel_of(addr);
         let b = x.home as usize;
         // Count the line's bursts against their banks now, so BLP Ideal's choices
         // see requests already on their way to a controller (the counts are only
         // read, and so only kept, under that oracle).
         if self.p.oracle.spread_memory_banks {
-            let burst = self.dram.burst_bytes().max(1);
+            let burst = self.burst_bytes;
             let n = (self.p.llc_bank.line_bytes as u64).div_ceil(burst).max(1);
             for i in 0..n {
-                let mb = self.dram.bank_of(x.addr + i * burst) as usize;
+                let mb = self.bank_of(addr + i * burst) as usize;
                 if let Some(c) = self.bank_outstanding.get_mut(mb) {
                     *c += 1;
                 }
@@ -1062,12 +1154,11 @@ impl<D: DramBackend> MemorySystem<D> {
             self.p.mc_nodes[ch],
             PacketClass::Control,
         );
-        let x = &mut self.txns[txn as usize];
         if x.kind == TxnKind::Demand {
-            x.net += arrive - t;
+            self.txns[txn as usize].net += arrive - t;
         }
         if x.kind != TxnKind::DramWrite {
-            let mb = self.dram.bank_of(x.addr);
+            let mb = self.bank_of(addr);
             if x.requester != u32::MAX {
                 self.mlp_win.record(t, x.requester, mb);
             }
@@ -1077,39 +1168,24 @@ impl<D: DramBackend> MemorySystem<D> {
 
     fn mc_arrive(&mut self, t: u64, txn: u32) {
         let line_bytes = self.p.llc_bank.line_bytes as u64;
-        let burst = self.dram.burst_bytes().max(1);
+        let burst = self.burst_bytes;
         let n = line_bytes.div_ceil(burst).max(1);
         let x = &mut self.txns[txn as usize];
         x.t_mc = t;
         x.bursts_left = n as u32;
-        let base = x.addr;
-        let is_write = x.kind == TxnKind::DramWrite;
-        let source = x.requester.min(self.p.requesters);
-        let ch = self.dram.channel_of(base);
-        let dc = self.p.clocks.core_to_dram_ceil(t);
-        // Bring DRAM up to date before offering requests at this time.
-        let floor = self.p.clocks.core_to_dram_floor(t);
-        if self.dram_outstanding > 0
-            && floor > self.last_dram_cycle
-            && self.dram_next_event().is_some_and(|e| e <= floor)
-        {
-            self.run_dram(t);
-        }
-        for i in 0..n {
-            let r = DramRequest {
-                id: ((txn as u64) << 8) | i,
-                addr: base + i * burst,
-                is_write,
-                source,
-            };
-            if self.mc_overflow[ch].is_empty() && {
-                self.dram_next_raw.set(None);
-                self.dram.try_enqueue(ch, r, dc)
-            } {
-                self.dram_outstanding += 1;
-            } else {
-                self.mc_overflow[ch].push_back(r);
+        let first = DramRequest {
+            id: (txn as u64) << 8,
+            addr: x.addr,
+            is_write: x.kind == TxnKind::DramWrite,
+            source: x.requester.min(self.p.requesters),
+        };
+        match &mut self.dram {
+            DramHost::Local(s) => {
+                s.arrive(t, first, n as u32, burst);
+                self.collect_finished();
             }
+            DramHost::Remote(r, _) => r.arrive(t, first, n as u32, burst),
+            DramHost::Moving => unreachable!("DRAM side in transit"),
         }
     }
 
@@ -1256,8 +1332,15 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// No further request will be issued: the DRAM may drain buffered writes.
     pub fn finish_input(&mut self) {
-        self.dram_next_raw.set(None);
-        self.dram.finish_input();
+        let now = self.now;
+        match &mut self.dram {
+            DramHost::Local(s) => {
+                s.finish_input(now);
+                self.collect_finished();
+            }
+            DramHost::Remote(r, _) => r.finish_input(now),
+            DramHost::Moving => unreachable!("DRAM side in transit"),
+        }
     }
 
     /// Moves the completions produced so far into `out` (in time order).
@@ -1268,13 +1351,18 @@ impl<D: DramBackend> MemorySystem<D> {
     /// Whether nothing is in flight (no request, event or DRAM work pending).
     pub fn is_idle(&self) -> bool {
         self.events.is_empty()
-            && self.dram_outstanding == 0
-            && self.mc_overflow.iter().all(|q| q.is_empty())
+            && self.finished.is_empty()
+            && match &self.dram {
+                DramHost::Local(s) => s.is_idle(),
+                DramHost::Remote(r, _) => r.is_idle(),
+                DramHost::Moving => false,
+            }
             && self.banks.iter().all(|b| b.waiting.is_empty())
     }
 
     /// Statistics of a run that lasted `cycles` core cycles.
     pub fn finish(&mut self, cycles: u64) -> SystemStats {
+        self.join_dram_thread();
         debug_assert!(self.is_idle(), "finish() called with work in flight");
         debug_assert_eq!(
             self.issued, self.completed,
@@ -1308,10 +1396,7 @@ impl<D: DramBackend> MemorySystem<D> {
             } else {
                 s.miss_lat as f64 / s.miss_n as f64
             },
-            mlp: {
-                self.dram_next_raw.set(None);
-                self.dram.blp_summary()
-            },
+            mlp: self.dram_mut().blp_summary(),
             clp: self.clp.finish(),
             mlp_windows: self.mlp_win.finish(),
             clp_windows: self.clp_win.finish(),

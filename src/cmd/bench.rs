@@ -48,6 +48,10 @@ pub struct SimArgs {
     /// of the synthetic one.
     #[arg(long)]
     pub trace: Option<std::path::PathBuf>,
+    /// Threads: 1, or 2 to run the DRAM model on a thread of its own (as `weft sim`;
+    /// default: 2 when the machine has two or more cores).
+    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub threads: Option<u32>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -108,7 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn sim(args: SimArgs) -> anyhow::Result<()> {
     let cfg = MachineConfig::load(&args.machine)
         .with_context(|| format!("machine `{}`", args.machine))?;
-    let opts = super::sim::options(&cfg, None, "none", 1)?;
+    let threaded = super::sim::dram_thread(args.threads);
+    let opts = super::sim::options(&cfg, None, "none", 1, threaded)?;
     let t = Instant::now();
     let (s, trace) = match &args.trace {
         None => {
@@ -129,12 +134,14 @@ fn sim(args: SimArgs) -> anyhow::Result<()> {
             "machine": cfg.name, "cores": cfg.core.count, "trace": trace, "records": s.records,
             "seconds": secs, "records_per_second": rate, "simulated_cycles": s.cycles,
             "llc_hit_rate": s.llc_hit_rate, "llc_mpki": s.llc_mpki,
+            "threads": if threaded { 2 } else { 1 },
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
-            "sim: {} records of {trace} on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles, LLC hit rate {:.3}, {:.1} LLC MPKI)",
-            s.records, cfg.name, cfg.core.count, secs, rate, s.cycles, s.llc_hit_rate, s.llc_mpki
+            "sim: {} records of {trace} on {} ({} cores) in {:.2} s = {:.0} records/s ({} simulated cycles, LLC hit rate {:.3}, {:.1} LLC MPKI, {} thread{})",
+            s.records, cfg.name, cfg.core.count, secs, rate, s.cycles, s.llc_hit_rate, s.llc_mpki,
+            if threaded { 2 } else { 1 }, if threaded { "s" } else { "" }
         );
     }
     Ok(())

@@ -50,6 +50,19 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Threads (full system): 1, or 2 to run the DRAM model on a thread of its own
+    /// (identical results; default: 2 when the machine has two or more cores).
+    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub threads: Option<u32>,
+}
+
+/// Whether to run the DRAM model on its own thread: `threads` if given, else when
+/// the host has at least two cores.
+pub fn dram_thread(threads: Option<u32>) -> bool {
+    match threads {
+        Some(n) => n >= 2,
+        None => std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2),
+    }
 }
 
 /// Runs the simulation.
@@ -116,6 +129,7 @@ pub fn options(
     scheduler: Option<&str>,
     oracle: &str,
     seed: u64,
+    dram_thread: bool,
 ) -> anyhow::Result<RunOptions> {
     let scheduler = match scheduler {
         None => config_scheduler(cfg),
@@ -130,12 +144,19 @@ pub fn options(
         scheduler,
         oracle,
         seed,
+        dram_thread,
     })
 }
 
 /// Full-system (manycore) simulation.
 fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
-    let opts = options(cfg, args.scheduler.as_deref(), &args.oracle, args.seed)?;
+    let opts = options(
+        cfg,
+        args.scheduler.as_deref(),
+        &args.oracle,
+        args.seed,
+        dram_thread(args.threads),
+    )?;
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_message("simulating");

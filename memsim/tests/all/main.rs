@@ -4,6 +4,7 @@ mod addrmap_props;
 mod behaviour;
 mod differential;
 mod dram_micro;
+mod dram_thread;
 mod golden;
 mod manycore_golden;
 mod micro;

@@ -419,6 +419,8 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         scheduler,
         oracle,
         seed: SIM_SEED,
+        // the evaluation already runs `--jobs` simulations side by side
+        dram_thread: false,
     };
     let st = weft_memsim::run::simulate_trace_file(&cfg, trace, &opts, |_| {}).map_err(failed)?;
     if let Ok(text) = serde_json::to_string(&st) {
