@@ -256,10 +256,29 @@ enum Msg {
     Watermark(u64),
 }
 
+/// Memory side to DRAM thread: messages in order, and an emptied completion list
+/// for reuse (the two sides pass their buffers back and forth instead of
+/// allocating one per exchange).
+struct Batch {
+    msgs: Vec<Msg>,
+    spare: Vec<Finished>,
+}
+
+/// DRAM thread to memory side: the watermark answered, the completions found up
+/// to it, and an emptied message list for reuse.
+struct Answer {
+    upto: u64,
+    fin: Vec<Finished>,
+    spent: Vec<Msg>,
+}
+
 /// The DRAM side on its own thread, seen from the memory side.
 pub(crate) struct Remote<D> {
-    tx: Option<Sender<Vec<Msg>>>,
-    rx: Receiver<(u64, Vec<Finished>)>,
+    tx: Option<Sender<Batch>>,
+    rx: Receiver<Answer>,
+    /// Emptied lists to reuse.
+    spare_msgs: Vec<Vec<Msg>>,
+    spare_fin: Vec<Vec<Finished>>,
     handle: Option<JoinHandle<DramSide<D>>>,
     pending: Vec<Msg>,
     lookahead: u64,
@@ -293,22 +312,34 @@ fn recv_soon<T>(rx: &Receiver<T>) -> Option<T> {
 
 fn serve<D: DramBackend>(
     mut side: DramSide<D>,
-    rx: Receiver<Vec<Msg>>,
-    tx: Sender<(u64, Vec<Finished>)>,
+    rx: Receiver<Batch>,
+    tx: Sender<Answer>,
 ) -> DramSide<D> {
-    while let Some(batch) = recv_soon(&rx) {
-        for m in batch {
+    let mut spare_fin: Vec<Vec<Finished>> = Vec::new();
+    let mut spent: Vec<Vec<Msg>> = Vec::new();
+    while let Some(Batch { mut msgs, spare }) = recv_soon(&rx) {
+        if spare.capacity() > 0 {
+            spare_fin.push(spare);
+        }
+        let mut watermark = None;
+        for m in msgs.drain(..) {
             match m {
                 Msg::Arrive { t, first, n, burst } => side.arrive(t, first, n, burst),
                 Msg::Finish(t) => side.finish_input(t),
                 Msg::Watermark(w) => {
+                    // the memory side sends a watermark last in its batch
                     side.catch_up(w);
-                    let mut fin = Vec::new();
-                    side.take_finished(&mut fin);
-                    if tx.send((w, fin)).is_err() {
-                        return side;
-                    }
+                    watermark = Some(w);
                 }
+            }
+        }
+        spent.push(msgs);
+        if let Some(upto) = watermark {
+            let mut fin = spare_fin.pop().unwrap_or_default();
+            side.take_finished(&mut fin);
+            let spent = spent.pop().unwrap_or_default();
+            if tx.send(Answer { upto, fin, spent }).is_err() {
+                return side;
             }
         }
     }
@@ -328,6 +359,8 @@ impl<D: DramBackend + Send + 'static> Remote<D> {
         Ok(Remote {
             tx: Some(tx),
             rx,
+            spare_msgs: Vec::new(),
+            spare_fin: Vec::new(),
             handle: Some(handle),
             pending: Vec::new(),
             lookahead,
@@ -365,19 +398,37 @@ impl<D> Remote<D> {
             self.published = w;
         }
         if !self.pending.is_empty() {
-            let batch = std::mem::take(&mut self.pending);
+            let next = self.spare_msgs.pop().unwrap_or_default();
+            let batch = std::mem::replace(&mut self.pending, next);
+            debug_assert!(batch
+                .iter()
+                .rev()
+                .skip(1)
+                .all(|m| !matches!(m, Msg::Watermark(_))));
+            let spare = self.spare_fin.pop().unwrap_or_default();
             if let Some(tx) = &self.tx {
                 // A send fails only if the DRAM thread is gone (it panicked); the
                 // panic surfaces at `join`.
-                let _ = tx.send(batch);
+                let _ = tx.send(Batch { msgs: batch, spare });
             }
         }
     }
 
-    fn absorb(&mut self, (w, fin): (u64, Vec<Finished>), out: &mut Vec<Finished>) {
-        self.safe_until = self.safe_until.max(w + self.lookahead);
+    fn absorb(&mut self, a: Answer, out: &mut Vec<Finished>) {
+        let Answer {
+            upto,
+            mut fin,
+            spent,
+        } = a;
+        self.safe_until = self.safe_until.max(upto + self.lookahead);
         self.in_dram -= fin.len() as u64;
-        out.extend(fin);
+        out.append(&mut fin);
+        if self.spare_fin.len() < 4 {
+            self.spare_fin.push(fin);
+        }
+        if self.spare_msgs.len() < 4 && spent.capacity() > 0 {
+            self.spare_msgs.push(spent);
+        }
     }
 
     /// Whether [`Self::settle`] would return `t` at once without a word to the
