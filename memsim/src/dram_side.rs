@@ -26,9 +26,13 @@
 //! side may trail the memory side by up to the lookahead: the memory side sends
 //! the requests it offers, in order, and *watermarks* (no request at or before
 //! this core cycle will follow); the DRAM side runs every visit up to a watermark
-//! and answers with the completions it found. The memory side processes core
-//! cycle `t` only once the DRAM side has answered a watermark of at least `t -
-//! lookahead` (or no burst of its is in the DRAM). Both sides perform the same
+//! and answers with the completions it found and its next visit. The memory side
+//! processes core cycle `t` only when every completion deliverable by `t` must have
+//! been answered: `t` lies within the lookahead of the last watermark answered, or
+//! before the lookahead after the DRAM side's next visit and after every request
+//! sent since (or no burst of its is in the DRAM). So quiet stretches (the DRAM has
+//! nothing to do for a while) cost no exchange, and a busy one costs one per half
+//! lookahead. Both sides perform the same
 //! operations in the same order either way, so a run with the DRAM thread equals
 //! one without, byte for byte (`tests/all/dram_thread.rs`).
 //!
@@ -265,9 +269,11 @@ struct Batch {
 }
 
 /// DRAM thread to memory side: the watermark answered, the completions found up
-/// to it, and an emptied message list for reuse.
+/// to it, the DRAM side's next visit then (`u64::MAX`: none), and an emptied
+/// message list for reuse.
 struct Answer {
     upto: u64,
+    next: u64,
     fin: Vec<Finished>,
     spent: Vec<Msg>,
 }
@@ -282,9 +288,17 @@ pub(crate) struct Remote<D> {
     handle: Option<JoinHandle<DramSide<D>>>,
     pending: Vec<Msg>,
     lookahead: u64,
-    /// Every completion delivered at or before this core cycle has been received
-    /// (the last watermark answered plus the lookahead).
+    /// Every completion delivered at or before this core cycle has been received:
+    /// the last watermark answered or, if later, the cycle before the DRAM side's
+    /// next visit then, plus the lookahead; lowered to `t + lookahead - 1` by a
+    /// request offered at `t` since.
     safe_until: u64,
+    /// Earliest core cycle at which the DRAM side may have a visit to make, as
+    /// far as known (the next visit it reported, or an earlier request offered).
+    dram_next: u64,
+    /// Core cycles of the requests (and end of input) sent and not yet covered by
+    /// an answered watermark, in order.
+    uncovered: VecDeque<u64>,
     /// Last watermark sent.
     published: u64,
     /// Bursts offered and not yet reported back.
@@ -338,7 +352,16 @@ fn serve<D: DramBackend>(
             let mut fin = spare_fin.pop().unwrap_or_default();
             side.take_finished(&mut fin);
             let spent = spent.pop().unwrap_or_default();
-            if tx.send(Answer { upto, fin, spent }).is_err() {
+            let next = side.next().unwrap_or(u64::MAX);
+            if tx
+                .send(Answer {
+                    upto,
+                    next,
+                    fin,
+                    spent,
+                })
+                .is_err()
+            {
                 return side;
             }
         }
@@ -366,6 +389,8 @@ impl<D: DramBackend + Send + 'static> Remote<D> {
             lookahead,
             // a visit at `now` or later delivers at `now + lookahead` or later
             safe_until: now + lookahead - 1,
+            dram_next: if in_dram > 0 { now } else { u64::MAX },
+            uncovered: VecDeque::new(),
             published: now.saturating_sub(1),
             in_dram,
         })
@@ -376,10 +401,19 @@ impl<D> Remote<D> {
     pub(crate) fn arrive(&mut self, t: u64, first: DramRequest, n: u32, burst: u64) {
         self.in_dram += n as u64;
         self.pending.push(Msg::Arrive { t, first, n, burst });
+        self.offered(t);
     }
 
     pub(crate) fn finish_input(&mut self, t: u64) {
         self.pending.push(Msg::Finish(t));
+        self.offered(t);
+    }
+
+    /// Something sent at `t` may make the DRAM side visit `t` or later.
+    fn offered(&mut self, t: u64) {
+        self.uncovered.push_back(t);
+        self.safe_until = self.safe_until.min(t + self.lookahead - 1);
+        self.dram_next = self.dram_next.min(t);
     }
 
     /// No burst of ours in the DRAM or on its way there.
@@ -417,10 +451,22 @@ impl<D> Remote<D> {
     fn absorb(&mut self, a: Answer, out: &mut Vec<Finished>) {
         let Answer {
             upto,
+            next,
             mut fin,
             spent,
         } = a;
-        self.safe_until = self.safe_until.max(upto + self.lookahead);
+        // Up to `upto` everything is reported; after it the DRAM side visits
+        // nothing before `next`, unless a request sent after the watermark wakes
+        // it earlier.
+        while self.uncovered.front().is_some_and(|&u| u <= upto) {
+            self.uncovered.pop_front();
+        }
+        let first = self.uncovered.front().copied().unwrap_or(u64::MAX);
+        let quiet_until = next.min(first).saturating_sub(1).max(upto);
+        self.safe_until = self
+            .safe_until
+            .max(quiet_until.saturating_add(self.lookahead));
+        self.dram_next = next.min(first);
         self.in_dram -= fin.len() as u64;
         out.append(&mut fin);
         if self.spare_fin.len() < 4 {
@@ -432,12 +478,28 @@ impl<D> Remote<D> {
     }
 
     /// Whether [`Self::settle`] would return `t` at once without a word to the
-    /// DRAM side (its common case).
+    /// DRAM side (its common case). `t` is the next core cycle the memory side
+    /// processes (everything before it is done).
     #[inline]
-    pub(crate) fn settled(&self, t: u64) -> bool {
-        t <= self.safe_until
-            && t < self.published + 1 + self.lookahead / 2
-            && self.pending.len() < 256
+    pub(crate) fn settled(&mut self, t: u64) -> bool {
+        if self.in_dram == 0 && self.pending.is_empty() {
+            // Nothing of ours in the DRAM: every completion to come belongs to a
+            // request offered at `t` or later, delivered `lookahead` after it. No
+            // watermark is needed meanwhile either (the DRAM side has no visit to
+            // make); the next one goes out with the next request.
+            self.safe_until = self.safe_until.max(t.saturating_add(self.lookahead - 1));
+            return true;
+        }
+        t <= self.safe_until && !self.should_publish(t)
+    }
+
+    /// Whether to tell the DRAM side now that everything before `t` is done: it
+    /// has fallen half a lookahead behind and may have a visit to make, or many
+    /// requests are waiting to go.
+    #[inline]
+    fn should_publish(&self, t: u64) -> bool {
+        self.pending.len() >= 256
+            || (t > 0 && t - 1 >= self.published + self.lookahead / 2 && t - 1 >= self.dram_next)
     }
 
     /// Makes core cycle `t` (or, for `t == u64::MAX`, the end of the run) safe to
@@ -470,9 +532,7 @@ impl<D> Remote<D> {
             if self.in_dram == 0 || t <= self.safe_until {
                 if t == u64::MAX {
                     self.send(None);
-                } else if t > 0
-                    && (t - 1 >= self.published + self.lookahead / 2 || self.pending.len() >= 256)
-                {
+                } else if self.should_publish(t) {
                     // Let the DRAM side follow (everything before `t` is done).
                     self.send(Some(t - 1));
                 }

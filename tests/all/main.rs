@@ -4,3 +4,4 @@ mod analyze;
 mod cli_passes;
 mod differential;
 mod schedule;
+mod sim;

@@ -1,0 +1,39 @@
+//! `weft sim`: the DRAM thread (`--threads 2`) prints the statistics of a one-thread
+//! run, and bad thread counts are refused.
+
+use std::process::Command;
+
+fn sim(args: &[&str]) -> (bool, String, String) {
+    let trace = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/memsim/tests/golden/manycore/shared4.trace"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["sim", "--machine", "table5.2", "--trace", trace, "--quiet"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_dram_thread_prints_the_same_statistics() {
+    let (ok1, one, e1) = sim(&["--json", "--threads", "1"]);
+    let (ok2, two, e2) = sim(&["--json", "--threads", "2"]);
+    assert!(ok1 && ok2, "{e1}{e2}");
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert!(v["cycles"].as_u64().unwrap() > 0);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn thread_counts_other_than_one_or_two_are_refused() {
+    let (ok, _, err) = sim(&["--threads", "3"]);
+    assert!(!ok);
+    assert!(err.contains("--threads"), "{err}");
+    assert!(err.contains("1..=2") || err.contains("1..3"), "{err}");
+}
