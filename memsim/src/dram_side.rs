@@ -347,7 +347,9 @@ fn serve<D: DramBackend>(
                 }
             }
         }
-        spent.push(msgs);
+        if spent.len() < 4 {
+            spent.push(msgs);
+        }
         if let Some(upto) = watermark {
             let mut fin = spare_fin.pop().unwrap_or_default();
             side.take_finished(&mut fin);
