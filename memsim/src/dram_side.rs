@@ -500,8 +500,7 @@ impl<D> Remote<D> {
     /// requests are waiting to go.
     #[inline]
     fn should_publish(&self, t: u64) -> bool {
-        self.pending.len() >= 256
-            || (t > 0 && t - 1 >= self.published + self.lookahead / 2 && t - 1 >= self.dram_next)
+        self.pending.len() >= 256 || (t > self.published + self.lookahead / 2 && t > self.dram_next)
     }
 
     /// Makes core cycle `t` (or, for `t == u64::MAX`, the end of the run) safe to

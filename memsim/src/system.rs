@@ -17,7 +17,9 @@
 //!    MSHR file parks the request at the bank until an entry frees), sends a request
 //!    to the memory controller of the line's channel, which enqueues the line's DRAM
 //!    bursts (back-pressure: a full controller queue holds them at the MC); DRAM runs
-//!    in its own clock domain (see [`ClockRatio`]); when every burst of the line has
+//!    in its own clock domain (see [`ClockRatio`]), on this thread or its own, in the
+//!    order `crate::dram_side` states (a burst's completion is delivered no sooner
+//!    than the shortest DRAM data latency after it is known); when every burst of the line has
 //!    returned, a data packet goes MC -> bank, the line is filled (a dirty victim is
 //!    written back to DRAM) and every merged requester gets a data packet;
 //! 4. the stream prefetchers ([`crate::prefetch`]), one per requester, train on the
