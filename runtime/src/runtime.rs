@@ -598,6 +598,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 const IRREGULAR: u8 = 0;
 const AFFINE: u8 = 1;
+
+/// The statistics name of region kind `kind` (`"irregular"`, `"affine"`).
+fn kind_name(kind: u8) -> &'static str {
+    match kind {
+        IRREGULAR => "irregular",
+        _ => "affine",
+    }
+}
 /// Grain-control sites of `weft_parallel_for` loops (keyed by body address).
 const PFOR: u8 = 2;
 
@@ -1013,7 +1021,7 @@ impl Runtime {
         if self.grain_serial((IRREGULAR, id as u64), hi - lo) {
             // Too little work to share: original order on the calling thread,
             // so neither inspection nor schedule is needed.
-            return self.execute_small(IRREGULAR, id, "irregular", lo, hi, body);
+            return self.execute_small(IRREGULAR, id, lo, hi, body);
         }
         let p = self.cfg.cores;
         if p == 1 && self.tracer.is_none() {
@@ -1023,15 +1031,7 @@ impl Runtime {
             let n = hi - lo;
             let one_slab = n <= slab_iters || slab_iters == 0 && n <= 1;
             if inspect.is_none() || one_slab {
-                return self.execute_inline(
-                    IRREGULAR,
-                    id,
-                    "irregular",
-                    lo,
-                    hi,
-                    inspect.is_some(),
-                    body,
-                );
+                return self.execute_inline(IRREGULAR, id, lo, hi, inspect.is_some(), body);
             }
         }
         let chunk = self.chunks(lo, hi);
@@ -1068,7 +1068,7 @@ impl Runtime {
                     {
                         // Lazy inspection: the first execution runs in
                         // original order on the calling thread.
-                        return self.execute_small(IRREGULAR, id, "irregular", lo, hi, body);
+                        return self.execute_small(IRREGULAR, id, lo, hi, body);
                     }
                     None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
@@ -1080,7 +1080,7 @@ impl Runtime {
                         st.inspector_ns = t.elapsed().as_nanos() as u64;
                         st.unit_iters = si;
                         self.plan_built(IRREGULAR, id, true, writes);
-                        self.record_inspection(IRREGULAR, id, "irregular", st);
+                        self.record_inspection(IRREGULAR, id, st);
                         lock(&self.regions).insert(
                             (IRREGULAR, id),
                             Cached {
@@ -1094,7 +1094,7 @@ impl Runtime {
                 }
             }
         };
-        self.execute_region(IRREGULAR, id, "irregular", &plan, scheduled, body)
+        self.execute_region(IRREGULAR, id, &plan, scheduled, body)
             .map(|_| ())
     }
 
@@ -1156,11 +1156,11 @@ impl Runtime {
     /// Records one inspection of region `(kind, id)`: the schedule-describing fields
     /// of `st` replace the entry's, its `inspector_ns` is added, and the execution
     /// counters (which [`Runtime::execute_region`] accumulates) are kept.
-    fn record_inspection(&self, kind: u8, id: u32, name: &str, st: RegionStats) {
+    fn record_inspection(&self, kind: u8, id: u32, st: RegionStats) {
         let mut s = lock(&self.stats);
         let e = s.entry((kind, id)).or_default();
         *e = RegionStats {
-            kind: name.into(),
+            kind: kind_name(kind).into(),
             id,
             inspections: e.inspections + 1,
             inspector_ns: e.inspector_ns + st.inspector_ns,
@@ -1179,7 +1179,6 @@ impl Runtime {
         &self,
         kind: u8,
         id: u32,
-        name: &str,
         plan: &Plan,
         scheduled: bool,
         body: BodyRef<'_>,
@@ -1187,31 +1186,15 @@ impl Runtime {
         let t = Instant::now();
         let serial = self.run_plan(plan, body, Some((kind, id as u64)))?;
         let ns = t.elapsed().as_nanos() as u64;
-        self.account(
-            kind,
-            id,
-            name,
-            plan.iterations() as u64,
-            ns,
-            scheduled,
-            serial,
-        );
+        self.account(kind, id, plan.iterations() as u64, ns, scheduled, serial);
         Ok(ns)
     }
 
     /// Grain control's fast path: `body(lo, hi)`, the whole range in original
     /// order on the calling thread (no plan, no inspection), timed for the
     /// site's estimate and accounted as a serial execution of region `(kind, id)`.
-    fn execute_small(
-        &self,
-        kind: u8,
-        id: u32,
-        name: &str,
-        lo: i64,
-        hi: i64,
-        body: BodyRef<'_>,
-    ) -> Result<()> {
-        self.execute_inline(kind, id, name, lo, hi, false, body)
+    fn execute_small(&self, kind: u8, id: u32, lo: i64, hi: i64, body: BodyRef<'_>) -> Result<()> {
+        self.execute_inline(kind, id, lo, hi, false, body)
     }
 
     /// `body(lo, hi)` on the calling thread, timed into grain site `(kind,
@@ -1219,12 +1202,10 @@ impl Runtime {
     /// `scheduled` or not: grain control's fast path, and the one-worker run
     /// of a plan that is the whole range in order (the static schedule of
     /// one core, which [`Runtime::execute_region`] would account the same way).
-    #[allow(clippy::too_many_arguments)]
     fn execute_inline(
         &self,
         kind: u8,
         id: u32,
-        name: &str,
         lo: i64,
         hi: i64,
         scheduled: bool,
@@ -1233,7 +1214,7 @@ impl Runtime {
         let ns = self
             .run_small((kind, id as u64), lo, hi, body)
             .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
-        self.account(kind, id, name, (hi - lo).max(0) as u64, ns, scheduled, true);
+        self.account(kind, id, (hi - lo).max(0) as u64, ns, scheduled, true);
         Ok(())
     }
 
@@ -1254,21 +1235,11 @@ impl Runtime {
     }
 
     /// Adds one execution to the statistics of region `(kind, id)`.
-    #[allow(clippy::too_many_arguments)]
-    fn account(
-        &self,
-        kind: u8,
-        id: u32,
-        name: &str,
-        iters: u64,
-        ns: u64,
-        scheduled: bool,
-        serial: bool,
-    ) {
+    fn account(&self, kind: u8, id: u32, iters: u64, ns: u64, scheduled: bool, serial: bool) {
         let mut s = lock(&self.stats);
         let e = s.entry((kind, id)).or_default();
         if e.kind.is_empty() {
-            e.kind = name.into();
+            e.kind = kind_name(kind).into();
             e.id = id;
         }
         e.executions += 1;
@@ -1550,7 +1521,7 @@ impl Runtime {
         );
         if self.grain_serial((AFFINE, id as u64), hi - lo) {
             // Too little work to share: original order on the calling thread.
-            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+            return self.execute_small(AFFINE, id, lo, hi, body);
         }
         let cached = lock(&self.regions)
             .get(&(AFFINE, id))
@@ -1565,7 +1536,7 @@ impl Runtime {
         // always legal and then the faster choice.
         let reuse_control = self.tracer.is_none() && inspect.is_some();
         if cached.is_none() && reuse_control && self.abandon_inspection(AFFINE, id) {
-            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+            return self.execute_small(AFFINE, id, lo, hi, body);
         }
         let mut built_ns = None;
         let plan = match cached {
@@ -1622,9 +1593,7 @@ impl Runtime {
         built_ns: Option<u64>,
         checked: bool,
     ) -> Result<()> {
-        let exec =
-            self.execute_region(AFFINE, id, "affine", plan, scheme != Scheme::Default, body)?
-                as f64;
+        let exec = self.execute_region(AFFINE, id, plan, scheme != Scheme::Default, body)? as f64;
         if let Some(b) = built_ns {
             self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, checked), false);
         }
@@ -1641,7 +1610,7 @@ impl Runtime {
             line_steps: before + st.line_steps,
             ..st
         };
-        self.record_inspection(AFFINE, id, "affine", st);
+        self.record_inspection(AFFINE, id, st);
     }
 
     /// A described nest whose descriptor needs more than
@@ -1694,7 +1663,7 @@ impl Runtime {
         if self.grain_serial((AFFINE, id as u64), hi - lo) {
             // Too little work to share: original order on the calling thread
             // (correct whether or not the IBs conflict).
-            return self.execute_small(AFFINE, id, "affine", lo, hi, body);
+            return self.execute_small(AFFINE, id, lo, hi, body);
         }
         let p = self.cfg.cores;
         let mut key = vec![
@@ -1760,7 +1729,7 @@ impl Runtime {
         if cached.is_none() && reuse_control && self.abandon_inspection(AFFINE, id) {
             return match check {
                 false => self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body),
-                true => self.execute_small(AFFINE, id, "affine", lo, hi, body),
+                true => self.execute_small(AFFINE, id, lo, hi, body),
             };
         }
         let mut built_ns = None;
