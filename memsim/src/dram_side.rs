@@ -450,7 +450,9 @@ impl<D> Remote<D> {
         }
     }
 
-    fn absorb(&mut self, a: Answer, out: &mut Vec<Finished>) {
+    /// Takes answer `a` in; its completions go to `out`. Returns the earliest
+    /// delivery among them (`u64::MAX`: none).
+    fn absorb(&mut self, a: Answer, out: &mut Vec<Finished>) -> u64 {
         let Answer {
             upto,
             next,
@@ -470,6 +472,7 @@ impl<D> Remote<D> {
             .max(quiet_until.saturating_add(self.lookahead));
         self.dram_next = next.min(first);
         self.in_dram -= fin.len() as u64;
+        let earliest = fin.iter().map(|f| f.at).min().unwrap_or(u64::MAX);
         out.append(&mut fin);
         if self.spare_fin.len() < 4 {
             self.spare_fin.push(fin);
@@ -477,6 +480,7 @@ impl<D> Remote<D> {
         if self.spare_msgs.len() < 4 && spent.capacity() > 0 {
             self.spare_msgs.push(spent);
         }
+        earliest
     }
 
     /// Whether [`Self::settle`] would return `t` at once without a word to the
@@ -517,18 +521,13 @@ impl<D> Remote<D> {
         if let Some(c) = queued {
             t = t.min(c);
         }
-        let mut seen = out.len();
         loop {
             // Everything deliverable by `safe_until` is in already; answers that
             // arrived meanwhile are taken the next time they are needed.
             if t > self.safe_until && self.in_dram > 0 {
                 while let Ok(a) = self.rx.try_recv() {
-                    self.absorb(a, out);
+                    t = t.min(self.absorb(a, out));
                 }
-                for f in &out[seen..] {
-                    t = t.min(f.at);
-                }
-                seen = out.len();
             }
             if self.in_dram == 0 || t <= self.safe_until {
                 if t == u64::MAX {
@@ -544,14 +543,10 @@ impl<D> Remote<D> {
             // (`w == published`: that watermark's answer is on its way)
             self.send((w > self.published).then_some(w));
             match recv_soon(&self.rx) {
-                Some(a) => self.absorb(a, out),
+                Some(a) => t = t.min(self.absorb(a, out)),
                 // The DRAM thread is gone (it panicked): `join` reports it.
                 None => self.in_dram = 0,
             }
-            for f in &out[seen..] {
-                t = t.min(f.at);
-            }
-            seen = out.len();
         }
     }
 

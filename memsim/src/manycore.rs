@@ -376,17 +376,14 @@ impl<D: DramBackend> Manycore<D> {
         // Earliest wake-up of any core (kept up to date below).
         let mut min_wake = cal.next(now0, &self.wake);
         loop {
-            let mut t = min_wake;
-            if let Some(m) = self.mem.next_event_time() {
-                t = t.min(m);
-            }
             if !input_done && self.mem.in_flight() == 0 && self.cores.iter().all(|c| c.is_done()) {
                 // No request can follow: let the DRAM drain its write queues.
                 self.mem.finish_input();
                 input_done = true;
-                if let Some(m) = self.mem.next_event_time() {
-                    t = t.min(m);
-                }
+            }
+            let mut t = min_wake;
+            if let Some(m) = self.mem.next_event_time() {
+                t = t.min(m);
             }
             // With the DRAM on its own thread: wait until it has reported every
             // completion due by `t` (which may come first).

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use weft_memsim::config::MachineConfig;
 use weft_memsim::dram_backend::Scheduler;
+use weft_memsim::manycore::RunStats;
 use weft_memsim::oracle::Oracle;
 use weft_memsim::run::{bench_workload, build, simulate, simulate_trace_file, RunOptions};
 
@@ -18,6 +19,15 @@ fn threaded(o: RunOptions) -> RunOptions {
         dram_thread: true,
         ..o
     }
+}
+
+/// The synthetic mix (`per_core` records on each of 36 cores, workload seed
+/// `seed`) under `o` on one thread and with the DRAM thread.
+fn both_ways(cfg: &MachineConfig, o: RunOptions, per_core: u64, seed: u64) -> (RunStats, RunStats) {
+    let run = |o: &RunOptions| {
+        simulate(cfg, &mut bench_workload(36, 36 * per_core, seed), o, |_| {}).unwrap()
+    };
+    (run(&o), run(&threaded(o)))
 }
 
 #[test]
@@ -34,14 +44,7 @@ fn the_dram_thread_changes_no_statistic_under_any_scheduler() {
             seed: 5,
             ..Default::default()
         };
-        let one = simulate(&cfg, &mut bench_workload(36, 36 * 500, 3), &o, |_| {}).unwrap();
-        let two = simulate(
-            &cfg,
-            &mut bench_workload(36, 36 * 500, 3),
-            &threaded(o),
-            |_| {},
-        )
-        .unwrap();
+        let (one, two) = both_ways(&cfg, o, 500, 3);
         assert!(
             one.memory.dram_requests > 2000,
             "{sched:?}: too little DRAM traffic"
@@ -96,14 +99,7 @@ fn oracles_agree_and_blp_ideal_stays_on_one_thread() {
         // BLP Ideal reads the DRAM's queues at every LLC miss (Ideal includes it).
         let reads_queues = matches!(oracle, Oracle::BlpIdeal | Oracle::Ideal);
         assert_eq!(spawned, !reads_queues, "{oracle:?}");
-        let one = simulate(&cfg, &mut bench_workload(36, 36 * 200, 2), &o, |_| {}).unwrap();
-        let two = simulate(
-            &cfg,
-            &mut bench_workload(36, 36 * 200, 2),
-            &threaded(o),
-            |_| {},
-        )
-        .unwrap();
+        let (one, two) = both_ways(&cfg, o, 200, 2);
         assert_eq!(json(&one), json(&two), "{oracle:?}");
     }
 }
