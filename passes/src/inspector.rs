@@ -52,9 +52,11 @@
 //! costs a load and a branch.
 //!
 //! Dependence check cost: the inspector of a loop the frontend proves
-//! parallel (no slab can conflict) reports its stores with `is_write = 0`,
-//! so the runtime skips the §4.4.6 check; only loops with possible
-//! cross-iteration conflicts (`y[dst[e]] += ...`) report writes.
+//! parallel (no slab can conflict) reports every access as unchecked and
+//! says so at entry (`weft_inspect_maps_only`), so the runtime skips the
+//! §4.4.6 check and may stop inspecting a slab once its bank map has every
+//! bank set; only loops with possible cross-iteration conflicts
+//! (`y[dst[e]] += ...`) report reads and writes.
 //!
 //! Report cost: such an inspector's reports only feed the bank maps, which
 //! are kept per cache line, so each report site remembers the line it last
@@ -351,6 +353,19 @@ pub fn make_inspector_with<'ctx>(
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
+    if !report_writes {
+        // Bank maps only: the runtime may skip the rest of a slab whose map
+        // is full (`weft_inspect_maps_only`).
+        let term = entry
+            .and_then(|e| e.get_terminator())
+            .ok_or_else(|| PassError::Llvm("inspector entry without terminator".into()))?;
+        b.position_before(&term);
+        b.build_call(
+            rtabi::declare(module, RtFn::InspectMapsOnly)?,
+            &[h.into()],
+            "",
+        )?;
+    }
     // Unchecked accesses of one block at constant offsets from one base
     // that cover a contiguous byte range are reported once, as that range.
     let runs = if dedup.is_some() {

@@ -38,6 +38,8 @@ pub enum RtFn {
     InspectAccess,
     /// `weft_inspect_line_shift(h)`.
     InspectLineShift,
+    /// `weft_inspect_maps_only(h)`.
+    InspectMapsOnly,
     /// `weft_inspect_fast(h, iter, st)`.
     InspectFast,
     /// `weft_inspect_fast_flush(h, st)`.
@@ -62,6 +64,7 @@ impl RtFn {
             RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
             RtFn::InspectLineShift => "weft_inspect_line_shift",
+            RtFn::InspectMapsOnly => "weft_inspect_maps_only",
             RtFn::InspectFast => "weft_inspect_fast",
             RtFn::InspectFastFlush => "weft_inspect_fast_flush",
             RtFn::NumCores => "weft_num_cores",

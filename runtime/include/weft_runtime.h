@@ -29,6 +29,9 @@
  *   WEFT_INSPECT_INLINE=0 inspectors report every access through weft_inspect_access
  *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
  *                         accesses of at most two lines are recorded inline)
+ *   WEFT_INSPECT_SATURATE=0 inspectors that call weft_inspect_maps_only run over
+ *                         every iteration (default 1: the rest of a slab is skipped
+ *                         once its bank map has every bank set; same maps and schedule)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  * With either set, linking with -Wl,-u,weft_init_array_entry (weft build does)
  * configures the runtime at start-up, so they are written even by a run whose
@@ -130,6 +133,13 @@ int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr,
  * accesses of one reference need to be reported only once per iteration (the cache
  * line of the irregular bank maps); 0 = report every access (affine nests). */
 int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
+
+/* Called by inspectors at entry, before any report: every access this call reports
+ * is WEFT_ACCESS_UNCHECKED (bank maps only; compilers declare it for loops they prove
+ * parallel). The runtime may then run the inspector over part of a slab and skip the
+ * rest once the slab's bank map has every bank set. A checked report afterwards is
+ * an error. */
+int32_t weft_inspect_maps_only(weft_inspector_t *h);
 
 /* Inline recording of unchecked accesses (irregular inspectors). The struct is
  * owned by the inspector's stack frame and filled by weft_inspect_fast. While

@@ -8,7 +8,7 @@
 //! thread's last failure (or an empty string). Null or inconsistent arguments
 //! return `WEFT_ERR_NULL` / `WEFT_ERR_INVALID`. The runtime is configured from the
 //! environment on first use: `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`,
-//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE`, `WEFT_LAZY_INSPECT` (see [`crate::runtime::RuntimeConfig`]).
+//! `WEFT_MACHINE`, `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`, `WEFT_MISS_FILTER`, `WEFT_INSPECT_INLINE`, `WEFT_INSPECT_SATURATE`, `WEFT_LAZY_INSPECT` (see [`crate::runtime::RuntimeConfig`]).
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 //!
@@ -193,6 +193,12 @@ pub const ABI: &[AbiFn] = &[
         ret: I32,
         params: &[("h", Ptr), ("out_shift", Ptr)],
         c_proto: "int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift)",
+    },
+    AbiFn {
+        name: "weft_inspect_maps_only",
+        ret: I32,
+        params: &[("h", Ptr)],
+        c_proto: "int32_t weft_inspect_maps_only(weft_inspector_t *h)",
     },
     AbiFn {
         name: "weft_inspect_fast",
@@ -663,7 +669,7 @@ pub extern "C" fn weft_inspect_access(
             _ => Some(true),
         };
         match kind {
-            Some(w) => h.access(iter, addr as u64, size, w),
+            Some(w) => h.access_checked(iter, addr as u64, size, w),
             None => h.access_unchecked(iter, addr as u64, size),
         }
         .map_err(rt_err)
@@ -687,6 +693,25 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
         let h = unsafe { h.as_ref() }.ok_or_else(|| null("inspector handle"))?;
         // SAFETY: checked non-null; the caller provides a writable uint32_t.
         unsafe { *out_shift = h.line_shift() };
+        Ok(())
+    })
+}
+
+/// Declares that the calling inspector reports only unchecked accesses
+/// ([`ACCESS_UNCHECKED`]) in this call: it feeds the bank maps and nothing
+/// else. Compilers call it at inspector entry, before any report, for loops
+/// they prove parallel. The runtime may then run the inspector over part of
+/// a slab and skip the rest once the slab's bank map has every bank set
+/// (more unchecked accesses cannot change a full map; see
+/// `RuntimeConfig::inspect_saturate`). An inspector that declares this and
+/// then reports a checked access gets an error (its dependence check would
+/// have missed the skipped iterations).
+#[no_mangle]
+pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
+    guard(|| {
+        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
+        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
+        h.declare_maps_only();
         Ok(())
     })
 }

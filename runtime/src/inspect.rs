@@ -481,6 +481,26 @@ impl SlabRecorder {
         });
     }
 
+    /// Whether slab `unit`'s bank map has every bank set: no further
+    /// unchecked access of the slab can change it.
+    pub fn slab_full(&self, unit: u32) -> bool {
+        let row = &self.bits[unit as usize * self.words..(unit as usize + 1) * self.words];
+        row.iter().enumerate().all(|(i, &w)| {
+            let left = self.banks - i * 64;
+            w == if left >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << left) - 1
+            }
+        })
+    }
+
+    /// Whether a miss predictor decides which lines set bits (its state
+    /// then depends on every access, so none may be skipped).
+    pub fn has_miss_filter(&self) -> bool {
+        self.filter.is_some()
+    }
+
     /// Number of reported accesses (kept or not).
     pub fn accesses(&self) -> usize {
         self.reported

@@ -142,6 +142,15 @@ pub struct RuntimeConfig {
     /// access goes through `weft_inspect_access`: for A/B measurements and
     /// checks, the bank maps and statistics are the same).
     pub inspect_inline: bool,
+    /// Inspections stop recording a slab once its bank map is full
+    /// (`WEFT_INSPECT_SATURATE`, default `true`; `0` inspects every
+    /// iteration). Applies only to inspectors that declared every report
+    /// unchecked ([`crate::abi::weft_inspect_maps_only`]): more unchecked
+    /// accesses cannot change a full map, so the maps, the dependence DAG
+    /// (empty) and the schedule are those of a full inspection; only the
+    /// `accesses` / `line_touches` counts cover less. See
+    /// `Runtime::inspect_chunk`.
+    pub inspect_saturate: bool,
 }
 
 /// Which accesses of a slab set bits in its bank map (§4.4.2).
@@ -216,6 +225,7 @@ impl Default for RuntimeConfig {
             lazy_inspection: false,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
+            inspect_saturate: true,
         }
     }
 }
@@ -223,7 +233,8 @@ impl Default for RuntimeConfig {
 impl RuntimeConfig {
     /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`,
     /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`,
-    /// `WEFT_BLP_WINDOW`, `WEFT_MISS_FILTER`.
+    /// `WEFT_BLP_WINDOW`, `WEFT_MISS_FILTER`, `WEFT_LAZY_INSPECT`,
+    /// `WEFT_INSPECT_INLINE`, `WEFT_INSPECT_SATURATE`.
     pub fn from_env() -> Result<Self> {
         let mut c = RuntimeConfig::default();
         if let Ok(v) = std::env::var("WEFT_CORES") {
@@ -288,6 +299,17 @@ impl RuntimeConfig {
                 _ => return Err(invalid(format!("WEFT_INSPECT_INLINE={v:?} is not 0 or 1"))),
             };
         }
+        if let Ok(v) = std::env::var("WEFT_INSPECT_SATURATE") {
+            c.inspect_saturate = match v.trim() {
+                "1" | "" => true,
+                "0" => false,
+                _ => {
+                    return Err(invalid(format!(
+                        "WEFT_INSPECT_SATURATE={v:?} is not 0 or 1"
+                    )))
+                }
+            };
+        }
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(
@@ -311,6 +333,9 @@ pub struct Inspector {
     layout: Layout,
     accesses: Vec<Access>,
     error: Option<String>,
+    /// The inspector declared that it reports only unchecked accesses
+    /// ([`crate::abi::weft_inspect_maps_only`]).
+    maps_only: bool,
 }
 
 /// `(core, start, end)` of every per-core chunk (`chunk` has P+1 bounds).
@@ -326,6 +351,15 @@ fn core_ranges(chunk: &[i64]) -> Vec<(usize, i64, i64)> {
 /// accesses of iterations `[lo, hi)` to `h`. `Sync`: native irregular
 /// inspections run the chunks of different cores concurrently.
 pub type InspectRef<'a> = &'a (dyn Fn(i64, i64, &mut Inspector) + Sync);
+
+/// What [`Runtime::inspect`] hands back: the accesses kept (affine nests),
+/// the layout (with its recorder, for irregular regions), and whether the
+/// inspector declared every report unchecked.
+struct Inspected {
+    accesses: Vec<Access>,
+    layout: Layout,
+    maps_only: bool,
+}
 
 enum Layout {
     /// Slabs of an irregular region.
@@ -395,6 +429,24 @@ impl Inspector {
             }
             _ => self.access(iter, addr, size, false),
         }
+    }
+
+    /// See [`crate::abi::weft_inspect_maps_only`].
+    pub fn declare_maps_only(&mut self) {
+        self.maps_only = true;
+    }
+
+    /// Records a read or write the dependence check must see (`weft_inspect_access`
+    /// with `is_write` 0 or 1); an error after [`Inspector::declare_maps_only`].
+    pub fn access_checked(&mut self, iter: i64, addr: u64, size: u32, write: bool) -> Result<()> {
+        if self.maps_only {
+            let m = "inspector declared only unchecked reports (weft_inspect_maps_only) \
+                     but reported a checked access"
+                .to_string();
+            self.error.get_or_insert(m.clone());
+            return Err(invalid(m));
+        }
+        self.access(iter, addr, size, write)
     }
 
     /// The error of an access of iteration `iter` outside the inspected range
@@ -505,6 +557,55 @@ pub struct InspectorBreakdown {
     pub dependence_ns: u64,
     /// Algorithm 4, synchronisation pruning and plan building.
     pub schedule_ns: u64,
+}
+
+/// With nothing to go by, the first probe of a slab in
+/// [`Runtime::inspect_chunk`] covers this fraction of it (at least one
+/// iteration).
+const PROBE_PARTS: i64 = 256;
+/// Slabs shorter than this are inspected whole (probing them would cost more
+/// calls than it could skip).
+const PROBE_MIN_SLAB: i64 = 32;
+/// After two slabs in a row that never filled, one slab in this many is probed.
+const PROBE_RETRY: u32 = 8;
+
+/// Where [`Runtime::inspect_chunk`] probes the slabs of one chunk.
+#[derive(Default)]
+struct Probe {
+    /// Iterations the last slab that filled needed (as far as its probes
+    /// tell: the end of the probe that found it full).
+    need: Option<i64>,
+    /// Slabs in a row that did not fill.
+    unfilled: u32,
+}
+
+impl Probe {
+    /// End of the first probe of slab `u` = `[lo, hi)`, and the length of
+    /// the next one.
+    fn first(&self, u: u32, lo: i64, hi: i64) -> (i64, i64) {
+        let len = hi - lo;
+        if self.unfilled >= 2 && u % PROBE_RETRY != 0 {
+            return (hi, len);
+        }
+        match self.need {
+            Some(n) => ((lo + n - n / 8).clamp(lo + 1, hi), (n / 8).max(1)),
+            None => {
+                let s = (len / PROBE_PARTS).max(1);
+                (lo + s, s)
+            }
+        }
+    }
+
+    /// The slab filled within its first `n` iterations.
+    fn filled(&mut self, n: i64) {
+        self.need = Some(n);
+        self.unfilled = 0;
+    }
+
+    /// The slab was inspected to its end without filling.
+    fn unfilled(&mut self) {
+        self.unfilled += 1;
+    }
 }
 
 /// Runtime ids per static region for context-keyed schedule reuse
@@ -1270,7 +1371,7 @@ impl Runtime {
         ranges: &[(usize, i64, i64)],
         layout: Layout,
         insp: InspectRef<'_>,
-    ) -> Result<(Vec<Access>, Layout)> {
+    ) -> Result<Inspected> {
         let mut h = Inspector {
             lo,
             hi,
@@ -1278,6 +1379,7 @@ impl Runtime {
             layout,
             accesses: Vec::new(),
             error: None,
+            maps_only: false,
         };
         let tracing = self.tracing();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -1301,11 +1403,16 @@ impl Runtime {
         if let Some(e) = h.error {
             return Err(invalid(e));
         }
-        Ok((h.accesses, h.layout))
+        Ok(Inspected {
+            accesses: h.accesses,
+            layout: h.layout,
+            maps_only: h.maps_only,
+        })
     }
 
     /// Runs the inspector over `[lo, hi)`, part of core `core`'s chunk, into
     /// the slab recorder `rec` (in trace mode recorded on virtual core `core`).
+    /// Also returns whether the inspector declared every report unchecked.
     fn inspect_slabs(
         &self,
         core: usize,
@@ -1313,7 +1420,7 @@ impl Runtime {
         hi: i64,
         rec: SlabRecorder,
         insp: InspectRef<'_>,
-    ) -> Result<SlabRecorder> {
+    ) -> Result<(SlabRecorder, bool)> {
         match self.inspect(
             lo,
             hi,
@@ -1321,11 +1428,77 @@ impl Runtime {
             Layout::Slabs(Box::new(rec)),
             insp,
         )? {
-            (_, Layout::Slabs(r)) => Ok(*r),
+            Inspected {
+                layout: Layout::Slabs(r),
+                maps_only,
+                ..
+            } => Ok((*r, maps_only)),
             _ => Err(RuntimeError::Panicked(
                 "internal: the inspector lost its slab layout".into(),
             )),
         }
+    }
+
+    /// Inspects core `core`'s chunk `[a, b)` into `rec`, skipping what
+    /// cannot change the bank maps.
+    ///
+    /// A slab's bank map only gains bits, so once every bank is set, more
+    /// unchecked accesses of that slab change nothing. When the inspector
+    /// declares that it reports only unchecked accesses
+    /// ([`crate::abi::weft_inspect_maps_only`]; the compiler does so for loops
+    /// it proves parallel), [`RuntimeConfig::inspect_saturate`] is on and no
+    /// miss predictor is used (its state depends on every access), each slab
+    /// is inspected in probes, and the rest of the slab is skipped as soon as
+    /// its map is full. The first probe tells whether the inspector declared;
+    /// if not, the rest of the chunk is inspected in one call.
+    ///
+    /// Probes: a slab's first probe ends where the chunk's last full slab
+    /// became full, less an eighth ([`Probe`]); each further probe is twice
+    /// as long as the one before, starting at an eighth of that point. With
+    /// nothing to go by, the first probe is [`PROBE_PARTS`]ths of the slab.
+    /// After two slabs in a row that never filled, slabs are inspected whole
+    /// (one call each), with a probed one every [`PROBE_RETRY`] slabs.
+    ///
+    /// The bank maps, hence the schedule, are exactly those of inspecting
+    /// every iteration; the `accesses` and `line_touches` counts cover the
+    /// iterations inspected.
+    fn inspect_chunk(
+        &self,
+        core: usize,
+        (a, b): (i64, i64),
+        mut rec: SlabRecorder,
+        layout: &SlabLayout,
+        insp: InspectRef<'_>,
+    ) -> Result<SlabRecorder> {
+        let mut probing = self.cfg.inspect_saturate
+            && !rec.has_miss_filter()
+            && layout.slab_iters >= PROBE_MIN_SLAB;
+        let mut probe = Probe::default();
+        let mut x = a;
+        while x < b {
+            if !probing {
+                return Ok(self.inspect_slabs(core, x, b, rec, insp)?.0);
+            }
+            let (u, lo, hi) = layout.slab_of(x);
+            let (mut y, mut step) = probe.first(u, lo, hi);
+            while x < hi {
+                let (r, maps_only) = self.inspect_slabs(core, x, y, rec, insp)?;
+                (rec, x) = (r, y);
+                if !maps_only || rec.first_write_iter().is_some() {
+                    probing = false;
+                    break;
+                }
+                if rec.slab_full(u) {
+                    probe.filled(y - lo);
+                    x = hi;
+                } else if x >= hi {
+                    probe.unfilled();
+                }
+                y = (x + step).min(hi);
+                step = step.saturating_mul(2);
+            }
+        }
+        Ok(rec)
     }
 
     fn build_irregular(
@@ -1370,9 +1543,9 @@ impl Runtime {
         // completed by re-inspecting its iterations up to the first write.
         let chunk_rec = |c: usize| -> Result<SlabRecorder> {
             let (a, b) = (chunk[c], chunk[c + 1]);
-            let mut r = self.inspect_slabs(c, a, b, make(true), insp)?;
+            let mut r = self.inspect_chunk(c, (a, b), make(true), &layout, insp)?;
             if let Some(s) = r.first_write_iter() {
-                r.prepend(self.inspect_slabs(c, a, s + 1, make(false), insp)?);
+                r.prepend(self.inspect_slabs(c, a, s + 1, make(false), insp)?.0);
             }
             Ok(r)
         };
@@ -1881,7 +2054,7 @@ impl Runtime {
         let (blocks, dag, window, ds, mb, lb, opts) = match inspect {
             Some(insp) => {
                 let machine = self.machine()?;
-                let (acc, _) = self.traced_phase(true, || {
+                let Inspected { accesses: acc, .. } = self.traced_phase(true, || {
                     self.inspect(
                         lo,
                         hi,
@@ -2108,6 +2281,28 @@ mod tests {
         ACCESS_UNCHECKED,
     };
 
+    /// Where slabs are probed, hand-computed: with nothing known, 1/256 of
+    /// the slab, then doubling; after a slab filled at 800 iterations, the
+    /// next probe ends 700 in and the following ones grow from 100; after two
+    /// slabs that never filled, whole slabs except every eighth.
+    #[test]
+    fn probe_points() {
+        let mut p = Probe::default();
+        assert_eq!(p.first(0, 1000, 3560), (1010, 10));
+        assert_eq!(p.first(1, 0, 100), (1, 1));
+        p.filled(800);
+        assert_eq!(p.first(1, 2560, 5120), (3260, 100));
+        // a short last slab of a chunk ends the probe at its end
+        assert_eq!(p.first(2, 0, 500), (500, 100));
+        p.unfilled();
+        assert_eq!(p.first(3, 0, 2560), (700, 100));
+        p.unfilled();
+        assert_eq!(p.first(3, 0, 2560), (2560, 2560));
+        assert_eq!(p.first(8, 0, 2560), (700, 100));
+        p.filled(64);
+        assert_eq!(p.first(9, 0, 2560), (56, 8));
+    }
+
     /// What the compiler's inline wrapper (`weft.inspect.report_line` of
     /// `passes/src/inspector.rs`) does with an access, in Rust: unchecked
     /// accesses of at most two lines are recorded through `st` (refreshed
@@ -2148,6 +2343,7 @@ mod tests {
             layout: Layout::Slabs(Box::new(rec)),
             accesses: Vec::new(),
             error: None,
+            maps_only: false,
         }
     }
 
@@ -2286,6 +2482,7 @@ mod tests {
             layout: Layout::Blocks { ib: 2 },
             accesses: Vec::new(),
             error: None,
+            maps_only: false,
         };
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (0, 0));

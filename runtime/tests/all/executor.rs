@@ -1099,6 +1099,8 @@ fn lazy_inspection_skips_the_first_execution() {
             cores: 2,
             min_parallel_ns: 0,
             lazy_inspection: lazy,
+            // one inspector call per chunk (no saturation probes)
+            inspect_saturate: false,
             ..Default::default()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
@@ -1131,4 +1133,94 @@ fn lazy_inspection_skips_the_first_execution() {
     assert_eq!(run(false), (vec![2, 2, 2], 0));
     // Lazy: the first execution runs serially, the second inspects.
     assert_eq!(run(true), (vec![0, 2, 2], 1));
+}
+
+/// Saturation (`RuntimeConfig::inspect_saturate`): an inspector that declares
+/// only unchecked reports stops recording a slab once its bank map is full.
+/// The first half of the iterations touch random lines of a 1 GiB range (a
+/// slab of 400 fills all 32 banks of `table5.2` after about 130 of them), the
+/// second half four lines (their slabs never fill). The plan and the bank
+/// maps are those of the full inspection, only fewer accesses are counted;
+/// an inspector that does not declare is inspected in full, and one that
+/// declares and then reports a checked access fails.
+#[test]
+fn full_slabs_end_declared_inspections_with_identical_plans() {
+    let (n, p, slab) = (16_000usize, 2usize, 400i64);
+    let addr: Vec<u64> = {
+        let mut r = super::Rng(11);
+        (0..n)
+            .map(|i| match i < n / 2 {
+                true => (1 << 30) + r.below(1 << 24) * 64,
+                false => (1 << 30) + (i as u64 % 4) * 64,
+            })
+            .collect()
+    };
+    // (declare, report a checked read too, saturate)
+    let run = |declare: bool, checked: bool, saturate: bool| {
+        let r = rt_with(RuntimeConfig {
+            cores: p,
+            min_parallel_ns: 0,
+            inspect_saturate: saturate,
+            ..Default::default()
+        });
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = add_index_body(&y);
+        let calls = AtomicUsize::new(0);
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            if declare {
+                h.declare_maps_only();
+            }
+            for i in lo..hi {
+                h.access_unchecked(i, addr[i as usize], 8).unwrap();
+                if checked && i == n as i64 - 1 {
+                    // what weft_inspect_access(.., is_write = 0) does
+                    if h.access_checked(i, addr[0], 8, false).is_err() {
+                        return;
+                    }
+                }
+            }
+        };
+        let res = r.run_irregular(3, 0, n as i64, slab, Some(&insp), &body);
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        let out = res.map(|_| {
+            (
+                r.cached_irregular_plan(3).expect("plan cached"),
+                reg["inspector_breakdown"]["accesses"].as_u64().unwrap(),
+                reg["banks_per_slab"].as_f64().unwrap(),
+                y.iter()
+                    .map(|v| v.load(Ordering::Relaxed))
+                    .collect::<Vec<u64>>(),
+            )
+        });
+        (out, calls.load(Ordering::Relaxed))
+    };
+    let (full, full_calls) = run(true, false, false);
+    let (full_plan, full_acc, full_banks, full_y) = full.unwrap();
+    assert_eq!((full_acc, full_calls), (n as u64, p));
+    let (sat, sat_calls) = run(true, false, true);
+    let (sat_plan, sat_acc, sat_banks, sat_y) = sat.unwrap();
+    assert_eq!(sat_plan, full_plan);
+    assert_eq!(sat_banks, full_banks);
+    assert_eq!(sat_y, full_y);
+    // The random half: about 130 of each 400-iteration slab, plus the probes'
+    // overshoot; the four-line half in full.
+    assert!(
+        sat_acc < (n / 2) as u64 + (n / 2) as u64 * 3 / 5 && sat_acc >= (n / 2) as u64,
+        "{sat_acc} of {n} accesses inspected"
+    );
+    // Four-line slabs stop being probed after two of them (one probed slab in
+    // eight): far fewer calls than four per slab.
+    let slabs = n / slab as usize;
+    assert!(sat_calls < 3 * slabs, "{sat_calls} calls for {slabs} slabs");
+    // Without the declaration every iteration is inspected (two calls per
+    // chunk: the first probe, then the rest).
+    let (undeclared, calls) = run(false, false, true);
+    let (plan, acc, _, _) = undeclared.unwrap();
+    assert_eq!((plan, acc, calls), (full_plan, n as u64, 2 * p));
+    // A checked report after the declaration is an error.
+    let (bad, _) = run(true, true, true);
+    let e = bad.unwrap_err().to_string();
+    assert!(e.contains("weft_inspect_maps_only"), "{e}");
 }

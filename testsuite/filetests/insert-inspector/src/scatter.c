@@ -1,6 +1,7 @@
 // PASSES: insert-inspector<slab=16>
 // CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 {{.*}}, i64 16,
 // CHECK: define internal void @kernel.weft.inspect.0(
+// CHECK-NOT: weft_inspect_maps_only
 // CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k
 // CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i32 0)
 // CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i32 1)

@@ -4,9 +4,23 @@
 // CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64
 // CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 // CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
-// CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k
+// CHECK: call i32 @weft_inspect_line_shift(ptr %insp, ptr %weft.line.shift)
+// CHECK: store { i64, i64, ptr, ptr, i64, i32, i32, i32, i32, i64, i64 } zeroinitializer, ptr %weft.fast
+// CHECK: { i64 0, i64 0, ptr null, ptr null, i64 0, i32 0, i32 0, i32 1, i32 0, i64 0, i64 0, i64 0 }, ptr %weft.fast.cur
+// CHECK: call i32 @weft_inspect_maps_only(ptr %insp)
+// CHECK: store i64 -1, ptr %weft.line
+// CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k, {{.*}}, ptr %weft.fast, ptr %weft.fast.cur, i1 true)
 // CHECK-NOT: store double
+// CHECK: call void @weft.inspect.fast_flush(ptr %insp, ptr %weft.fast, ptr %weft.fast.cur)
 // CHECK: ret void
+// CHECK: define internal void @weft.inspect.report_line(
+// CHECK-NOT: weft_region_reset
+// CHECK: call i32 @weft_inspect_fast(ptr %0, i64 %1, ptr %6)
+// CHECK: getelementptr inbounds i16, ptr %table
+// CHECK: call i32 @weft_inspect_access(ptr %0, i64 %1, ptr %2, i32 %{{.*}}, i32 2)
+// CHECK: ret void
+// CHECK: define internal void @weft.inspect.fast_flush(
+// CHECK: call i32 @weft_inspect_fast_flush(ptr %0, ptr %1)
 // REMARK: applied: inspector/executor: region 0
 // run: @test(500, 7)
 // run: @test(3, 1)
