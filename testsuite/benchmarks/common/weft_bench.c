@@ -2,7 +2,7 @@
  * weft_bench.c - implementation of the shared benchmark support (see weft_bench.h).
  * Written for the weft project; no third-party code.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* MAP_NORESERVE, MAP_FIXED_NOREPLACE */
 #include "weft_bench.h"
 
 #include <ctype.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static const char *wb_prog = "bench";
@@ -30,10 +31,115 @@ void wb_die(const char *fmt, ...) {
     exit(1);
 }
 
+/* ---------------------------------------------------------------- memory */
+
+/* The arena of wb_alloc (see weft_bench.h): reserved once with MAP_NORESERVE (pages
+ * are backed when first touched), carved in allocation order. The sizes of live
+ * blocks are kept for wb_realloc. */
+#define WB_ARENA_BASE ((uintptr_t)0x200000000000ULL) /* 32 TiB */
+#define WB_ARENA_SIZE ((size_t)1 << 40)              /* 1 TiB of addresses */
+#define WB_PAGE ((size_t)4096)
+#define WB_MAX_BLOCKS 4096
+static char *wb_arena;          /* NULL: not set up yet or calloc mode */
+static int wb_arena_state;      /* 0 untried, 1 arena, -1 calloc */
+static size_t wb_arena_used;
+static struct { char *p; size_t bytes; } wb_blocks[WB_MAX_BLOCKS];
+static int wb_nblocks;
+static int wb_arena_lock_word; /* the arena state is shared by every thread */
+static void wb_lock(void) {
+    while (__atomic_exchange_n(&wb_arena_lock_word, 1, __ATOMIC_ACQUIRE)) {
+    }
+}
+static void wb_unlock(void) { __atomic_store_n(&wb_arena_lock_word, 0, __ATOMIC_RELEASE); }
+
+static int wb_arena_ready(void) {
+    if (wb_arena_state == 0) {
+        const char *e = getenv("WEFT_BENCH_ARENA");
+        wb_arena_state = -1;
+        if (!(e && strcmp(e, "0") == 0)) {
+            void *p = mmap((void *)WB_ARENA_BASE, WB_ARENA_SIZE, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+            if (p == (void *)WB_ARENA_BASE) {
+                wb_arena = p;
+                wb_arena_state = 1;
+            } else if (p != MAP_FAILED) {
+                munmap(p, WB_ARENA_SIZE); /* a kernel without MAP_FIXED_NOREPLACE */
+            }
+        }
+    }
+    return wb_arena_state == 1;
+}
+
+static int wb_in_arena(const void *p) {
+    return wb_arena && (const char *)p >= wb_arena && (const char *)p < wb_arena + WB_ARENA_SIZE;
+}
+
+uintptr_t wb_arena_base(void) {
+    wb_lock();
+    uintptr_t b = wb_arena_ready() ? (uintptr_t)wb_arena : 0;
+    wb_unlock();
+    return b;
+}
+
 void *wb_alloc(size_t bytes) {
-    void *p = calloc(bytes ? bytes : 1, 1);
+    if (!bytes) bytes = 1;
+    wb_lock();
+    if (wb_arena_ready() && wb_nblocks < WB_MAX_BLOCKS) {
+        size_t len = (bytes + WB_PAGE - 1) & ~(WB_PAGE - 1);
+        if (len >= bytes && len <= WB_ARENA_SIZE - wb_arena_used) {
+            char *p = wb_arena + wb_arena_used;
+            wb_arena_used += len;
+            wb_blocks[wb_nblocks].p = p;
+            wb_blocks[wb_nblocks].bytes = bytes;
+            wb_nblocks++;
+            wb_unlock();
+            return p; /* fresh anonymous pages read as zero */
+        }
+    }
+    wb_unlock();
+    void *p = calloc(bytes, 1);
     if (!p) wb_die("out of memory allocating %zu bytes", bytes);
     return p;
+}
+
+/* Index of arena block p in wb_blocks, or -1. */
+static int wb_block_of(const void *p) {
+    for (int i = wb_nblocks - 1; i >= 0; i--)
+        if (wb_blocks[i].p == p) return i;
+    return -1;
+}
+
+void wb_free(void *p) {
+    if (!p) return;
+    if (!wb_in_arena(p)) {
+        free(p);
+        return;
+    }
+    wb_lock();
+    int i = wb_block_of(p);
+    if (i < 0) wb_die("wb_free of a pointer inside the arena that no block starts at");
+    size_t len = (wb_blocks[i].bytes + WB_PAGE - 1) & ~(WB_PAGE - 1);
+    madvise(p, len, MADV_DONTNEED); /* give the pages back; the addresses stay used */
+    wb_blocks[i] = wb_blocks[--wb_nblocks];
+    wb_unlock();
+}
+
+void *wb_realloc(void *p, size_t bytes) {
+    if (!p) return wb_alloc(bytes);
+    if (!wb_in_arena(p)) {
+        void *q = realloc(p, bytes ? bytes : 1);
+        if (!q) wb_die("out of memory allocating %zu bytes", bytes);
+        return q;
+    }
+    wb_lock();
+    int i = wb_block_of(p);
+    if (i < 0) wb_die("wb_realloc of a pointer inside the arena that no block starts at");
+    size_t old = wb_blocks[i].bytes;
+    wb_unlock();
+    void *q = wb_alloc(bytes);
+    memcpy(q, p, old < bytes ? old : bytes);
+    wb_free(p);
+    return q;
 }
 
 static void wb_usage(const char *usage, int status) {
@@ -163,9 +269,9 @@ static char *wb_slurp(const char *path, size_t *len, char *err, size_t errlen) {
         n += r;
         if (n < cap) break;
         cap *= 2;
-        char *nb = realloc(buf, cap + 1);
+        char *nb = wb_realloc(buf, cap + 1);
         if (!nb) {
-            free(buf);
+            wb_free(buf);
             fclose(f);
             snprintf(err, errlen, "out of memory reading %s", path);
             return NULL;
@@ -235,7 +341,7 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
     if (sscanf(buf, "%31s %31s %31s %31s %31s", banner, object, format, field, sym) != 5 ||
         strcmp(banner, "%%MatrixMarket") != 0) {
         snprintf(err, errlen, "%s: missing %%%%MatrixMarket header", path);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     lower_str(object);
@@ -245,20 +351,20 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
     if (strcmp(object, "matrix") || strcmp(format, "coordinate")) {
         snprintf(err, errlen, "%s: only 'matrix coordinate' is supported (got %s %s)", path, object,
                  format);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     int pattern = !strcmp(field, "pattern");
     if (!pattern && strcmp(field, "real") && strcmp(field, "integer") && strcmp(field, "double")) {
         snprintf(err, errlen, "%s: unsupported field '%s'", path, field);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     int skew = !strcmp(sym, "skew-symmetric");
     int symmetric = !strcmp(sym, "symmetric") || skew;
     if (!symmetric && strcmp(sym, "general")) {
         snprintf(err, errlen, "%s: unsupported symmetry '%s'", path, sym);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     wb_cur c = {buf, 1};
@@ -268,7 +374,7 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
     if (cur_long(&c, &nr) || cur_long(&c, &nc) || cur_long(&c, &nz) || nr <= 0 || nc <= 0 ||
         nz < 0 || nr > 2000000000L || nc > 2000000000L) {
         snprintf(err, errlen, "%s:%ld: bad size line", path, c.line);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     long cap = (symmetric && expand_symmetric) ? 2 * nz : nz;
@@ -277,7 +383,7 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
     m->val = malloc(sizeof(double) * (size_t)(cap ? cap : 1));
     if (!m->row || !m->col || !m->val) {
         snprintf(err, errlen, "%s: out of memory", path);
-        free(buf);
+        wb_free(buf);
         wb_coo_free(m);
         return -1;
     }
@@ -287,13 +393,13 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
         double v = 1.0;
         if (cur_long(&c, &i) || cur_long(&c, &j) || (!pattern && cur_double(&c, &v))) {
             snprintf(err, errlen, "%s:%ld: expected entry %ld of %ld", path, c.line, e + 1, nz);
-            free(buf);
+            wb_free(buf);
             wb_coo_free(m);
             return -1;
         }
         if (i < 1 || i > nr || j < 1 || j > nc) {
             snprintf(err, errlen, "%s:%ld: index (%ld,%ld) out of range", path, c.line, i, j);
-            free(buf);
+            wb_free(buf);
             wb_coo_free(m);
             return -1;
         }
@@ -311,11 +417,11 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
     cur_skip_ws(&c);
     if (*c.p) {
         snprintf(err, errlen, "%s:%ld: trailing data after %ld entries", path, c.line, nz);
-        free(buf);
+        wb_free(buf);
         wb_coo_free(m);
         return -1;
     }
-    free(buf);
+    wb_free(buf);
     m->nrows = (int)nr;
     m->ncols = (int)nc;
     m->nnz = k;
@@ -326,9 +432,9 @@ int wb_read_mm(const char *path, int expand_symmetric, wb_coo *m, char *err, siz
 }
 
 void wb_coo_free(wb_coo *m) {
-    free(m->row);
-    free(m->col);
-    free(m->val);
+    wb_free(m->row);
+    wb_free(m->col);
+    wb_free(m->val);
     m->row = m->col = NULL;
     m->val = NULL;
 }
@@ -347,7 +453,7 @@ void wb_coo_to_csr(const wb_coo *m, wb_csr *out) {
         col[p] = m->col[k];
         val[p] = m->val[k];
     }
-    free(fill);
+    wb_free(fill);
     /* sort each row by column (stable insertion sort), then merge duplicates */
     long w = 0;
     long start = 0;
@@ -387,9 +493,9 @@ void wb_coo_to_csr(const wb_coo *m, wb_csr *out) {
 }
 
 void wb_csr_free(wb_csr *m) {
-    free(m->rowptr);
-    free(m->col);
-    free(m->val);
+    wb_free(m->rowptr);
+    wb_free(m->col);
+    wb_free(m->val);
     m->rowptr = NULL;
     m->col = NULL;
     m->val = NULL;
@@ -403,8 +509,8 @@ size_t wb_csr_bytes(const wb_csr *m) {
 /* ---------------------------------------------------------------- graphs */
 
 void wb_graph_free(wb_graph *g) {
-    free(g->rowptr);
-    free(g->adj);
+    wb_free(g->rowptr);
+    wb_free(g->adj);
     g->rowptr = NULL;
     g->adj = NULL;
 }
@@ -434,7 +540,7 @@ static void build_graph(int n, long ne, const int *src, const int *dst, int symm
         adj[fill[src[e]]++] = dst[e];
         if (symmetrize) adj[fill[dst[e]]++] = src[e];
     }
-    free(fill);
+    wb_free(fill);
     long w = 0, start = 0;
     for (int i = 0; i < n; i++) {
         long end = ptr[i + 1];
@@ -461,7 +567,7 @@ int wb_read_metis(const char *path, wb_graph *g, long *file_edges, char *err, si
     long n, m, fmt = 0, ncon = 1;
     if (cur_long(&c, &n) || cur_long(&c, &m) || n <= 0 || m < 0 || n > 2000000000L) {
         snprintf(err, errlen, "%s: bad METIS header", path);
-        free(buf);
+        wb_free(buf);
         return -1;
     }
     /* optional fmt and ncon on the header line */
@@ -485,9 +591,9 @@ int wb_read_metis(const char *path, wb_graph *g, long *file_edges, char *err, si
         while (*c.p == '%') cur_next_line(&c);
         if (!*c.p) {
             snprintf(err, errlen, "%s: file ends at vertex %ld of %ld", path, v + 1, n);
-            free(buf);
-            free(ptr);
-            free(adj);
+            wb_free(buf);
+            wb_free(ptr);
+            wb_free(adj);
             return -1;
         }
         /* parse one line */
@@ -501,9 +607,9 @@ int wb_read_metis(const char *path, wb_graph *g, long *file_edges, char *err, si
             long x = strtol(c.p, &end, 10);
             if (end == c.p) {
                 snprintf(err, errlen, "%s:%ld: bad token", path, c.line);
-                free(buf);
-                free(ptr);
-                free(adj);
+                wb_free(buf);
+                wb_free(ptr);
+                wb_free(adj);
                 return -1;
             }
             c.p = end;
@@ -511,14 +617,14 @@ int wb_read_metis(const char *path, wb_graph *g, long *file_edges, char *err, si
             if (has_ewgt && ((field - skip) % 2 == 0)) continue;
             if (x < 1 || x > n) {
                 snprintf(err, errlen, "%s:%ld: neighbour %ld out of range", path, c.line, x);
-                free(buf);
-                free(ptr);
-                free(adj);
+                wb_free(buf);
+                wb_free(ptr);
+                wb_free(adj);
                 return -1;
             }
             if (k >= cap) {
                 cap *= 2;
-                adj = realloc(adj, sizeof(int) * (size_t)cap);
+                adj = wb_realloc(adj, sizeof(int) * (size_t)cap);
                 if (!adj) wb_die("out of memory");
             }
             adj[k++] = (int)(x - 1);
@@ -527,12 +633,12 @@ int wb_read_metis(const char *path, wb_graph *g, long *file_edges, char *err, si
         c.line++;
         ptr[v + 1] = k;
     }
-    free(buf);
+    wb_free(buf);
     if (k != 2 * m) {
         snprintf(err, errlen, "%s: header says %ld edges but adjacency has %ld entries (expected %ld)",
                  path, m, k, 2 * m);
-        free(ptr);
-        free(adj);
+        wb_free(ptr);
+        wb_free(adj);
         return -1;
     }
     g->n = (int)n;
@@ -565,17 +671,17 @@ int wb_read_edges(const char *path, int base, int symmetrize, wb_graph *g, long 
         if (cur_long(&c, &u) || cur_long(&c, &v) || u < 0 || v < 0 || u > 2000000000L ||
             v > 2000000000L) {
             snprintf(err, errlen, "%s:%ld: expected 'u v'", path, c.line);
-            free(buf);
-            free(src);
-            free(dst);
+            wb_free(buf);
+            wb_free(src);
+            wb_free(dst);
             return -1;
         }
         /* ignore any extra columns (weights, timestamps) */
         while (*c.p && *c.p != '\n') c.p++;
         if (ne >= cap) {
             cap *= 2;
-            src = realloc(src, sizeof(int) * (size_t)cap);
-            dst = realloc(dst, sizeof(int) * (size_t)cap);
+            src = wb_realloc(src, sizeof(int) * (size_t)cap);
+            dst = wb_realloc(dst, sizeof(int) * (size_t)cap);
             if (!src || !dst) wb_die("out of memory");
         }
         src[ne] = (int)u;
@@ -585,12 +691,12 @@ int wb_read_edges(const char *path, int base, int symmetrize, wb_graph *g, long 
         if (minid < 0 || lo < minid) minid = lo;
         if (hi > maxid) maxid = hi;
     }
-    free(buf);
+    wb_free(buf);
     if (base < 0) base = (minid == 0) ? 0 : 1;
     if (ne > 0 && minid < base) {
         snprintf(err, errlen, "%s: id %ld below base %d", path, minid, base);
-        free(src);
-        free(dst);
+        wb_free(src);
+        wb_free(dst);
         return -1;
     }
     for (long e = 0; e < ne; e++) {
@@ -599,8 +705,8 @@ int wb_read_edges(const char *path, int base, int symmetrize, wb_graph *g, long 
     }
     int n = ne ? (int)(maxid - base + 1) : 0;
     build_graph(n, ne, src, dst, symmetrize, symmetrize, g);
-    free(src);
-    free(dst);
+    wb_free(src);
+    wb_free(dst);
     if (lines) *lines = ne;
     if (base_used) *base_used = base;
     return 0;
@@ -636,10 +742,10 @@ void wb_gen_rmat(int scale, int edgefactor, uint64_t seed, wb_graph *g) {
         src[e] = perm[src[e]];
         dst[e] = perm[dst[e]];
     }
-    free(perm);
+    wb_free(perm);
     build_graph(n, ne, src, dst, 1, 1, g);
-    free(src);
-    free(dst);
+    wb_free(src);
+    wb_free(dst);
 }
 
 /* ---------------------------------------------------------------- HPCG stencil */
@@ -683,7 +789,7 @@ int wb_read_pack(const char *path, wb_pack *p, char *err, size_t errlen) {
 #define PACK_FAIL(...)                                  \
     do {                                                \
         snprintf(err, errlen, __VA_ARGS__);             \
-        free(buf);                                      \
+        wb_free(buf);                                      \
         wb_pack_free(p);                                \
         return -1;                                      \
     } while (0)
@@ -739,16 +845,16 @@ int wb_read_pack(const char *path, wb_pack *p, char *err, size_t errlen) {
     }
     while (oldrow < nodes) p->rowindex[++oldrow] = mlen;
     /* trailing communication info ("0 0" for one subdomain) is not needed */
-    free(buf);
+    wb_free(buf);
 #undef PACK_FAIL
     return 0;
 }
 
 void wb_pack_free(wb_pack *p) {
-    free(p->coord);
-    free(p->vertex);
-    free(p->rowindex);
-    free(p->matrixcol);
+    wb_free(p->coord);
+    wb_free(p->vertex);
+    wb_free(p->rowindex);
+    wb_free(p->matrixcol);
     p->coord = NULL;
     p->vertex = NULL;
     p->rowindex = NULL;
@@ -789,8 +895,8 @@ int *wb_load_perm(const wb_args *a, int n) {
     }
     cur_skip_ws(&c);
     if (*c.p) wb_die("%s:%ld: more than %d ids", a->permute, c.line, n);
-    free(seen);
-    free(buf);
+    wb_free(seen);
+    wb_free(buf);
     return perm;
 }
 
@@ -813,7 +919,7 @@ static void permute_rows(int n, long **rowptr, int **col, double **val, const in
     for (int i = 0; i < n; i++) {
         long len = rp[i + 1] - rp[i], o = nrp[perm[i]];
         if (len > cap) {
-            free(row);
+            wb_free(row);
             cap = len;
             row = wb_alloc(sizeof(wb_colval) * (size_t)cap);
         }
@@ -836,13 +942,13 @@ static void permute_rows(int n, long **rowptr, int **col, double **val, const in
             if (nval) nval[o + p] = row[p].val;
         }
     }
-    free(row);
-    free(rp);
-    free(*col);
+    wb_free(row);
+    wb_free(rp);
+    wb_free(*col);
     *rowptr = nrp;
     *col = ncol;
     if (nval) {
-        free(*val);
+        wb_free(*val);
         *val = nval;
     }
 }
@@ -859,7 +965,7 @@ void wb_permute_doubles(double *v, long n, int stride, const int *perm) {
     for (long i = 0; i < n; i++)
         for (int d = 0; d < stride; d++) t[(long)perm[i] * stride + d] = v[i * stride + d];
     memcpy(v, t, sizeof(double) * (size_t)(n * stride));
-    free(t);
+    wb_free(t);
 }
 
 /* ---------------------------------------------------------------- timing & output */

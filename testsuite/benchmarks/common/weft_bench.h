@@ -66,8 +66,21 @@ int wb_pick_iters(const wb_args *a, int quick, int dflt);
 /* Fatal error: prints "<prog>: error: ..." to stderr and exits with status 1. */
 void wb_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-/* malloc/calloc that die on failure; memory is zero-filled. */
+/* Zero-filled memory for the benchmark's data; dies on failure. Blocks come from one
+ * arena at a fixed virtual address (WB_ARENA_BASE), 4 KiB aligned, in allocation order,
+ * so a run's data addresses depend only on its inputs and arguments, not on the
+ * binary's size or the C library's heap: the original and every optimized build of a
+ * benchmark put each array at the same address (same cache sets, LLC banks and DRAM
+ * banks), and results do not move when unrelated code changes. Where the address
+ * cannot be mapped the blocks come from calloc (WEFT_BENCH_ARENA=0 forces that). */
 void *wb_alloc(size_t bytes);
+/* Frees a block of wb_alloc (arena pages are returned to the system, never reused)
+ * or of malloc/calloc/realloc. */
+void wb_free(void *p);
+/* realloc for blocks of wb_alloc or malloc; new bytes of an arena block are zero. */
+void *wb_realloc(void *p, size_t bytes);
+/* Where the arena starts (0 when the blocks come from calloc). */
+uintptr_t wb_arena_base(void);
 
 /* ---------------------------------------------------------------- random */
 

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
         int who = (int)wb_lcg_below(&r, (uint64_t)n);
         state[perm ? perm[who] : who] = INFECTIOUS;
     }
-    free(perm);
+    wb_free(perm);
     long counts[3];
     wb_hash h;
     wb_hash_init(&h);

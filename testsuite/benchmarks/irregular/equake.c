@@ -135,9 +135,9 @@ static void build_structure(const mesh_t *m, long **rowptr_out, int **col_out, l
     }
     int *col = wb_alloc(sizeof(int) * (size_t)(w ? w : 1));
     memcpy(col, tmp, sizeof(int) * (size_t)w);
-    free(tmp);
-    free(fill);
-    free(deg);
+    wb_free(tmp);
+    wb_free(fill);
+    wb_free(deg);
     *rowptr_out = rowptr;
     *col_out = col;
     *nblocks = w;
@@ -177,8 +177,8 @@ int main(int argc, char **argv) {
         for (int i = 0; i < p.nodes; i++)
             for (long k = p.rowindex[i]; k < p.rowindex[i + 1]; k++) diag += p.matrixcol[k] == i;
         file_blocks = 2 * p.matrixlen - diag;
-        free(p.rowindex);
-        free(p.matrixcol);
+        wb_free(p.rowindex);
+        wb_free(p.matrixcol);
         snprintf(desc, sizeof desc, "%s (%d nodes, %d tetrahedra)", input, m.nodes, m.elems);
     } else {
         int g = (int)wb_pick_size(&a, 8, 32);
@@ -197,9 +197,9 @@ int main(int argc, char **argv) {
     if (perm) {
         wb_permute_doubles(m.coord, n, 3, perm);
         for (long k = 0; k < 4L * m.elems; k++) m.vertex[k] = perm[m.vertex[k]];
-        free(perm);
-        free(rowptr);
-        free(kcol);
+        wb_free(perm);
+        wb_free(rowptr);
+        wb_free(kcol);
         build_structure(&m, &rowptr, &kcol, &nb);
     }
     if (file_blocks >= 0 && file_blocks != nb)

@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
     int *perm = wb_load_perm(&a, n);
     if (perm) {
         wb_csr_permute(&A, perm);
-        free(perm);
+        wb_free(perm);
     }
     double *diag = wb_alloc(sizeof(double) * n), *inv_diag = wb_alloc(sizeof(double) * n);
     double *x = wb_alloc(sizeof(double) * n), *b = wb_alloc(sizeof(double) * n);
@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
         memcpy(fill, tptr, sizeof(long) * ((size_t)n + 1));
         for (int i = 0; i < n; i++)
             for (long p = A.rowptr[i]; p < A.rowptr[i + 1]; p++) tcol[fill[A.col[p]]++] = i;
-        free(fill);
+        wb_free(fill);
     }
     for (int i = 0; i < n; i++) {
         for (long p = A.rowptr[i]; p < A.rowptr[i + 1]; p++)
@@ -170,8 +170,8 @@ int main(int argc, char **argv) {
         color[i] = c;
         if (c + 1 > ncolors) ncolors = c + 1;
     }
-    free(tptr);
-    free(tcol);
+    wb_free(tptr);
+    wb_free(tcol);
     long *cstart = wb_alloc(sizeof(long) * (ncolors + 1));
     int *rows = wb_alloc(sizeof(int) * n);
     for (int i = 0; i < n; i++) cstart[color[i] + 1]++;
@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
         long *fill = wb_alloc(sizeof(long) * (ncolors + 1));
         memcpy(fill, cstart, sizeof(long) * (ncolors + 1));
         for (int i = 0; i < n; i++) rows[fill[color[i]]++] = i;
-        free(fill);
+        wb_free(fill);
     }
 
     double t0 = wb_now();

@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
     int *perm = wb_load_perm(&a, n);
     if (perm) {
         wb_csr_permute(&A, perm);
-        free(perm);
+        wb_free(perm);
     }
     double *V = wb_alloc(sizeof(double) * (size_t)n * (size_t)(m + 1));
     double *x = wb_alloc(sizeof(double) * n), *b = wb_alloc(sizeof(double) * n);

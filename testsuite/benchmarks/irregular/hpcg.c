@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
     int *perm = wb_load_perm(&a, n);
     if (perm) {
         wb_csr_permute(&A, perm);
-        free(perm);
+        wb_free(perm);
     }
     double *x = wb_alloc(sizeof(double) * n), *b = wb_alloc(sizeof(double) * n);
     double *r = wb_alloc(sizeof(double) * n), *z = wb_alloc(sizeof(double) * n);

@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
                     }
                 }
             }
-    free(perm);
+    wb_free(perm);
     for (int c = 0; c < 8; c++) cstart[c + 1] += cstart[c];
     {
         long fill[8];

@@ -110,7 +110,7 @@ static void build_neighbours(int n, const double *pos, double box, long **start_
                         if (ddx * ddx + ddy * ddy + ddz * ddz < rc * rc) {
                             if (total >= cap) {
                                 cap *= 2;
-                                nbr = realloc(nbr, sizeof(int) * (size_t)cap);
+                                nbr = wb_realloc(nbr, sizeof(int) * (size_t)cap);
                                 if (!nbr) wb_die("out of memory");
                             }
                             nbr[total++] = j;
@@ -129,9 +129,9 @@ static void build_neighbours(int n, const double *pos, double box, long **start_
         }
         start[i + 1] = total;
     }
-    free(head);
-    free(next);
-    free(cellof);
+    wb_free(head);
+    wb_free(next);
+    wb_free(cellof);
     *start_out = start;
     *nbr_out = nbr;
     *total_out = total;
@@ -172,9 +172,9 @@ int main(int argc, char **argv) {
     if (pperm) {
         wb_permute_doubles(pos, n, 3, pperm);
         wb_permute_doubles(vel, n, 3, pperm);
-        free(pperm);
-        free(nbr_start);
-        free(nbr);
+        wb_free(pperm);
+        wb_free(nbr_start);
+        wb_free(nbr);
         build_neighbours(n, pos, box, &nbr_start, &nbr, &total);
     }
     double dt = 0.001;

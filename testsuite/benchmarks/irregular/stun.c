@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
         wb_csr_free(&Ac);
         wb_coo_to_csr(&t, &Ac);
         wb_coo_free(&t);
-        free(perm);
+        wb_free(perm);
     }
     for (int j = 0; j < n; j++)
         if (Ac.rowptr[j] == Ac.rowptr[j + 1] || Ac.col[Ac.rowptr[j]] != j) wb_die("column %d has no diagonal", j);
@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
         memcpy(fill, rp, sizeof(long) * ((size_t)n + 1));
         for (int j = 0; j < n; j++)
             for (long p = Ac.rowptr[j]; p < Ac.rowptr[j + 1]; p++) rc[fill[Ac.col[p]]++] = j;
-        free(fill);
+        wb_free(fill);
     }
     int *parent = wb_alloc(sizeof(int) * n), *ancestor = wb_alloc(sizeof(int) * n);
     for (int i = 0; i < n; i++) {
@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
             while (k < i && mark[k] != i) {
                 if (rtotal >= rcap) {
                     rcap *= 2;
-                    Rj = realloc(Rj, sizeof(int) * (size_t)rcap);
+                    Rj = wb_realloc(Rj, sizeof(int) * (size_t)rcap);
                     if (!Rj) wb_die("out of memory");
                 }
                 Rj[rtotal++] = k;
@@ -193,7 +193,7 @@ int main(int argc, char **argv) {
             for (long p = Rp[i]; p < Rp[i + 1]; p++) Li[fill[Rj[p]]++] = i;
             Li[fill[i]++] = i;
         }
-        free(fill);
+        wb_free(fill);
     }
     double *x = wb_alloc(sizeof(double) * n);
     long *next = wb_alloc(sizeof(long) * n);

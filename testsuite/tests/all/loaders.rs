@@ -167,3 +167,85 @@ fn malformed_files_are_rejected_with_a_message() {
         );
     }
 }
+
+/// `wb_alloc` puts a run's blocks at fixed addresses: two programs of
+/// different sizes, one of which churns the C heap first, get the same
+/// addresses (4 KiB aligned, in allocation order from the arena base), freed
+/// blocks are not reused, reallocated blocks keep their bytes (and their new
+/// bytes are zero), and `WEFT_BENCH_ARENA=0` falls back to calloc.
+#[test]
+fn wb_alloc_addresses_do_not_depend_on_the_binary() {
+    let common = bench::benchmarks_dir().join("common");
+    let dir = tempfile::tempdir().unwrap();
+    let prog = |name: &str, extra: &str| {
+        let src = dir.path().join(format!("{name}.c"));
+        std::fs::write(
+            &src,
+            format!(
+                r#"#include "weft_bench.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+{extra}
+int main(void) {{
+    churn();
+    char *a = wb_alloc(1000);
+    double *b = wb_alloc(3 << 20);
+    memset(a, 7, 1000);
+    wb_free(b);
+    char *c = wb_realloc(a, 5000);
+    int zero = 1;
+    for (int i = 1000; i < 5000; i++) zero &= c[i] == 0;
+    printf("%lx %lx %lx %lx %d %d\n", (unsigned long)wb_arena_base(), (unsigned long)a,
+           (unsigned long)b, (unsigned long)c, c[999], zero);
+    return 0;
+}}
+"#
+            ),
+        )
+        .unwrap();
+        let exe = dir.path().join(name);
+        let out = Command::new("clang-19")
+            .args(["-std=c11", "-O1", "-Wall"])
+            .arg(format!("-I{}", common.display()))
+            .arg(&src)
+            .arg(common.join("weft_bench.c"))
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("clang-19 must be installed");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        exe
+    };
+    let run = |exe: &std::path::Path, arena: bool| {
+        let mut c = Command::new(exe);
+        if !arena {
+            c.env("WEFT_BENCH_ARENA", "0");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let small = prog("small", "static void churn(void) {}");
+    let big = prog(
+        "big",
+        "static char pad[1 << 22] = {1};\n\
+         static void churn(void) { for (int i = 0; i < 100; i++) free(malloc(1000 + (size_t)i * pad[i])); }",
+    );
+    let (s, b) = (run(&small, true), run(&big, true));
+    if s.starts_with("0 ") {
+        eprintln!("skipped: this kernel refuses the arena mapping ({s})");
+        return;
+    }
+    assert_eq!(s, b);
+    // base, then one 4 KiB page for `a`, then 3 MiB for `b`; `c` after both
+    assert_eq!(
+        s,
+        "200000000000 200000000000 200000001000 200000301000 7 1",
+        "{s}"
+    );
+    let fallback = run(&small, false);
+    // (realloc's new bytes are not zeroed there)
+    let f: Vec<&str> = fallback.split(' ').collect();
+    assert!(f[0] == "0" && f[4] == "7", "{fallback}");
+}
