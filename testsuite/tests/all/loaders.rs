@@ -214,7 +214,11 @@ int main(void) {{
             .arg(&exe)
             .output()
             .expect("clang-19 must be installed");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         exe
     };
     let run = |exe: &std::path::Path, arena: bool| {
@@ -223,7 +227,11 @@ int main(void) {{
             c.env("WEFT_BENCH_ARENA", "0");
         }
         let out = c.output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     };
     let small = prog("small", "static void churn(void) {}");
@@ -240,8 +248,7 @@ int main(void) {{
     assert_eq!(s, b);
     // base, then one 4 KiB page for `a`, then 3 MiB for `b`; `c` after both
     assert_eq!(
-        s,
-        "200000000000 200000000000 200000001000 200000301000 7 1",
+        s, "200000000000 200000000000 200000001000 200000301000 7 1",
         "{s}"
     );
     let fallback = run(&small, false);
