@@ -283,6 +283,14 @@ fn workers(p: usize) -> Option<std::sync::Arc<Workers>> {
     Some(w)
 }
 
+/// Starts the pool [`on_workers`] uses for `p` workers, if not yet running
+/// (a no-op for one worker).
+pub fn start_workers(p: usize) {
+    if p > 1 {
+        let _ = workers(p - 1);
+    }
+}
+
 thread_local! {
     /// Set while this thread runs a region as worker 0.
     static IN_REGION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
