@@ -71,8 +71,8 @@ void wb_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2))
  * so a run's data addresses depend only on its inputs and arguments, not on the
  * binary's size or the C library's heap: the original and every optimized build of a
  * benchmark put each array at the same address (same cache sets, LLC banks and DRAM
- * banks), and results do not move when unrelated code changes. Where the address
- * cannot be mapped the blocks come from calloc (WEFT_BENCH_ARENA=0 forces that). */
+ * banks). (Static variables still move with the binary.) Where the address cannot be
+ * mapped the blocks come from calloc (WEFT_BENCH_ARENA=0 forces that). */
 void *wb_alloc(size_t bytes);
 /* Frees a block of wb_alloc (arena pages are returned to the system, never reused)
  * or of malloc/calloc/realloc. */
