@@ -85,22 +85,30 @@ pub fn loadcheck() -> &'static Path {
         let dir = tempfile::tempdir().expect("tempdir");
         let exe = dir.path().join("loadcheck");
         let common = bench::benchmarks_dir().join("common");
-        let out = Command::new("clang-19")
-            .args(["-std=c11", "-O1", "-Wall"])
-            .arg(format!("-I{}", common.display()))
-            .arg(common.join("loadcheck.c"))
-            .arg(common.join("weft_bench.c"))
-            .arg("-lm")
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .expect("clang-19 must be installed");
-        assert!(
-            out.status.success(),
-            "loadcheck failed to compile:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        with_support(&common.join("loadcheck.c"), &exe);
         (dir, exe)
     });
     p
+}
+
+/// Compiles the C program `src` with the benchmarks' support library
+/// (`common/weft_bench.c`) into `exe` (panics with the compiler output on failure).
+pub fn with_support(src: &Path, exe: &Path) {
+    let common = bench::benchmarks_dir().join("common");
+    let out = Command::new("clang-19")
+        .args(["-std=c11", "-O1", "-Wall"])
+        .arg(format!("-I{}", common.display()))
+        .arg(src)
+        .arg(common.join("weft_bench.c"))
+        .arg("-lm")
+        .arg("-o")
+        .arg(exe)
+        .output()
+        .expect("clang-19 must be installed");
+    assert!(
+        out.status.success(),
+        "{} failed to compile:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use weft_testsuite::bench;
 
-use crate::common::loadcheck;
+use crate::common::{loadcheck, with_support};
 
 /// Runs loadcheck and returns its key=value fields.
 fn load(kind: &str, rel: &str) -> HashMap<String, i64> {
@@ -175,7 +175,6 @@ fn malformed_files_are_rejected_with_a_message() {
 /// bytes are zero), and `WEFT_BENCH_ARENA=0` falls back to calloc.
 #[test]
 fn wb_alloc_addresses_do_not_depend_on_the_binary() {
-    let common = bench::benchmarks_dir().join("common");
     let dir = tempfile::tempdir().unwrap();
     let prog = |name: &str, extra: &str| {
         let src = dir.path().join(format!("{name}.c"));
@@ -205,20 +204,7 @@ int main(void) {{
         )
         .unwrap();
         let exe = dir.path().join(name);
-        let out = Command::new("clang-19")
-            .args(["-std=c11", "-O1", "-Wall"])
-            .arg(format!("-I{}", common.display()))
-            .arg(&src)
-            .arg(common.join("weft_bench.c"))
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .expect("clang-19 must be installed");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        with_support(&src, &exe);
         exe
     };
     let run = |exe: &std::path::Path, arena: bool| {
