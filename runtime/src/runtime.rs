@@ -1483,9 +1483,10 @@ impl Runtime {
     /// Probes: a slab's first probe ends where the chunk's last full slab
     /// became full, less an eighth ([`Probe`]); each further probe is twice
     /// as long as the one before, starting at an eighth of that point. With
-    /// nothing to go by, the first probe is [`PROBE_PARTS`]ths of the slab.
+    /// nothing to go by, the first probe is 1/[`PROBE_PARTS`] of the slab.
     /// After two slabs in a row that never filled, slabs are inspected whole
-    /// (one call each), with a probed one every [`PROBE_RETRY`] slabs.
+    /// (one call each), with a probed one every [`PROBE_RETRY`] slabs. Slabs
+    /// under [`PROBE_MIN_SLAB`] iterations are inspected whole.
     ///
     /// The bank maps, hence the schedule, are exactly those of inspecting
     /// every iteration; the `accesses` and `line_touches` counts cover the
