@@ -23,9 +23,12 @@
  *                         schedules each served one execution (re-inspected every
  *                         time) stops inspecting and runs in original order, unless
  *                         it needs the dependence check (default 2; 0 = never stop)
- *   WEFT_LAZY_INSPECT=1   native runs: an irregular region's first execution runs in
+ *   WEFT_LAZY_INSPECT=checked (the default) native runs: the first execution of an
+ *                         irregular region whose inspector does not call
+ *                         weft_inspect_maps_only (it needs the dependence check) runs in
  *                         original order on the calling thread, uninspected; it is
- *                         inspected when it runs again (default 0)
+ *                         inspected when it runs again. 1: the same for every region;
+ *                         0: inspect every region on its first execution
  *   WEFT_INSPECT_INLINE=0 inspectors report every access through weft_inspect_access
  *                         (weft_inspect_fast sets enabled = 0; default 1: unchecked
  *                         accesses of at most two lines are recorded inline)

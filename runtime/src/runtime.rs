@@ -125,14 +125,27 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
-    /// Lazy inspection (`WEFT_LAZY_INSPECT=1`, default off; native runs
-    /// only): an irregular region's first execution runs in original order
+    /// Lazy inspection of every region (`WEFT_LAZY_INSPECT=1`, default off;
+    /// native runs only): an irregular region's first execution runs in original order
     /// on the calling thread, without inspection; it is inspected when it
     /// runs again. A region that runs once (miniFE's assembly loops, which
     /// write through index arrays and so need the dependence check) then
     /// never pays an inspection worth tens of its executions; a region that
     /// runs many times loses at most one execution's parallel speed-up.
     pub lazy_inspection: bool,
+    /// Lazy inspection of checked regions (`WEFT_LAZY_INSPECT=checked`, the
+    /// default; `0` turns it off; native runs only): as [`RuntimeConfig::lazy_inspection`],
+    /// but only for regions whose inspector does not declare
+    /// [`crate::abi::weft_inspect_maps_only`], i.e. loops that need the
+    /// dependence check, whose inspections record every access and cost
+    /// tens of executions. Regions the compiler proves parallel keep their
+    /// inspected first execution. To tell them apart the runtime runs the
+    /// inspector over the region's first iteration into a throwaway layout.
+    /// A checked region that runs once (miniFE's assembly loops) then never
+    /// pays an inspection worth tens of its executions; one that runs many
+    /// times loses one execution's parallel speed-up, against an inspection
+    /// that costs more than that anyway (docs/overheads.md).
+    pub lazy_checked: bool,
     /// Miss prediction of irregular inspections (`WEFT_MISS_FILTER`, default
     /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
     /// map (see [`MissFilter`]).
@@ -223,6 +236,7 @@ impl Default for RuntimeConfig {
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
             lazy_inspection: false,
+            lazy_checked: true,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
             inspect_saturate: true,
@@ -274,12 +288,13 @@ impl RuntimeConfig {
             })?;
         }
         if let Ok(v) = std::env::var("WEFT_LAZY_INSPECT") {
-            c.lazy_inspection = match v.trim() {
-                "1" | "on" | "true" => true,
-                "0" | "off" | "false" | "" => false,
+            (c.lazy_inspection, c.lazy_checked) = match v.trim() {
+                "1" | "on" | "true" => (true, false),
+                "checked" => (false, true),
+                "0" | "off" | "false" | "" => (false, false),
                 _ => {
                     return Err(invalid(format!(
-                        "WEFT_LAZY_INSPECT={v:?} is not 0/1 (off/on)"
+                        "WEFT_LAZY_INSPECT={v:?} is not 0/1 (off/on) or `checked`"
                     )))
                 }
             };
@@ -1188,11 +1203,12 @@ impl Runtime {
                         self.plan_reused(IRREGULAR, id);
                         c
                     }
-                    None if self.cfg.lazy_inspection
+                    None if (self.cfg.lazy_inspection || self.cfg.lazy_checked)
                         && self.tracer.is_none()
                         && lock(&self.stats)
                             .get(&(IRREGULAR, id))
-                            .map_or(true, |e| e.executions == 0) =>
+                            .map_or(true, |e| e.executions == 0)
+                        && (self.cfg.lazy_inspection || !self.declares_maps_only(lo, insp)) =>
                     {
                         // Lazy inspection: the first execution runs in
                         // original order on the calling thread.
@@ -1465,6 +1481,16 @@ impl Runtime {
                 "internal: the inspector lost its slab layout".into(),
             )),
         }
+    }
+
+    /// Whether `insp` declares only unchecked reports
+    /// ([`crate::abi::weft_inspect_maps_only`]), found by running it over
+    /// iteration `lo` alone into a throwaway layout (an inspector that fails
+    /// counts as not declaring).
+    fn declares_maps_only(&self, lo: i64, insp: InspectRef<'_>) -> bool {
+        let one = [(0, lo, lo + 1)];
+        self.inspect(lo, lo + 1, &one, Layout::Blocks { ib: 1 }, insp)
+            .is_ok_and(|i| i.maps_only)
     }
 
     /// Inspects core `core`'s chunk `[a, b)` into `rec`, skipping what

@@ -26,6 +26,18 @@ fn read_trace_all(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Recor
     (cores, rd.by_ref().map(|x| x.unwrap()).collect())
 }
 
+/// The default configuration without lazy inspection of checked regions:
+/// these tests' inspectors are closures that do not declare
+/// `weft_inspect_maps_only`, and most of them are about what the first
+/// inspected execution does (`lazy_checked_inspection_defers_only_undeclared_inspectors`
+/// tests the default).
+fn eager() -> RuntimeConfig {
+    RuntimeConfig {
+        lazy_checked: false,
+        ..Default::default()
+    }
+}
+
 /// A runtime on the `table5.2` machine with configuration `cfg`.
 fn rt_with(cfg: RuntimeConfig) -> Runtime {
     Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap()
@@ -55,7 +67,7 @@ fn rt(cores: usize, trace: Option<std::path::PathBuf>) -> Runtime {
     rt_with(RuntimeConfig {
         cores,
         trace,
-        ..Default::default()
+        ..eager()
     })
 }
 
@@ -548,7 +560,7 @@ fn grain_control_runs_small_regions_on_the_caller() {
         let r = rt_with(RuntimeConfig {
             cores: 2,
             min_parallel_ns: min_ns,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
@@ -595,7 +607,7 @@ fn grain_hints_follow_grain_control() {
         let r = rt_with(RuntimeConfig {
             cores,
             min_parallel_ns: min_ns,
-            ..Default::default()
+            ..eager()
         });
         assert_eq!(r.take_grain_hint(), 0, "nothing ran yet");
         for k in 0..4 {
@@ -621,7 +633,7 @@ fn grain_hints_follow_grain_control() {
     let off = rt_with(RuntimeConfig {
         cores: 2,
         min_parallel_ns: 0,
-        ..Default::default()
+        ..eager()
     });
     off.run_irregular(3, 0, n as i64, 4, Some(&insp), &body)
         .unwrap();
@@ -646,7 +658,7 @@ fn context_slots_reuse_recycle_and_reset() {
     let cfg = RuntimeConfig {
         cores: 2,
         min_parallel_ns: 0, // tiny regions must still go through the cache
-        ..Default::default()
+        ..eager()
     };
     let r = rt_with(cfg);
     let a = r.select_context(3, Some(&[1, 2])).unwrap();
@@ -712,7 +724,7 @@ fn unreused_schedules_stop_inspection() {
             cores: 2,
             min_parallel_ns: 0,
             reinspect_limit: limit,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
@@ -842,7 +854,7 @@ fn described_nests_with_unreused_costly_plans_fall_back_to_default() {
             min_parallel_ns: 0,
             plan_cost_share: share,
             checked_plan_cost_ratio: share,
-            ..Default::default()
+            ..eager()
         };
         let r = rt_with(cfg);
         let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
@@ -909,7 +921,7 @@ fn miss_filter_shrinks_bank_maps_not_results() {
             cores: 2,
             min_parallel_ns: 0,
             miss_filter,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
@@ -961,7 +973,7 @@ fn blp_window_bounds_how_far_slabs_move() {
             cores: p,
             min_parallel_ns: 0,
             blp_window: window,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
@@ -1050,7 +1062,7 @@ fn churning_contexts_share_schedule_reuse() {
             cores: 2,
             min_parallel_ns: 0,
             plan_cost_share: 0.0,
-            ..Default::default()
+            ..eager()
         });
         let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = |lo: i64, hi: i64| {
@@ -1101,7 +1113,7 @@ fn lazy_inspection_skips_the_first_execution() {
             lazy_inspection: lazy,
             // one inspector call per chunk (no saturation probes)
             inspect_saturate: false,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let inspected = AtomicUsize::new(0);
@@ -1161,7 +1173,7 @@ fn full_slabs_end_declared_inspections_with_identical_plans() {
             cores: p,
             min_parallel_ns: 0,
             inspect_saturate: saturate,
-            ..Default::default()
+            ..eager()
         });
         let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let body = add_index_body(&y);
@@ -1223,4 +1235,66 @@ fn full_slabs_end_declared_inspections_with_identical_plans() {
     let (bad, _) = run(true, true, true);
     let e = bad.unwrap_err().to_string();
     assert!(e.contains("weft_inspect_maps_only"), "{e}");
+}
+
+/// Lazy inspection of checked regions (`RuntimeConfig::lazy_checked`, the default):
+/// a region whose inspector does not declare `weft_inspect_maps_only` (one
+/// that needs the dependence check) runs its first execution in original
+/// order without a schedule (one inspector call over its first iteration
+/// tells the kinds apart) and is inspected when it runs again; a region whose
+/// inspector declares is inspected on its first execution. Results are those
+/// of the sequential loop either way.
+#[test]
+fn lazy_checked_inspection_defers_only_undeclared_inspectors() {
+    assert!(RuntimeConfig::default().lazy_checked, "on by default");
+    let n = 4000i64;
+    let x: Vec<u64> = (0..n as u64).map(|i| i * 7 % 1009).collect();
+    let run = |declare: bool| {
+        let r = rt_with(RuntimeConfig {
+            cores: 2,
+            min_parallel_ns: 0,
+            lazy_checked: true,
+            // one inspector call per chunk (no saturation probes)
+            inspect_saturate: false,
+            ..eager()
+        });
+        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let calls = AtomicUsize::new(0);
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            if declare {
+                h.declare_maps_only();
+            }
+            for i in lo..hi {
+                h.access_unchecked(i, &x[i as usize] as *const u64 as u64, 8)
+                    .unwrap();
+            }
+        };
+        let body = |lo: i64, hi: i64| {
+            for i in lo..hi {
+                y[i as usize].fetch_add(x[i as usize] + 1, Ordering::Relaxed);
+            }
+        };
+        let mut after = Vec::new();
+        for _ in 0..3 {
+            r.run_irregular(5, 0, n, 0, Some(&insp), &body).unwrap();
+            after.push(calls.load(Ordering::Relaxed));
+        }
+        for (i, v) in y.iter().enumerate() {
+            assert_eq!(v.load(Ordering::Relaxed), 3 * (x[i] + 1));
+        }
+        let st = r.stats_json();
+        let reg = &st["regions"][0];
+        (
+            after,
+            reg["serial_executions"].as_u64().unwrap(),
+            reg["inspections"].as_u64().unwrap(),
+        )
+    };
+    // Declared: the one-iteration check, then the inspection at once (two
+    // chunks); never serial.
+    assert_eq!(run(true), (vec![3, 3, 3], 0, 1));
+    // Not declared: the one-iteration check, a serial first execution, then
+    // the inspection (two chunks) on the second.
+    assert_eq!(run(false), (vec![1, 3, 3], 1, 1));
 }
