@@ -63,10 +63,16 @@ fn index_read_inspector(y: &[AtomicU64]) -> impl Fn(i64, i64, &mut Inspector) + 
     }
 }
 
+/// A runtime with `cores` cores (trace mode with `trace`), eager inspection,
+/// and no grain control: whether a native call runs in parallel does not
+/// depend on how fast the machine ran the previous one (a row-parallel SpMV
+/// of 3000 rows is close to the default threshold, so the caching test
+/// below went serial, uninspected, on one CI run).
 fn rt(cores: usize, trace: Option<std::path::PathBuf>) -> Runtime {
     rt_with(RuntimeConfig {
         cores,
         trace,
+        min_parallel_ns: 0,
         ..eager()
     })
 }
