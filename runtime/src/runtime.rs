@@ -166,6 +166,18 @@ pub struct RuntimeConfig {
     pub inspect_saturate: bool,
 }
 
+/// The switch in variable `name`: `1` (or empty) on, `0` off, unset `default`.
+fn env_on_off(name: &str, default: bool) -> Result<bool> {
+    match std::env::var(name) {
+        Err(_) => Ok(default),
+        Ok(v) => match v.trim() {
+            "1" | "" => Ok(true),
+            "0" => Ok(false),
+            _ => Err(invalid(format!("{name}={v:?} is not 0 or 1"))),
+        },
+    }
+}
+
 /// Which accesses of a slab set bits in its bank map (§4.4.2).
 ///
 /// The dissertation assumes every access misses in the LLC; then slabs of a
@@ -307,24 +319,8 @@ impl RuntimeConfig {
             })?;
             c.blp_window = (w > 0).then_some(w);
         }
-        if let Ok(v) = std::env::var("WEFT_INSPECT_INLINE") {
-            c.inspect_inline = match v.trim() {
-                "1" | "" => true,
-                "0" => false,
-                _ => return Err(invalid(format!("WEFT_INSPECT_INLINE={v:?} is not 0 or 1"))),
-            };
-        }
-        if let Ok(v) = std::env::var("WEFT_INSPECT_SATURATE") {
-            c.inspect_saturate = match v.trim() {
-                "1" | "" => true,
-                "0" => false,
-                _ => {
-                    return Err(invalid(format!(
-                        "WEFT_INSPECT_SATURATE={v:?} is not 0 or 1"
-                    )))
-                }
-            };
-        }
+        c.inspect_inline = env_on_off("WEFT_INSPECT_INLINE", c.inspect_inline)?;
+        c.inspect_saturate = env_on_off("WEFT_INSPECT_SATURATE", c.inspect_saturate)?;
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(
@@ -443,6 +439,19 @@ impl Inspector {
                 Ok(())
             }
             _ => self.access(iter, addr, size, false),
+        }
+    }
+
+    /// A handle for inspecting `[lo, hi)` into `layout`, nothing reported yet.
+    fn new(lo: i64, hi: i64, inline: bool, layout: Layout) -> Inspector {
+        Inspector {
+            lo,
+            hi,
+            inline,
+            layout,
+            accesses: Vec::new(),
+            error: None,
+            maps_only: false,
         }
     }
 
@@ -1416,15 +1425,7 @@ impl Runtime {
         layout: Layout,
         insp: InspectRef<'_>,
     ) -> Result<Inspected> {
-        let mut h = Inspector {
-            lo,
-            hi,
-            inline: self.cfg.inspect_inline,
-            layout,
-            accesses: Vec::new(),
-            error: None,
-            maps_only: false,
-        };
+        let mut h = Inspector::new(lo, hi, self.cfg.inspect_inline, layout);
         let tracing = self.tracing();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for &(c, a, b) in ranges {
@@ -2394,15 +2395,7 @@ mod tests {
     }
 
     fn slab_inspector(lo: i64, hi: i64, rec: SlabRecorder) -> Inspector {
-        Inspector {
-            lo,
-            hi,
-            inline: true,
-            layout: Layout::Slabs(Box::new(rec)),
-            accesses: Vec::new(),
-            error: None,
-            maps_only: false,
-        }
+        Inspector::new(lo, hi, true, Layout::Slabs(Box::new(rec)))
     }
 
     fn recorder(h: Inspector) -> SlabRecorder {
@@ -2533,15 +2526,7 @@ mod tests {
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.lo, st.hi), (0, 0, 0));
         // Affine nests weigh every access: off, shift 0.
-        let mut h = Inspector {
-            lo: 0,
-            hi: 10,
-            inline: true,
-            layout: Layout::Blocks { ib: 2 },
-            accesses: Vec::new(),
-            error: None,
-            maps_only: false,
-        };
+        let mut h = Inspector::new(0, 10, true, Layout::Blocks { ib: 2 });
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (0, 0));
         // Null arguments.

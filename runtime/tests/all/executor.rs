@@ -1104,48 +1104,70 @@ fn churning_contexts_share_schedule_reuse() {
     assert_eq!(run(&cycle), 20);
 }
 
+/// Three calls of a 4000-iteration region on 2 cores with configuration
+/// `cfg` (grain control and saturation probes off, so one inspector call per
+/// chunk), with an inspector of unchecked reads that declares
+/// `weft_inspect_maps_only` or not. Checks the results against the
+/// sequential loop; returns the inspector calls made by the end of each call,
+/// and the region's serial executions and inspections.
+fn three_lazy_runs(cfg: RuntimeConfig, declare: bool) -> (Vec<usize>, u64, u64) {
+    let n = 4000i64;
+    let x: Vec<u64> = (0..n as u64).map(|i| i * 7 % 1009).collect();
+    let r = rt_with(RuntimeConfig {
+        cores: 2,
+        min_parallel_ns: 0,
+        inspect_saturate: false,
+        ..cfg
+    });
+    let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    let calls = AtomicUsize::new(0);
+    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        if declare {
+            h.declare_maps_only();
+        }
+        for i in lo..hi {
+            h.access_unchecked(i, &x[i as usize] as *const u64 as u64, 8)
+                .unwrap();
+        }
+    };
+    let body = |lo: i64, hi: i64| {
+        for i in lo..hi {
+            y[i as usize].fetch_add(x[i as usize] + 1, Ordering::Relaxed);
+        }
+    };
+    let mut after = Vec::new();
+    for _ in 0..3 {
+        r.run_irregular(5, 0, n, 0, Some(&insp), &body).unwrap();
+        after.push(calls.load(Ordering::Relaxed));
+    }
+    for (i, v) in y.iter().enumerate() {
+        assert_eq!(v.load(Ordering::Relaxed), 3 * (x[i] + 1));
+    }
+    let st = r.stats_json();
+    let reg = &st["regions"][0];
+    (
+        after,
+        reg["serial_executions"].as_u64().unwrap(),
+        reg["inspections"].as_u64().unwrap(),
+    )
+}
+
 /// Lazy inspection (`RuntimeConfig::lazy_inspection`): the first execution
 /// of an irregular region runs in original order without inspection, the
 /// second inspects and schedules, later ones reuse the schedule; results are
 /// those of the sequential loop throughout. Off by default.
 #[test]
 fn lazy_inspection_skips_the_first_execution() {
-    let n = 4000i64;
-    let x: Vec<u64> = (0..n as u64).map(|i| i * 7 % 1009).collect();
     let run = |lazy: bool| {
-        let r = rt_with(RuntimeConfig {
-            cores: 2,
-            min_parallel_ns: 0,
-            lazy_inspection: lazy,
-            // one inspector call per chunk (no saturation probes)
-            inspect_saturate: false,
-            ..eager()
-        });
-        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let inspected = AtomicUsize::new(0);
-        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-            inspected.fetch_add(1, Ordering::Relaxed);
-            for i in lo..hi {
-                h.access_unchecked(i, &x[i as usize] as *const u64 as u64, 8)
-                    .unwrap();
-            }
-        };
-        let body = |lo: i64, hi: i64| {
-            for i in lo..hi {
-                y[i as usize].fetch_add(x[i as usize] + 1, Ordering::Relaxed);
-            }
-        };
-        let mut after = Vec::new();
-        for _ in 0..3 {
-            r.run_irregular(5, 0, n, 0, Some(&insp), &body).unwrap();
-            after.push(inspected.load(Ordering::Relaxed));
-        }
-        for (i, v) in y.iter().enumerate() {
-            assert_eq!(v.load(Ordering::Relaxed), 3 * (x[i] + 1));
-        }
-        let st = r.stats_json();
-        let reg = &st["regions"][0];
-        (after, reg["serial_executions"].as_u64().unwrap())
+        let (after, serial, _) = three_lazy_runs(
+            RuntimeConfig {
+                lazy_inspection: lazy,
+                ..eager()
+            },
+            false,
+        );
+        (after, serial)
     };
     // Eager: one inspection (2 chunks) before the first execution.
     assert_eq!(run(false), (vec![2, 2, 2], 0));
@@ -1253,49 +1275,12 @@ fn full_slabs_end_declared_inspections_with_identical_plans() {
 #[test]
 fn lazy_checked_inspection_defers_only_undeclared_inspectors() {
     assert!(RuntimeConfig::default().lazy_checked, "on by default");
-    let n = 4000i64;
-    let x: Vec<u64> = (0..n as u64).map(|i| i * 7 % 1009).collect();
     let run = |declare: bool| {
-        let r = rt_with(RuntimeConfig {
-            cores: 2,
-            min_parallel_ns: 0,
+        let cfg = RuntimeConfig {
             lazy_checked: true,
-            // one inspector call per chunk (no saturation probes)
-            inspect_saturate: false,
             ..eager()
-        });
-        let y: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        let calls = AtomicUsize::new(0);
-        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-            calls.fetch_add(1, Ordering::Relaxed);
-            if declare {
-                h.declare_maps_only();
-            }
-            for i in lo..hi {
-                h.access_unchecked(i, &x[i as usize] as *const u64 as u64, 8)
-                    .unwrap();
-            }
         };
-        let body = |lo: i64, hi: i64| {
-            for i in lo..hi {
-                y[i as usize].fetch_add(x[i as usize] + 1, Ordering::Relaxed);
-            }
-        };
-        let mut after = Vec::new();
-        for _ in 0..3 {
-            r.run_irregular(5, 0, n, 0, Some(&insp), &body).unwrap();
-            after.push(calls.load(Ordering::Relaxed));
-        }
-        for (i, v) in y.iter().enumerate() {
-            assert_eq!(v.load(Ordering::Relaxed), 3 * (x[i] + 1));
-        }
-        let st = r.stats_json();
-        let reg = &st["regions"][0];
-        (
-            after,
-            reg["serial_executions"].as_u64().unwrap(),
-            reg["inspections"].as_u64().unwrap(),
-        )
+        three_lazy_runs(cfg, declare)
     };
     // Declared: the one-iteration check, then the inspection at once (two
     // chunks); never serial.

@@ -70,6 +70,9 @@ static int wb_arena_ready(void) {
     return wb_arena_state == 1;
 }
 
+/* Bytes of whole pages that hold `bytes` (0 on overflow). */
+static size_t wb_pages(size_t bytes) { return (bytes + WB_PAGE - 1) & ~(WB_PAGE - 1); }
+
 static int wb_in_arena(const void *p) {
     return wb_arena && (const char *)p >= wb_arena && (const char *)p < wb_arena + WB_ARENA_SIZE;
 }
@@ -85,7 +88,7 @@ void *wb_alloc(size_t bytes) {
     if (!bytes) bytes = 1;
     wb_lock();
     if (wb_arena_ready() && wb_nblocks < WB_MAX_BLOCKS) {
-        size_t len = (bytes + WB_PAGE - 1) & ~(WB_PAGE - 1);
+        size_t len = wb_pages(bytes);
         if (len >= bytes && len <= WB_ARENA_SIZE - wb_arena_used) {
             char *p = wb_arena + wb_arena_used;
             wb_arena_used += len;
@@ -118,8 +121,7 @@ void wb_free(void *p) {
     wb_lock();
     int i = wb_block_of(p);
     if (i < 0) wb_die("wb_free of a pointer inside the arena that no block starts at");
-    size_t len = (wb_blocks[i].bytes + WB_PAGE - 1) & ~(WB_PAGE - 1);
-    madvise(p, len, MADV_DONTNEED); /* give the pages back; the addresses stay used */
+    madvise(p, wb_pages(wb_blocks[i].bytes), MADV_DONTNEED); /* give the pages back; the addresses stay used */
     wb_blocks[i] = wb_blocks[--wb_nblocks];
     wb_unlock();
 }
