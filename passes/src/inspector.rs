@@ -1123,18 +1123,96 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
     }
 }
 
-/// Which live-ins of the context an inspector made by [`make_inspector_with`]
-/// still reads: the clone's entry block loads live-in `j` as its `j`-th load
-/// ([`outline::clone_body`]), and dead code elimination has removed every use
-/// of a live-in that no reported address or branch depends on. `None` when the
-/// entry block does not have exactly `n` loads (then every live-in counts).
-pub fn inspector_inputs(f: FunctionValue<'_>, n: usize) -> Option<Vec<bool>> {
+/// Which live-ins of the context the schedule of an inspector made by
+/// [`make_inspector_with`] depends on: the clone's entry block loads live-in
+/// `j` as its `j`-th load ([`outline::clone_body`]), and dead code
+/// elimination has removed every use of a live-in that no reported address
+/// or branch depends on. `None` when the entry block does not have exactly
+/// `n` loads (then every live-in counts).
+///
+/// With `maps_only` (the loop is proven parallel, so its inspector only feeds
+/// bank maps and every slab order is legal), a live-in that reaches nothing
+/// but the address operand of report calls ([`only_reported_address`]: the
+/// base of a data array such as SpMV's `x`, `val` and `y`) does not count
+/// either: the schedule is kept per assignment of the values the inspector
+/// reads (index arrays, bounds), as §4.4.1 keeps it per index-array
+/// assignment, and reused when the same loop runs over other data arrays
+/// (GMRES's Krylov vectors, CG's `p`). The reused schedule was computed from
+/// the first data arrays' bank maps: the regular and index-array parts of the
+/// maps are identical, the data arrays' banks shifted with their bases.
+pub fn inspector_inputs(f: FunctionValue<'_>, n: usize, maps_only: bool) -> Option<Vec<bool>> {
     let entry = f.get_first_basic_block()?;
     let loads: Vec<_> = util::instructions(entry)
         .into_iter()
         .filter(|i| i.get_opcode() == InstructionOpcode::Load)
         .collect();
-    (loads.len() == n).then(|| loads.iter().map(|l| l.get_first_use().is_some()).collect())
+    (loads.len() == n).then(|| {
+        loads
+            .iter()
+            .map(|l| l.get_first_use().is_some() && !(maps_only && only_reported_address(*l)))
+            .collect()
+    })
+}
+
+/// Whether every use of `v`, followed through address arithmetic (GEPs,
+/// casts, integer arithmetic, phis, select values), ends in the address
+/// operand of a report call: no load, store, comparison, branch or other
+/// call sees it, so it changes which addresses are reported and nothing
+/// else.
+fn only_reported_address(v: InstructionValue<'_>) -> bool {
+    use inkwell::llvm_sys::core::{
+        LLVMGetFirstUse, LLVMGetInstructionOpcode, LLVMGetNextUse, LLVMGetNumArgOperands,
+        LLVMGetOperand, LLVMGetUser, LLVMIsAInstruction,
+    };
+    use inkwell::llvm_sys::LLVMOpcode as O;
+    let mut stack = vec![v.as_value_ref()];
+    let mut seen = HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x as usize) {
+            continue;
+        }
+        // SAFETY: walking the use lists of live values of one function; every
+        // user is checked to be an instruction before its opcode is read, and
+        // operand indices are below the call's argument count.
+        unsafe {
+            let mut u = LLVMGetFirstUse(x);
+            while !u.is_null() {
+                let user = LLVMGetUser(u);
+                if user.is_null() || LLVMIsAInstruction(user).is_null() {
+                    return false;
+                }
+                match LLVMGetInstructionOpcode(user) {
+                    O::LLVMGetElementPtr
+                    | O::LLVMBitCast
+                    | O::LLVMAddrSpaceCast
+                    | O::LLVMPtrToInt
+                    | O::LLVMIntToPtr
+                    | O::LLVMZExt
+                    | O::LLVMSExt
+                    | O::LLVMTrunc
+                    | O::LLVMAdd
+                    | O::LLVMSub
+                    | O::LLVMMul
+                    | O::LLVMShl
+                    | O::LLVMAnd
+                    | O::LLVMOr
+                    | O::LLVMXor
+                    | O::LLVMPHI
+                    | O::LLVMFreeze => stack.push(user),
+                    O::LLVMSelect if LLVMGetOperand(user, 0) != x => stack.push(user),
+                    O::LLVMCall if is_report_call(InstructionValue::new(user)) => {
+                        let args = LLVMGetNumArgOperands(user);
+                        if (0..args).any(|a| a != 2 && LLVMGetOperand(user, a) == x) {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+                u = LLVMGetNextUse(u);
+            }
+        }
+    }
+    true
 }
 
 /// Next free region id in the module (ids are unique per module).
@@ -1316,7 +1394,7 @@ fn apply<'ctx>(
     outline::replace_loop(module, &plan, inline, |site| {
         let cx = module.get_context();
         let region_v = if with_inspector {
-            let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len()));
+            let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len(), !needs_check));
             emit_context_cache(module, site, &plan, region, used.as_deref())?
         } else {
             // No schedule depends on the context: one runtime id. Mark the id as used.

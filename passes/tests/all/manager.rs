@@ -147,3 +147,51 @@ fn instrument_trace_selects_functions() {
         .to_string()
         .contains("weft_trace_access("));
 }
+
+/// The schedule key of a proven-parallel loop holds what its inspector reads
+/// (index arrays), not the data arrays it only reports: SpMV's context is
+/// (rowptr, y, n, val, col, x), and only rowptr and col decide the schedule.
+/// A loop that needs the dependence check keeps every base its inspector uses
+/// (the DAG depends on how the arrays lie relative to each other).
+#[test]
+fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
+    // (inputs without and with the data-array rule, key words stored as 0)
+    let run = |name: &str| {
+        let ctx = Context::create();
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let m = weft_frontend::parse_ir(&ctx, &text, name).unwrap();
+        PassManager::parse("insert-inspector", cfg())
+            .unwrap()
+            .run(&m)
+            .unwrap();
+        let f = m.get_function("kernel.weft.inspect.0").expect("inspector");
+        let n = f.get_first_basic_block().map_or(0, |b| {
+            let mut k = 0;
+            let mut i = b.get_first_instruction();
+            while let Some(x) = i {
+                k += (x.get_opcode() == inkwell::values::InstructionOpcode::Load) as usize;
+                i = x.get_next_instruction();
+            }
+            k
+        });
+        let all = weft_passes::inspector::inspector_inputs(f, n, false).unwrap();
+        let keyed = weft_passes::inspector::inspector_inputs(f, n, true).unwrap();
+        let text = m.print_to_string().to_string();
+        let key = text
+            .split("call i32 @weft_region_select")
+            .next()
+            .and_then(|h| h.split("%weft.key, i32 0, i32 0").nth(1))
+            .expect("key stores");
+        (all, keyed, key.matches("store i64 0, ptr").count())
+    };
+    let (all, keyed, zeros) = run("insert-inspector/spmv.ll");
+    assert_eq!(all, [true, true, false, true, true, true]);
+    assert_eq!(keyed, [true, false, false, false, true, false]);
+    assert_eq!(zeros, 4);
+    // scatter: y[dst[e]] += w[e] * x[src[e]] needs the dependence check, so
+    // only the live-ins its inspector does not read at all are left out.
+    let (all, keyed, zeros) = run("insert-inspector/scatter.ll");
+    assert_ne!(all, keyed);
+    assert_eq!(zeros, all.iter().filter(|u| !**u).count());
+}
