@@ -1091,9 +1091,17 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         Ok(())
     }
 
-    /// Forgets every site's line at the top of each iteration (after the
-    /// phis of the block defining `k`), and hands the inline counts to the
-    /// runtime before every return.
+    /// Forgets every site's line at the top of each iteration that is not in
+    /// the inline path's current slab (after the phis of the block defining
+    /// `k`), and hands the inline counts to the runtime before every return.
+    ///
+    /// A line a site reported earlier in the same slab has set its bank's bit
+    /// in that slab's map already, so while the inline path records (the
+    /// runtime enabled it: no miss predictor, whose state would see the
+    /// repeated touch) the lines are kept from one iteration to the next
+    /// until the iteration leaves the slab: streaming references (`val[j]`,
+    /// `col[j]` and `y[i]` of consecutive SpMV rows) report each line once
+    /// per slab instead of once per iteration, with the same bank maps.
     fn finish(self, b: &inkwell::builder::Builder<'ctx>) -> Result<()> {
         if self.lines.is_empty() {
             return Ok(());
@@ -1104,9 +1112,28 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             .find(|i| i.get_opcode() != InstructionOpcode::Phi)
             .ok_or_else(|| PassError::Llvm("inspector header without terminator".into()))?;
         b.position_before(&first);
-        let none = self.module.get_context().i64_type().const_all_ones();
+        let cx = self.module.get_context();
+        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+        let lty = fast_type(cx, true);
+        let field = |j: u32, t: inkwell::types::BasicTypeEnum<'ctx>| -> Result<IntValue<'ctx>> {
+            let pf = b.build_struct_gep(lty, self.cur, j, "")?;
+            Ok(b.build_load(t, pf, "")?.into_int_value())
+        };
+        let (lo, hi) = (field(fast::LO, i64t.into())?, field(fast::HI, i64t.into())?);
+        let en = field(fast::ENABLED, i32t.into())?;
+        let keep = b.build_and(
+            b.build_and(
+                b.build_int_compare(IntPredicate::SGE, self.k, lo, "")?,
+                b.build_int_compare(IntPredicate::SLT, self.k, hi, "")?,
+                "",
+            )?,
+            b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?,
+            "weft.same.slab",
+        )?;
+        let none = i64t.const_all_ones();
         for l in &self.lines {
-            b.build_store(*l, none)?;
+            let old = b.build_load(i64t, *l, "")?.into_int_value();
+            b.build_store(*l, b.build_select(keep, old, none, "")?)?;
         }
         debug_assert_eq!(header.get_parent(), Some(self.f));
         let flush = Self::flush_wrapper(self.module)?;

@@ -43,6 +43,46 @@ fn run(exe: &Path, args: &[String], cores: u32, trace: Option<&Path>) -> Result<
         .ok_or_else(|| format!("{}: no checksum line", exe.display()))
 }
 
+/// The schedule of every irregular region as `WEFT_STATS` reports it (id,
+/// inspections, units, banks per slab, banks per slot and Original's, DAG
+/// edges), running `exe` on `cores` workers with the extra environment `env`.
+fn schedules(
+    exe: &Path,
+    args: &[String],
+    cores: u32,
+    env: &[(&str, &str)],
+) -> Result<String, String> {
+    let stats = exe.with_extension(format!("stats{}.json", env.len()));
+    let mut c = Command::new(exe);
+    c.args(args)
+        .env("WEFT_CORES", cores.to_string())
+        .env("WEFT_STATS", &stats)
+        .env_remove("WEFT_TRACE")
+        .envs(env.iter().copied());
+    let out = c.output().map_err(|e| format!("{}: {e}", exe.display()))?;
+    if !out.status.success() {
+        return Err(format!("{} exited with {}", exe.display(), out.status));
+    }
+    let text = std::fs::read_to_string(&stats).map_err(|e| format!("{}: {e}", stats.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let keys = [
+        "id",
+        "inspections",
+        "units",
+        "banks_per_slab",
+        "banks_per_slot",
+        "original_banks_per_slot",
+        "dag_edges",
+    ];
+    let regions = v["regions"].as_array().cloned().unwrap_or_default();
+    Ok(regions
+        .iter()
+        .filter(|r| r["kind"] == "irregular")
+        .map(|r| keys.map(|k| format!("{k}={}", r[k])).join(" "))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 /// Optimizes `ll` with `pipeline`; returns the output path and the number of loops transformed.
 fn optimize(ll: &Path, pipeline: &str, out: &Path) -> (PathBuf, usize) {
     let ctx = Context::create();
@@ -106,6 +146,26 @@ fn irregular_benchmarks_match_bit_for_bit() {
                 &opts,
             )
             .expect("link optimized");
+            if k == 0 {
+                // The inline recording path (per-slab line memory, bank bits
+                // set by the inspector itself) builds the same schedules as
+                // the runtime's generic path, which sees every line of every
+                // iteration (`WEFT_INSPECT_INLINE=0`).
+                runs += 2;
+                // (Grain control off: which executions run in parallel must
+                // not depend on how fast the inspections were.)
+                let env = [("WEFT_MIN_PARALLEL_NS", "0")];
+                let inline = schedules(&exe, &args, 3, &env);
+                let generic = schedules(&exe, &args, 3, &[env[0], ("WEFT_INSPECT_INLINE", "0")]);
+                match (inline, generic) {
+                    (Ok(x), Ok(y)) if x == y => {}
+                    (Ok(x), Ok(y)) => failures.push(format!(
+                        "{}: schedules differ with WEFT_INSPECT_INLINE=0:\n{x}\nagainst\n{y}",
+                        b.name
+                    )),
+                    (Err(e), _) | (_, Err(e)) => failures.push(format!("{}: {e}", b.name)),
+                }
+            }
             for &c in CORES {
                 runs += 1;
                 match run(&exe, &args, c, None) {

@@ -8,7 +8,8 @@
 ; CHECK: store { i64, i64, ptr, ptr, i64, i32, i32, i32, i32, i64, i64 } zeroinitializer, ptr %weft.fast
 ; CHECK: { i64 0, i64 0, ptr null, ptr null, i64 0, i32 0, i32 0, i32 1, i32 0, i64 0, i64 0, i64 0 }, ptr %weft.fast.cur
 ; CHECK: call i32 @weft_inspect_maps_only(ptr %insp)
-; CHECK: store i64 -1, ptr %weft.line
+; CHECK: %weft.same.slab = and i1
+; CHECK: select i1 %weft.same.slab, i64 %{{.*}}, i64 -1
 ; CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k, {{.*}}, ptr %weft.fast, ptr %weft.fast.cur, i1 true)
 ; CHECK-NOT: store double
 ; CHECK: call void @weft.inspect.fast_flush(ptr %insp, ptr %weft.fast, ptr %weft.fast.cur)
