@@ -37,8 +37,13 @@
 //! call the live-in values of the context (base pointers, bounds) are packed
 //! into an `i64` key and `weft_region_select` returns the id whose saved key
 //! is equal (its cached schedule is reused) or recycles the least recently
-//! used id (a kernel called on another matrix, Gauss-Seidel's colours, CG's
-//! two vectors: up to [`CONTEXT_SLOTS`] contexts per region stay cached).
+//! used id (a kernel called on another matrix, Gauss-Seidel's colours: up
+//! to [`CONTEXT_SLOTS`] contexts per region stay cached). The key holds only
+//! what the schedule depends on ([`inspector_inputs`]): live-ins the
+//! inspector reads, and for a loop proven parallel not the bases of the data
+//! arrays it merely reports (SpMV's `x`, `val`, `y`), so one schedule serves
+//! the loop over every vector (GMRES's Krylov vectors, CG's `p`) as §4.4.1
+//! keeps it per index-array assignment.
 //! Index arrays reassigned in place are caught by `weft_region_reset(region)`
 //! calls after code that may write integer arrays: after each integer store,
 //! memory intrinsic or unknown external call outside generated code, placed
@@ -63,7 +68,9 @@
 //! reported in the current iteration and skips accesses inside it
 //! ([`LineDedup`]; the line size comes from the runtime at inspector entry).
 //! On the HPCG SpMV that leaves 4.5M of 21.4M runtime calls per two
-//! inspections with identical bank maps. The reports left are recorded
+//! inspections with identical bank maps. While the inline path below
+//! records, the line is remembered for the rest of the slab instead of the
+//! iteration (streaming references then report each line once per slab). The reports left are recorded
 //! inline when they touch at most two lines: the wrapper sets the bank bits
 //! of the current slab itself, from the runtime's bank table, and asks the
 //! runtime only when the iteration enters another slab
@@ -600,14 +607,15 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
         )
 }
 
-/// Per-iteration line deduplication of unchecked reports (accesses that
-/// cannot conflict, so they only feed the bank maps, kept per cache line):
-/// each report site keeps the line (`addr >> shift`, `shift` from
-/// `weft_inspect_line_shift` at inspector entry) it last reported, and skips
-/// an access that lies wholly inside that line. The lines are forgotten at
-/// the top of every iteration `k`, so every slab still sees every line its
-/// iterations touch and the bank maps are exactly those of reporting every
-/// access. The check lives in an `alwaysinline` wrapper
+/// Line deduplication of unchecked reports (accesses that cannot conflict,
+/// so they only feed the bank maps, kept per cache line): each report site
+/// keeps the line (`addr >> shift`, `shift` from `weft_inspect_line_shift`
+/// at inspector entry) it last reported, and skips an access that lies
+/// wholly inside that line. The lines are forgotten at the top of every
+/// iteration `k` that is not in the inline path's current slab (every
+/// iteration when the runtime disabled that path), so every slab still sees
+/// every line its iterations touch and the bank maps are exactly those of
+/// reporting every access ([`LineDedup::finish`]). The check lives in an `alwaysinline` wrapper
 /// ([`LineDedup::REPORT`]); after inlining, SROA keeps the lines in
 /// registers, so a skipped access costs a shift and two compares instead of
 /// a runtime call (SpMV rows report each line of `val`, `col` and `x` once).
