@@ -972,12 +972,6 @@ void wb_permute_doubles(double *v, long n, int stride, const int *perm) {
 
 /* ---------------------------------------------------------------- timing & output */
 
-double wb_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void wb_report(const char *prog, const char *input_desc, size_t ws, int iters, double seconds) {
     fprintf(stderr, "%s: input: %s\n", prog, input_desc);
     fprintf(stderr, "%s: working set: %zu bytes (%.2f MiB)\n", prog, ws, (double)ws / 1048576.0);

@@ -28,6 +28,7 @@
 #pragma STDC FP_CONTRACT OFF
 
 #include <stddef.h>
+#include <time.h>
 #include <stdint.h>
 
 #define WB_NOINLINE __attribute__((noinline))
@@ -210,7 +211,23 @@ void wb_permute_doubles(double *v, long n, int stride, const int *perm);
 
 /* ---------------------------------------------------------------- timing & output */
 
-double wb_now(void);  /* monotonic seconds */
+/* Monotonic seconds. Defined here, not in weft_bench.c, so that the program's
+ * IR shows the clock_gettime call: a call of an unknown function between two
+ * executions of an irregular loop makes weft re-inspect it (the function
+ * might have rewritten the index arrays), while clock_gettime is known not
+ * to. The benchmarks build with -std=c11, which hides POSIX's clock_gettime
+ * and CLOCK_MONOTONIC (1 on Linux); struct timespec is C11's. */
+#ifdef CLOCK_MONOTONIC
+#define WB_CLOCK_MONOTONIC CLOCK_MONOTONIC
+#else
+int clock_gettime(int clock_id, struct timespec *tp);
+#define WB_CLOCK_MONOTONIC 1
+#endif
+static inline double wb_now(void) {
+    struct timespec ts;
+    clock_gettime(WB_CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* Reports on stderr: program, input description, working set (bytes), iterations, time. */
 void wb_report(const char *prog, const char *input_desc, size_t working_set_bytes, int iters,
