@@ -116,6 +116,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "schedule",
         "blp (Algorithm 4, default) or original (static chunks, the ch. 4 Original baseline)",
     ),
+    (
+        "data-key",
+        "keep one schedule per data-array context too, built from that context's bank maps (default false: one per index-array assignment, §4.4.1)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -129,6 +133,9 @@ pub struct InsertInspector {
     pub invalidate: bool,
     /// Run the Original schedule (static chunks) instead of Algorithm 4.
     pub original: bool,
+    /// Key schedules of loops proven parallel by their data arrays too
+    /// (see [`inspector_inputs`]).
+    pub data_key: bool,
 }
 
 impl Default for InsertInspector {
@@ -138,6 +145,7 @@ impl Default for InsertInspector {
             only: Vec::new(),
             invalidate: true,
             original: false,
+            data_key: false,
         }
     }
 }
@@ -150,6 +158,7 @@ impl InsertInspector {
             only: o.list("only"),
             invalidate: o.bool_or("invalidate", true)?,
             original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
+            data_key: o.bool_or("data-key", false)?,
         })
     }
 }
@@ -1410,6 +1419,7 @@ fn apply<'ctx>(
     needs_check: bool,
     unchecked_loads: &HashSet<util::ValueKey>,
     min_parallel_iters: u64,
+    data_key: bool,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
     let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
@@ -1434,7 +1444,8 @@ fn apply<'ctx>(
     outline::replace_loop(module, &plan, inline, |site| {
         let cx = module.get_context();
         let region_v = if with_inspector {
-            let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len(), !needs_check));
+            let maps_only = !needs_check && !data_key;
+            let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len(), maps_only));
             emit_context_cache(module, site, &plan, region, used.as_deref())?
         } else {
             // No schedule depends on the context: one runtime id. Mark the id as used.
@@ -1915,6 +1926,7 @@ impl Pass for InsertInspector {
         let mut regions = Vec::new();
         let slab = self.slab;
         let original = self.original;
+        let data_key = self.data_key;
         let checks: std::cell::RefCell<HashMap<usize, (bool, HashSet<util::ValueKey>)>> =
             Default::default();
         let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
@@ -1951,6 +1963,7 @@ impl Pass for InsertInspector {
                     needs,
                     &unchecked,
                     min,
+                    data_key,
                     &mut regions,
                 )
             },

@@ -157,11 +157,11 @@ fn instrument_trace_selects_functions() {
 fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
     // (inputs without and with the data-array rule, key words stored as 0)
-    let run = |name: &str| {
+    let run_with = |name: &str, pipeline: &str| {
         let ctx = Context::create();
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         let m = weft_frontend::parse_ir(&ctx, &text, name).unwrap();
-        PassManager::parse("insert-inspector", cfg())
+        PassManager::parse(pipeline, cfg())
             .unwrap()
             .run(&m)
             .unwrap();
@@ -185,10 +185,14 @@ fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
             .expect("key stores");
         (all, keyed, key.matches("store i64 0, ptr").count())
     };
+    let run = |name: &str| run_with(name, "insert-inspector");
     let (all, keyed, zeros) = run("insert-inspector/spmv.ll");
     assert_eq!(all, [true, true, false, true, true, true]);
     assert_eq!(keyed, [true, false, false, false, true, false]);
     assert_eq!(zeros, 4);
+    // `data-key=true`: the data arrays stay in the key (only the unused `n` is 0).
+    let (_, _, zeros) = run_with("insert-inspector/spmv.ll", "insert-inspector<data-key=true>");
+    assert_eq!(zeros, 1);
     // scatter: y[dst[e]] += w[e] * x[src[e]] needs the dependence check, so
     // only the live-ins its inspector does not read at all are left out.
     let (all, keyed, zeros) = run("insert-inspector/scatter.ll");
