@@ -1414,14 +1414,13 @@ pub fn emit_context_cache<'ctx>(
 fn apply<'ctx>(
     module: &Module<'ctx>,
     plan: LoopPlan<'ctx>,
-    slab: u64,
-    original: bool,
+    opts: &InsertInspector,
     needs_check: bool,
     unchecked_loads: &HashSet<util::ValueKey>,
     min_parallel_iters: u64,
-    data_key: bool,
     regions: &mut Vec<u32>,
 ) -> Result<String> {
+    let (slab, original) = (opts.slab, opts.original);
     let body = outline::clone_body(module, &plan, CloneKind::Executor)?;
     // The Original schedule needs no inspector unless slabs may conflict.
     let with_inspector = !original || needs_check;
@@ -1444,7 +1443,7 @@ fn apply<'ctx>(
     outline::replace_loop(module, &plan, inline, |site| {
         let cx = module.get_context();
         let region_v = if with_inspector {
-            let maps_only = !needs_check && !data_key;
+            let maps_only = !needs_check && !opts.data_key;
             let used = insp_fn.and_then(|f| inspector_inputs(f, plan.live_ins.len(), maps_only));
             emit_context_cache(module, site, &plan, region, used.as_deref())?
         } else {
@@ -1924,9 +1923,6 @@ impl Pass for InsertInspector {
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let mut regions = Vec::new();
-        let slab = self.slab;
-        let original = self.original;
-        let data_key = self.data_key;
         let checks: std::cell::RefCell<HashMap<usize, (bool, HashSet<util::ValueKey>)>> =
             Default::default();
         let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
@@ -1955,17 +1951,7 @@ impl Pass for InsertInspector {
                     .remove(&util::bkey(plan.header))
                     .unwrap_or((true, HashSet::new()));
                 let min = cx.config.min_parallel_iters;
-                apply(
-                    m,
-                    plan,
-                    slab,
-                    original,
-                    needs,
-                    &unchecked,
-                    min,
-                    data_key,
-                    &mut regions,
-                )
+                apply(m, plan, self, needs, &unchecked, min, &mut regions)
             },
         )?;
         // Drop the empty remarks of loops that were never candidates.

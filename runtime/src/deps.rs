@@ -206,7 +206,7 @@ pub fn sync_points(dag: &UnitDag, per_core: &[Vec<u32>], seq: &[u32]) -> Result<
             pos[u as usize] = i as u32;
         }
     }
-    if core.iter().any(|&c| c == NONE) || seq.len() != n {
+    if core.contains(&NONE) || seq.len() != n {
         return Err(invalid("schedule does not contain every unit exactly once"));
     }
     let mut seq_pos = vec![0u32; n];

@@ -724,7 +724,7 @@ impl Hasher for SplitMix {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0 << 8 | self.0 >> 56) ^ b as u64;
+            self.0 = self.0.rotate_left(8) ^ b as u64;
         }
     }
     fn write_u64(&mut self, i: u64) {

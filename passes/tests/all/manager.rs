@@ -191,7 +191,10 @@ fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
     assert_eq!(keyed, [true, false, false, false, true, false]);
     assert_eq!(zeros, 4);
     // `data-key=true`: the data arrays stay in the key (only the unused `n` is 0).
-    let (_, _, zeros) = run_with("insert-inspector/spmv.ll", "insert-inspector<data-key=true>");
+    let (_, _, zeros) = run_with(
+        "insert-inspector/spmv.ll",
+        "insert-inspector<data-key=true>",
+    );
     assert_eq!(zeros, 1);
     // scatter: y[dst[e]] += w[e] * x[src[e]] needs the dependence check, so
     // only the live-ins its inspector does not read at all are left out.
