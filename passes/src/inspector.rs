@@ -70,7 +70,8 @@
 //! On the HPCG SpMV that leaves 4.5M of 21.4M runtime calls per two
 //! inspections with identical bank maps. While the inline path below
 //! records, the line is remembered for the rest of the slab instead of the
-//! iteration (streaming references then report each line once per slab). The reports left are recorded
+//! iteration (streaming references then report each line once per slab).
+//! The reports left are recorded
 //! inline when they touch at most two lines: the wrapper sets the bank bits
 //! of the current slab itself, from the runtime's bank table, and asks the
 //! runtime only when the iteration enters another slab
