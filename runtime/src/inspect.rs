@@ -332,12 +332,19 @@ impl SlabRecorder {
     /// Puts the accesses of `prefix` (recorded with [`SlabRecorder::new`] over
     /// the iterations this lazy recorder dropped) in front of this one's, and
     /// merges its bank-map bits; afterwards the recorder is complete.
-    pub fn prepend(&mut self, prefix: SlabRecorder) {
-        let lazy = std::mem::replace(self, prefix);
-        // The prefix re-reported iterations the lazy recorder already counted.
-        let counts = (lazy.reported, lazy.filtered, lazy.touches);
-        self.append(lazy);
-        (self.reported, self.filtered, self.touches) = counts;
+    pub fn prepend(&mut self, mut prefix: SlabRecorder) {
+        // The prefix re-reported iterations this recorder already counted, so
+        // the counts stay; its few records go in front of this recorder's
+        // many (moved in place, not copied into a new allocation).
+        self.merge_bits(&prefix);
+        if let (Some(a), Some(b)) = (prefix.recs.last(), self.recs.first()) {
+            self.monotone &= a.unit <= b.unit;
+        }
+        self.monotone &= prefix.monotone;
+        self.writes += prefix.writes;
+        self.recs.splice(0..0, prefix.recs.drain(..));
+        self.rec_from = i64::MIN;
+        self.first_write = None;
     }
 
     /// Appends the accesses of `other` (a recorder of the same layout over

@@ -1621,7 +1621,10 @@ impl Runtime {
                 })
                 .collect()
         };
-        let mut rec = make(false);
+        // The chunks in core order, appended to the first one's recorder
+        // (their records are not copied into a new one).
+        let mut parts = parts.into_iter();
+        let mut rec = parts.next().unwrap_or_else(|| Ok(make(false)))?;
         for part in parts {
             rec.append(part?);
         }
