@@ -52,6 +52,11 @@ pub struct SimArgs {
     /// default: 2 when the machine has two or more cores).
     #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
     pub threads: Option<u32>,
+    /// Run the simulation this many times and report the median rate with
+    /// the range (host speed varies between runs, the two-thread figure
+    /// especially); every run must give the same statistics.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -114,27 +119,46 @@ fn sim(args: SimArgs) -> anyhow::Result<()> {
         .with_context(|| format!("machine `{}`", args.machine))?;
     let threaded = super::sim::dram_thread(args.threads);
     let opts = super::sim::options(&cfg, None, "none", 1, threaded)?;
-    let t = Instant::now();
-    let (s, trace) = match &args.trace {
-        None => {
-            let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
-            let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
-            (s, "synthetic".to_string())
-        }
-        Some(path) => {
-            let s = weft_memsim::run::simulate_trace_file(&cfg, path, &opts, |_| {})
-                .with_context(|| format!("simulating {}", path.display()))?;
-            (s, path.display().to_string())
-        }
+    let once = || -> anyhow::Result<(weft_memsim::manycore::RunStats, String, f64)> {
+        let t = Instant::now();
+        let (s, trace) = match &args.trace {
+            None => {
+                let mut src = weft_memsim::run::bench_workload(cfg.core.count, args.records, 1);
+                let s = weft_memsim::run::simulate(&cfg, &mut src, &opts, |_| {})?;
+                (s, "synthetic".to_string())
+            }
+            Some(path) => {
+                let s = weft_memsim::run::simulate_trace_file(&cfg, path, &opts, |_| {})
+                    .with_context(|| format!("simulating {}", path.display()))?;
+                (s, path.display().to_string())
+            }
+        };
+        Ok((s, trace, t.elapsed().as_secs_f64()))
     };
-    let secs = t.elapsed().as_secs_f64();
+    let (s, trace, first) = once()?;
+    let mut times = vec![first];
+    for _ in 1..args.repeat {
+        let (again, _, secs) = once()?;
+        anyhow::ensure!(
+            again == s,
+            "the simulation gave different statistics on a repeated run"
+        );
+        times.push(secs);
+    }
+    times.sort_by(f64::total_cmp);
+    let secs = times[times.len() / 2];
     let rate = s.records as f64 / secs;
+    let (lo, hi) = (
+        s.records as f64 / times[times.len() - 1],
+        s.records as f64 / times[0],
+    );
     if args.json {
         let v = serde_json::json!({
             "machine": cfg.name, "cores": cfg.core.count, "trace": trace, "records": s.records,
             "seconds": secs, "records_per_second": rate, "simulated_cycles": s.cycles,
             "llc_hit_rate": s.llc_hit_rate, "llc_mpki": s.llc_mpki,
             "threads": if threaded { 2 } else { 1 },
+            "runs": times.len(), "records_per_second_min": lo, "records_per_second_max": hi,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -143,6 +167,12 @@ fn sim(args: SimArgs) -> anyhow::Result<()> {
             s.records, cfg.name, cfg.core.count, secs, rate, s.cycles, s.llc_hit_rate, s.llc_mpki,
             if threaded { 2 } else { 1 }, if threaded { "s" } else { "" }
         );
+        if times.len() > 1 {
+            println!(
+                "sim: median of {} runs; range {lo:.0} to {hi:.0} records/s",
+                times.len()
+            );
+        }
     }
     Ok(())
 }

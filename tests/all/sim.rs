@@ -1,5 +1,5 @@
 //! `weft sim`: the DRAM thread (`--threads 2`) prints the statistics of a one-thread
-//! run, and bad thread counts are refused.
+//! run, bad thread counts are refused, and `weft bench sim --repeat` reports a median.
 
 use std::process::Command;
 
@@ -36,4 +36,40 @@ fn thread_counts_other_than_one_or_two_are_refused() {
     assert!(!ok);
     assert!(err.contains("--threads"), "{err}");
     assert!(err.contains("1..=2") || err.contains("1..3"), "{err}");
+}
+
+/// `weft bench sim --repeat`: the median of the runs, with their range; the
+/// runs must agree (the command fails otherwise).
+#[test]
+fn bench_sim_repeats_report_the_median_and_range() {
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "bench",
+            "sim",
+            "--records",
+            "20000",
+            "--repeat",
+            "3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["runs"], 3);
+    let (lo, mid, hi) = (
+        v["records_per_second_min"].as_f64().unwrap(),
+        v["records_per_second"].as_f64().unwrap(),
+        v["records_per_second_max"].as_f64().unwrap(),
+    );
+    assert!(lo > 0.0 && lo <= mid && mid <= hi, "{v}");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["bench", "sim", "--records", "1000", "--repeat", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
 }
