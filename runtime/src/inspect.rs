@@ -336,12 +336,7 @@ impl SlabRecorder {
         // The prefix re-reported iterations this recorder already counted, so
         // the counts stay; its few records go in front of this recorder's
         // many (moved in place, not copied into a new allocation).
-        self.merge_bits(&prefix);
-        if let (Some(a), Some(b)) = (prefix.recs.last(), self.recs.first()) {
-            self.monotone &= a.unit <= b.unit;
-        }
-        self.monotone &= prefix.monotone;
-        self.writes += prefix.writes;
+        self.merge_meta(&prefix, true);
         self.recs.splice(0..0, prefix.recs.drain(..));
         self.rec_from = i64::MIN;
         self.first_write = None;
@@ -350,16 +345,26 @@ impl SlabRecorder {
     /// Appends the accesses of `other` (a recorder of the same layout over
     /// later iterations, e.g. the next core's chunk) and merges its bits.
     pub fn append(&mut self, mut other: SlabRecorder) {
-        self.merge_bits(&other);
-        if let (Some(a), Some(b)) = (self.recs.last(), other.recs.first()) {
-            self.monotone &= a.unit <= b.unit;
-        }
-        self.monotone &= other.monotone;
-        self.writes += other.writes;
+        self.merge_meta(&other, false);
         self.reported += other.reported;
         self.filtered += other.filtered;
         self.touches += other.touches;
         self.recs.append(&mut other.recs);
+    }
+
+    /// Merges `other`'s bank-map bits, write count and record order, its
+    /// records going in front of this recorder's (`before`) or after them.
+    fn merge_meta(&mut self, other: &SlabRecorder, before: bool) {
+        self.merge_bits(other);
+        let (a, b) = match before {
+            true => (other.recs.last(), self.recs.first()),
+            false => (self.recs.last(), other.recs.first()),
+        };
+        if let (Some(a), Some(b)) = (a, b) {
+            self.monotone &= a.unit <= b.unit;
+        }
+        self.monotone &= other.monotone;
+        self.writes += other.writes;
     }
 
     fn merge_bits(&mut self, other: &SlabRecorder) {

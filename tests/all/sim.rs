@@ -42,18 +42,21 @@ fn thread_counts_other_than_one_or_two_are_refused() {
 /// runs must agree (the command fails otherwise).
 #[test]
 fn bench_sim_repeats_report_the_median_and_range() {
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args([
-            "bench",
-            "sim",
-            "--records",
-            "20000",
-            "--repeat",
-            "3",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let bench = |records: &str, repeat: &str| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args([
+                "bench",
+                "sim",
+                "--json",
+                "--records",
+                records,
+                "--repeat",
+                repeat,
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = bench("20000", "3");
     assert!(
         out.status.success(),
         "{}",
@@ -61,15 +64,12 @@ fn bench_sim_repeats_report_the_median_and_range() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["runs"], 3);
+    let rate = |k: &str| v[k].as_f64().unwrap();
     let (lo, mid, hi) = (
-        v["records_per_second_min"].as_f64().unwrap(),
-        v["records_per_second"].as_f64().unwrap(),
-        v["records_per_second_max"].as_f64().unwrap(),
+        rate("records_per_second_min"),
+        rate("records_per_second"),
+        rate("records_per_second_max"),
     );
     assert!(lo > 0.0 && lo <= mid && mid <= hi, "{v}");
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["bench", "sim", "--records", "1000", "--repeat", "0"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
+    assert!(!bench("1000", "0").status.success());
 }
