@@ -1210,55 +1210,45 @@ pub fn inspector_inputs(f: FunctionValue<'_>, n: usize, maps_only: bool) -> Opti
 /// call sees it, so it changes which addresses are reported and nothing
 /// else.
 fn only_reported_address(v: InstructionValue<'_>) -> bool {
-    use inkwell::llvm_sys::core::{
-        LLVMGetFirstUse, LLVMGetInstructionOpcode, LLVMGetNextUse, LLVMGetNumArgOperands,
-        LLVMGetOperand, LLVMGetUser, LLVMIsAInstruction,
-    };
-    use inkwell::llvm_sys::LLVMOpcode as O;
-    let mut stack = vec![v.as_value_ref()];
+    use InstructionOpcode as O;
+    let mut stack = vec![v];
     let mut seen = HashSet::new();
     while let Some(x) = stack.pop() {
-        if !seen.insert(x as usize) {
+        if !seen.insert(util::key(&x)) {
             continue;
         }
-        // SAFETY: walking the use lists of live values of one function; every
-        // user is checked to be an instruction before its opcode is read, and
-        // operand indices are below the call's argument count.
-        unsafe {
-            let mut u = LLVMGetFirstUse(x);
-            while !u.is_null() {
-                let user = LLVMGetUser(u);
-                if user.is_null() || LLVMIsAInstruction(user).is_null() {
-                    return false;
-                }
-                match LLVMGetInstructionOpcode(user) {
-                    O::LLVMGetElementPtr
-                    | O::LLVMBitCast
-                    | O::LLVMAddrSpaceCast
-                    | O::LLVMPtrToInt
-                    | O::LLVMIntToPtr
-                    | O::LLVMZExt
-                    | O::LLVMSExt
-                    | O::LLVMTrunc
-                    | O::LLVMAdd
-                    | O::LLVMSub
-                    | O::LLVMMul
-                    | O::LLVMShl
-                    | O::LLVMAnd
-                    | O::LLVMOr
-                    | O::LLVMXor
-                    | O::LLVMPHI
-                    | O::LLVMFreeze => stack.push(user),
-                    O::LLVMSelect if LLVMGetOperand(user, 0) != x => stack.push(user),
-                    O::LLVMCall if is_report_call(InstructionValue::new(user)) => {
-                        let args = LLVMGetNumArgOperands(user);
-                        if (0..args).any(|a| a != 2 && LLVMGetOperand(user, a) == x) {
-                            return false;
-                        }
+        for user in util::unique_users(&x) {
+            let uses_x = |k: u32| {
+                util::value_operand(user, k).is_some_and(|o| util::key(&o) == util::key(&x))
+            };
+            match user.get_opcode() {
+                O::GetElementPtr
+                | O::BitCast
+                | O::AddrSpaceCast
+                | O::PtrToInt
+                | O::IntToPtr
+                | O::ZExt
+                | O::SExt
+                | O::Trunc
+                | O::Add
+                | O::Sub
+                | O::Mul
+                | O::Shl
+                | O::And
+                | O::Or
+                | O::Xor
+                | O::Phi
+                | O::Freeze => stack.push(user),
+                O::Select if !uses_x(0) => stack.push(user),
+                // Every argument but the address (operand 2): the callee
+                // operand is last, after the arguments.
+                O::Call if is_report_call(user) => {
+                    let args = user.get_num_operands().saturating_sub(1);
+                    if (0..args).any(|a| a != 2 && uses_x(a)) {
+                        return false;
                     }
-                    _ => return false,
                 }
-                u = LLVMGetNextUse(u);
+                _ => return false,
             }
         }
     }
