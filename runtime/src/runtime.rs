@@ -125,27 +125,11 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
-    /// Lazy inspection of every region (`WEFT_LAZY_INSPECT=1`, default off;
-    /// native runs only): an irregular region's first execution runs in original order
-    /// on the calling thread, without inspection; it is inspected when it
-    /// runs again. A region that runs once (miniFE's assembly loops, which
-    /// write through index arrays and so need the dependence check) then
-    /// never pays an inspection worth tens of its executions; a region that
-    /// runs many times loses at most one execution's parallel speed-up.
-    pub lazy_inspection: bool,
-    /// Lazy inspection of checked regions (`WEFT_LAZY_INSPECT=checked`, the
-    /// default; `0` turns it off; native runs only): as [`RuntimeConfig::lazy_inspection`],
-    /// but only for regions whose inspector does not declare
-    /// [`crate::abi::weft_inspect_maps_only`], i.e. loops that need the
-    /// dependence check, whose inspections record every access and cost
-    /// tens of executions. Regions the compiler proves parallel keep their
-    /// inspected first execution. To tell them apart the runtime runs the
-    /// inspector over the region's first iteration into a throwaway layout.
-    /// A checked region that runs once (miniFE's assembly loops) then never
-    /// pays an inspection worth tens of its executions; one that runs many
-    /// times loses one execution's parallel speed-up, against an inspection
-    /// that costs more than that anyway (docs/overheads.md).
-    pub lazy_checked: bool,
+    /// Lazy inspection (`WEFT_LAZY_INSPECT`, default [`LazyInspect::Checked`];
+    /// native runs only): which irregular regions run their first execution
+    /// in original order on the calling thread, without inspection, and are
+    /// inspected when they run again. See [`LazyInspect`].
+    pub lazy: LazyInspect,
     /// Miss prediction of irregular inspections (`WEFT_MISS_FILTER`, default
     /// [`MissFilter::Off`]): which accesses of a slab set bits in its bank
     /// map (see [`MissFilter`]).
@@ -164,6 +148,31 @@ pub struct RuntimeConfig {
     /// `accesses` / `line_touches` counts cover less. See
     /// `Runtime::inspect_chunk`.
     pub inspect_saturate: bool,
+}
+
+/// Which irregular regions are inspected lazily ([`RuntimeConfig::lazy`]):
+/// their first execution runs in original order on the calling thread,
+/// without inspection, and they are inspected when they run again. A region
+/// that runs once (miniFE's assembly loops, which write through index arrays
+/// and so need the dependence check) then never pays an inspection worth
+/// tens of its executions; a region that runs many times loses at most one
+/// execution's parallel speed-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LazyInspect {
+    /// No region (`WEFT_LAZY_INSPECT=0`).
+    Off,
+    /// Regions whose inspector does not declare
+    /// [`crate::abi::weft_inspect_maps_only`], i.e. loops that need the
+    /// dependence check, whose inspections record every access and cost tens
+    /// of executions (`WEFT_LAZY_INSPECT=checked`, the default). Regions the
+    /// compiler proves parallel keep their inspected first execution. To tell
+    /// them apart the runtime runs the inspector over the region's first
+    /// iteration into a throwaway layout. One that runs many times loses one
+    /// execution's parallel speed-up, against an inspection that costs more
+    /// than that anyway (docs/overheads.md).
+    Checked,
+    /// Every region (`WEFT_LAZY_INSPECT=1`).
+    All,
 }
 
 /// The switch in variable `name`: `1` (or empty) on, `0` off, unset `default`.
@@ -247,8 +256,7 @@ impl Default for RuntimeConfig {
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
-            lazy_inspection: false,
-            lazy_checked: true,
+            lazy: LazyInspect::Checked,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
             inspect_saturate: true,
@@ -300,10 +308,10 @@ impl RuntimeConfig {
             })?;
         }
         if let Ok(v) = std::env::var("WEFT_LAZY_INSPECT") {
-            (c.lazy_inspection, c.lazy_checked) = match v.trim() {
-                "1" | "on" | "true" => (true, false),
-                "checked" => (false, true),
-                "0" | "off" | "false" | "" => (false, false),
+            c.lazy = match v.trim() {
+                "1" | "on" | "true" => LazyInspect::All,
+                "checked" => LazyInspect::Checked,
+                "0" | "off" | "false" | "" => LazyInspect::Off,
                 _ => {
                     return Err(invalid(format!(
                         "WEFT_LAZY_INSPECT={v:?} is not 0/1 (off/on) or `checked`"
@@ -702,10 +710,8 @@ pub struct Runtime {
     /// Context slots in use over all regions (changed under the `contexts`
     /// lock; read without it so that resets with nothing to drop are free).
     live_slots: AtomicUsize,
-    /// [`Runtime::set_up`] has run.
-    set_up_done: std::sync::atomic::AtomicBool,
-    /// Time [`Runtime::set_up`] took (`setup_ns` in the statistics).
-    setup_ns: std::sync::atomic::AtomicU64,
+    /// Time [`Runtime::set_up`] took (`setup_ns` in the statistics), once it has run.
+    setup_ns: OnceLock<u64>,
 }
 
 /// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
@@ -825,8 +831,7 @@ impl Runtime {
             trace_depth: AtomicU32::new(0),
             affine_desc: Mutex::new(FastMap::default()),
             live_slots: AtomicUsize::new(0),
-            set_up_done: std::sync::atomic::AtomicBool::new(false),
-            setup_ns: std::sync::atomic::AtomicU64::new(0),
+            setup_ns: OnceLock::new(),
         })
     }
 
@@ -861,18 +866,15 @@ impl Runtime {
     /// its own inspections (before, the first region to be inspected also
     /// paid for these, about 0.4 ms on equake).
     fn set_up(&self) -> Result<()> {
-        if self.set_up_done.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        let t = Instant::now();
-        self.machine()?;
-        if !self.tracing() {
-            crate::executor::start_workers(self.cfg.cores);
-        }
-        self.setup_ns
-            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        self.set_up_done.store(true, Ordering::Relaxed);
-        Ok(())
+        self.setup_ns.get_or_init(|| {
+            let t = Instant::now();
+            // A machine that fails to load fails below (and on every later call).
+            if self.machine().is_ok() && !self.tracing() {
+                crate::executor::start_workers(self.cfg.cores);
+            }
+            t.elapsed().as_nanos() as u64
+        });
+        self.machine().map(|_| ())
     }
 
     /// Whether trace mode is on.
@@ -1212,12 +1214,13 @@ impl Runtime {
                         self.plan_reused(IRREGULAR, id);
                         c
                     }
-                    None if (self.cfg.lazy_inspection || self.cfg.lazy_checked)
+                    None if self.cfg.lazy != LazyInspect::Off
                         && self.tracer.is_none()
                         && lock(&self.stats)
                             .get(&(IRREGULAR, id))
                             .map_or(true, |e| e.executions == 0)
-                        && (self.cfg.lazy_inspection || !self.declares_maps_only(lo, insp)) =>
+                        && (self.cfg.lazy == LazyInspect::All
+                            || !self.declares_maps_only(lo, insp)) =>
                     {
                         // Lazy inspection: the first execution runs in
                         // original order on the calling thread.
@@ -2320,7 +2323,7 @@ impl Runtime {
             "trace_mode": self.tracing(),
             "regions": regions,
             "parallel_for": {"calls": pf.0, "iterations": pf.1, "executor_ns": pf.2},
-            "setup_ns": self.setup_ns.load(Ordering::Relaxed),
+            "setup_ns": self.setup_ns.get().copied().unwrap_or(0),
         })
     }
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use weft_runtime::machine::Machine;
 use weft_runtime::mlp::Scheme;
-use weft_runtime::runtime::{Inspector, Runtime, RuntimeConfig};
+use weft_runtime::runtime::{Inspector, LazyInspect, Runtime, RuntimeConfig};
 
 /// Core count and records of the trace file at `path`.
 /// The trace's core count and its access records (barriers left out).
@@ -33,7 +33,7 @@ fn read_trace_all(path: &std::path::Path) -> (u32, Vec<weft_memsim::trace::Recor
 /// tests the default).
 fn eager() -> RuntimeConfig {
     RuntimeConfig {
-        lazy_checked: false,
+        lazy: LazyInspect::Off,
         ..Default::default()
     }
 }
@@ -1153,7 +1153,7 @@ fn three_lazy_runs(cfg: RuntimeConfig, declare: bool) -> (Vec<usize>, u64, u64) 
     )
 }
 
-/// Lazy inspection (`RuntimeConfig::lazy_inspection`): the first execution
+/// Lazy inspection of every region (`LazyInspect::All`): the first execution
 /// of an irregular region runs in original order without inspection, the
 /// second inspects and schedules, later ones reuse the schedule; results are
 /// those of the sequential loop throughout. Off by default.
@@ -1162,7 +1162,11 @@ fn lazy_inspection_skips_the_first_execution() {
     let run = |lazy: bool| {
         let (after, serial, _) = three_lazy_runs(
             RuntimeConfig {
-                lazy_inspection: lazy,
+                lazy: if lazy {
+                    LazyInspect::All
+                } else {
+                    LazyInspect::Off
+                },
                 ..eager()
             },
             false,
@@ -1265,7 +1269,7 @@ fn full_slabs_end_declared_inspections_with_identical_plans() {
     assert!(e.contains("weft_inspect_maps_only"), "{e}");
 }
 
-/// Lazy inspection of checked regions (`RuntimeConfig::lazy_checked`, the default):
+/// Lazy inspection of checked regions (`LazyInspect::Checked`, the default):
 /// a region whose inspector does not declare `weft_inspect_maps_only` (one
 /// that needs the dependence check) runs its first execution in original
 /// order without a schedule (one inspector call over its first iteration
@@ -1274,10 +1278,14 @@ fn full_slabs_end_declared_inspections_with_identical_plans() {
 /// of the sequential loop either way.
 #[test]
 fn lazy_checked_inspection_defers_only_undeclared_inspectors() {
-    assert!(RuntimeConfig::default().lazy_checked, "on by default");
+    assert_eq!(
+        RuntimeConfig::default().lazy,
+        LazyInspect::Checked,
+        "on by default"
+    );
     let run = |declare: bool| {
         let cfg = RuntimeConfig {
-            lazy_checked: true,
+            lazy: LazyInspect::Checked,
             ..eager()
         };
         three_lazy_runs(cfg, declare)
