@@ -21,16 +21,23 @@ const PIPELINES: &[&str] = &[
 ];
 const CORES: &[u32] = &[1, 3];
 
-fn run(exe: &Path, args: &[String], cores: u32, trace: Option<&Path>) -> Result<u64, String> {
-    let mut c = Command::new(exe);
-    c.args(args)
+/// Runs `exe` with `args` on `cores` workers, without statistics or trace
+/// unless `env` (applied last) asks for them; its output, or an error with
+/// its standard error.
+fn launch(
+    exe: &Path,
+    args: &[String],
+    cores: u32,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Result<std::process::Output, String> {
+    let out = Command::new(exe)
+        .args(args)
         .env("WEFT_CORES", cores.to_string())
-        .env_remove("WEFT_STATS");
-    match trace {
-        Some(t) => c.env("WEFT_TRACE", t),
-        None => c.env_remove("WEFT_TRACE"),
-    };
-    let out = c.output().map_err(|e| format!("{}: {e}", exe.display()))?;
+        .env_remove("WEFT_STATS")
+        .env_remove("WEFT_TRACE")
+        .envs(env.iter().copied())
+        .output()
+        .map_err(|e| format!("{}: {e}", exe.display()))?;
     if !out.status.success() {
         return Err(format!(
             "{} exited with {}: {}",
@@ -39,6 +46,15 @@ fn run(exe: &Path, args: &[String], cores: u32, trace: Option<&Path>) -> Result<
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    Ok(out)
+}
+
+fn run(exe: &Path, args: &[String], cores: u32, trace: Option<&Path>) -> Result<u64, String> {
+    let env: Vec<(&str, &std::ffi::OsStr)> = trace
+        .map(|t| ("WEFT_TRACE", t.as_os_str()))
+        .into_iter()
+        .collect();
+    let out = launch(exe, args, cores, &env)?;
     bench::parse_checksum(&String::from_utf8_lossy(&out.stdout))
         .ok_or_else(|| format!("{}: no checksum line", exe.display()))
 }
@@ -53,16 +69,9 @@ fn schedules(
     env: &[(&str, &str)],
 ) -> Result<String, String> {
     let stats = exe.with_extension(format!("stats{}.json", env.len()));
-    let mut c = Command::new(exe);
-    c.args(args)
-        .env("WEFT_CORES", cores.to_string())
-        .env("WEFT_STATS", &stats)
-        .env_remove("WEFT_TRACE")
-        .envs(env.iter().copied());
-    let out = c.output().map_err(|e| format!("{}: {e}", exe.display()))?;
-    if !out.status.success() {
-        return Err(format!("{} exited with {}", exe.display(), out.status));
-    }
+    let mut all: Vec<(&str, &std::ffi::OsStr)> = vec![("WEFT_STATS", stats.as_os_str())];
+    all.extend(env.iter().map(|&(k, v)| (k, std::ffi::OsStr::new(v))));
+    launch(exe, args, cores, &all)?;
     let text = std::fs::read_to_string(&stats).map_err(|e| format!("{}: {e}", stats.display()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let keys = [
