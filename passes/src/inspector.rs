@@ -787,6 +787,21 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             })
     }
 
+    /// At `b`'s position: whether `lo <= k < hi` (signed), named `name`.
+    fn in_range(
+        b: &inkwell::builder::Builder<'ctx>,
+        k: IntValue<'ctx>,
+        lo: IntValue<'ctx>,
+        hi: IntValue<'ctx>,
+        name: &str,
+    ) -> Result<IntValue<'ctx>> {
+        Ok(b.build_and(
+            b.build_int_compare(IntPredicate::SGE, k, lo, "")?,
+            b.build_int_compare(IntPredicate::SLT, k, hi, "")?,
+            name,
+        )?)
+    }
+
     /// A new `alwaysinline` internal function `name` of type `fty`.
     fn always_inline(
         module: &Module<'ctx>,
@@ -877,13 +892,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
         // `k` in the current slab (the slab changes about every slab_iters
         // iterations)?
-        let in_slab = |lo: IntValue<'ctx>, hi: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
-            Ok(b.build_and(
-                b.build_int_compare(IntPredicate::SGE, k, lo, "")?,
-                b.build_int_compare(IntPredicate::SLT, k, hi, "")?,
-                "in.slab",
-            )?)
-        };
+        let in_slab =
+            |lo: IntValue<'ctx>, hi: IntValue<'ctx>| Self::in_range(&b, k, lo, hi, "in.slab");
         b.position_at_end(check);
         let lo = b.build_load(i64t, gcur(fast::LO)?, "lo")?;
         let hi = b.build_load(i64t, gcur(fast::HI)?, "hi")?;
@@ -1145,11 +1155,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let (lo, hi) = (field(fast::LO, i64t.into())?, field(fast::HI, i64t.into())?);
         let en = field(fast::ENABLED, i32t.into())?;
         let keep = b.build_and(
-            b.build_and(
-                b.build_int_compare(IntPredicate::SGE, self.k, lo, "")?,
-                b.build_int_compare(IntPredicate::SLT, self.k, hi, "")?,
-                "",
-            )?,
+            Self::in_range(b, self.k, lo, hi, "")?,
             b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?,
             "weft.same.slab",
         )?;
