@@ -618,10 +618,12 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
 }
 
 /// Line deduplication of unchecked reports (accesses that cannot conflict,
-/// so they only feed the bank maps, kept per cache line): each report site
-/// keeps the line (`addr >> shift`, `shift` from `weft_inspect_line_shift`
-/// at inspector entry) it last reported, and skips an access that lies
-/// wholly inside that line. The lines are forgotten at the top of every
+/// so they only feed the bank maps, kept per "line": the largest aligned
+/// block that lies in one memory bank, 2 KB on `table5.2`, or the cache line
+/// under a miss predictor; the runtime decides): each report site keeps the
+/// line (`addr >> shift`, `shift` from `weft_inspect_line_shift` at inspector
+/// entry) it last reported, and skips an access that lies wholly inside that
+/// line. The lines are forgotten at the top of every
 /// iteration `k` that is not in the inline path's current slab (every
 /// iteration when the runtime disabled that path), so every slab still sees
 /// every line its iterations touch and the bank maps are exactly those of

@@ -678,11 +678,15 @@ pub extern "C" fn weft_inspect_access(
 
 /// Writes to `out_shift` the log2 of the block size within which an
 /// inspector may report the reads of one reference once per iteration: an
-/// irregular region's bank maps are kept per cache line, so a second access
-/// inside the line the same reference reported in the same iteration changes
-/// nothing. 0 (report every access) for affine nests, whose bank vectors
-/// weigh every access. Compilers call it once per inspector call and skip
-/// repeated lines only for accesses reported as [`ACCESS_UNCHECKED`].
+/// irregular region's bank maps are kept per such block, so a second access
+/// inside the block the same reference reported in the same iteration changes
+/// nothing. The block is the largest aligned one that always lies in one
+/// memory bank (the lowest bank bit of the address mapping: 2 KB on
+/// `table5.2`, 4 KB on `table4.2`), or the cache line when a miss predictor
+/// runs (`WEFT_MISS_FILTER`, which works on lines). 0 (report every access)
+/// for affine nests, whose bank vectors weigh every access. Compilers call it
+/// once per inspector call and skip repeated blocks only for accesses
+/// reported as [`ACCESS_UNCHECKED`].
 #[no_mangle]
 pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u32) -> i32 {
     guard(|| {
@@ -720,7 +724,7 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 /// (`weft_inspect_fast_t`): owned by the inspector's stack frame, filled by
 /// [`weft_inspect_fast`]. While `enabled != 0` and `lo <= iter < hi`, the
 /// inspector may record an unchecked access of iteration `iter` to bytes
-/// `[a, e]` (`e = a + size - 1`) touching at most two cache lines
+/// `[a, e]` (`e = a + size - 1`) touching at most two blocks
 /// (`(e >> shift) - (a >> shift) <= 1`) itself, exactly as
 /// `weft_inspect_access(h, iter, a, size, WEFT_ACCESS_UNCHECKED)` would:
 ///
@@ -732,7 +736,7 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 ///
 /// (`shift` as given by [`weft_inspect_line_shift`], equal to `st->shift`,
 /// at least 4 when `enabled`: an access of up to 16 bytes aligned to its
-/// size lies in one line).
+/// size lies in one block).
 /// The inspector may keep bits in registers (e.g. those of word 0, banks
 /// 0..64) and OR them into `row` later, as long as it does so before the
 /// next call of [`weft_inspect_fast`] or [`weft_inspect_fast_flush`] and

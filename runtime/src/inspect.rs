@@ -54,11 +54,26 @@ pub struct BankTable {
     mask: u64,
     table: Vec<u16>,
     machine: Option<std::sync::Arc<Machine>>,
+    /// Lowest address bit of any bank field (capped at
+    /// [`BankTable::MAX_BLOCK_SHIFT`]): every aligned block of
+    /// `2^block_shift` bytes lies in one bank.
+    block_shift: u32,
 }
 
 impl BankTable {
     /// Widest bank-bit span tabulated (2^16 entries of 2 bytes).
     pub const MAX_SPAN: u32 = 16;
+
+    /// Largest [`BankTable::block_shift`] (a machine with a single bank: any
+    /// block lies in it).
+    pub const MAX_BLOCK_SHIFT: u32 = 32;
+
+    /// Log2 of the largest aligned block of addresses that always lies in
+    /// one memory bank: the lowest address bit of the channel, rank,
+    /// bank-group and bank fields (11 on `table5.2`, 2 KB; 12 on `table4.2`).
+    pub fn block_shift(&self) -> u32 {
+        self.block_shift
+    }
 
     /// Table for `machine`'s DRAM mapping.
     pub fn new(machine: &std::sync::Arc<Machine>) -> BankTable {
@@ -82,8 +97,10 @@ impl BankTable {
                 mask: 0,
                 table: vec![0],
                 machine: None,
+                block_shift: Self::MAX_BLOCK_SHIFT,
             };
         }
+        let block_shift = lo.min(Self::MAX_BLOCK_SHIFT);
         let span = hi - lo;
         if span > Self::MAX_SPAN || machine.mapper().num_mem_banks() > u16::MAX as u32 {
             return BankTable {
@@ -91,6 +108,7 @@ impl BankTable {
                 mask: 0,
                 table: Vec::new(),
                 machine: Some(machine.clone()),
+                block_shift,
             };
         }
         let table = (0..1u64 << span)
@@ -101,6 +119,7 @@ impl BankTable {
             mask: (1u64 << span) - 1,
             table,
             machine: None,
+            block_shift,
         }
     }
 
@@ -258,7 +277,12 @@ pub struct SlabRecorder {
     words: usize,
     bits: Vec<u64>,
     table: BankTable,
+    /// Log2 of the blocks the bank maps are kept at (a "line" below): the
+    /// table's bank block ([`BankTable::block_shift`]) when no miss
+    /// predictor runs, else the cache line.
     line_shift: u32,
+    /// Log2 of the cache line size.
+    cache_line_shift: u32,
     recs: Vec<Rec>,
     reported: usize,
     writes: usize,
@@ -266,13 +290,22 @@ pub struct SlabRecorder {
     filter: Option<LineFilter>,
     /// Line touches the filter predicted to hit (set no bit).
     filtered: u64,
-    /// All line touches.
+    /// All line touches (blocks of `2^line_shift` bytes).
     touches: u64,
 }
 
 impl SlabRecorder {
     /// Recorder for `layout` with `banks` memory banks, cache lines of
     /// `2^line_shift` bytes and the bank lookup `table`; keeps every access.
+    ///
+    /// The bank maps are kept per bank block of `table`
+    /// ([`BankTable::block_shift`], 2 KB on `table5.2`) when that is larger
+    /// than a line: every line of a block lies in the block's bank, so the
+    /// bits are those of marking each line, and an access inside the block
+    /// an inspector's report site reported last changes nothing (compilers
+    /// skip it, [`SlabRecorder::line_shift`]). A miss predictor
+    /// ([`SlabRecorder::with_miss_filter`]) works on cache lines and brings
+    /// the line back.
     pub fn new(layout: SlabLayout, banks: usize, line_shift: u32, table: BankTable) -> Self {
         let words = words_for(banks);
         let n = layout.slabs();
@@ -286,8 +319,9 @@ impl SlabRecorder {
             banks,
             words,
             bits: vec![0; n * words],
+            line_shift: line_shift.max(table.block_shift()),
+            cache_line_shift: line_shift,
             table,
-            line_shift,
             recs: Vec::new(),
             reported: 0,
             writes: 0,
@@ -302,10 +336,15 @@ impl SlabRecorder {
     /// (see [`LineFilter`]; `0`: none, every access sets its bank bits).
     pub fn with_miss_filter(mut self, lines: usize) -> Self {
         self.filter = (lines > 0).then(|| LineFilter::new(lines));
+        self.line_shift = match self.filter {
+            Some(_) => self.cache_line_shift,
+            None => self.cache_line_shift.max(self.table.block_shift()),
+        };
         self
     }
 
-    /// `(line touches predicted to hit, all line touches)` so far.
+    /// `(line touches predicted to hit, all line touches)` so far, lines of
+    /// `2^line_shift()` bytes.
     pub fn filter_counts(&self) -> (u64, u64) {
         (self.filtered, self.touches)
     }
@@ -324,7 +363,10 @@ impl SlabRecorder {
         self.first_write
     }
 
-    /// Log2 of the cache line size the bank maps are kept at.
+    /// Log2 of the block size the bank maps are kept at: the bank block of
+    /// the table, or the cache line under a miss predictor
+    /// ([`SlabRecorder::new`]). An access within the block a report site
+    /// reported last in the same slab sets no new bit.
     pub fn line_shift(&self) -> u32 {
         self.line_shift
     }
@@ -841,6 +883,50 @@ mod tests {
         assert!(!fast.has_no_edges());
         let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
         assert_eq!(closure(&hashed), closure(&slow));
+    }
+
+    #[test]
+    fn bank_block_maps_equal_the_per_line_maps() {
+        // table5.2: bank bits from bit 11 up, so the maps are kept per 2 KB
+        // block; they must be those of marking every 64-byte line.
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let t = BankTable::new(&m);
+        assert_eq!(t.block_shift(), 11);
+        let mut r = SlabRecorder::new(layout(), banks, 6, t.clone());
+        assert_eq!(r.line_shift(), 11);
+        assert_eq!(
+            SlabRecorder::new(layout(), banks, 6, t)
+                .with_miss_filter(64)
+                .line_shift(),
+            6,
+            "a miss predictor works on cache lines"
+        );
+        let mut acc = Vec::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..10i64 {
+            for _ in 0..40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Sizes up to a few blocks, some accesses straddling a block.
+                let size = [1u32, 8, 8, 64, 72, 2048, 2056, 5000][(x % 8) as usize];
+                let addr = 0x4000_0000 + (x >> 16) % (1 << 24);
+                r.record_unchecked(i, addr, size);
+                acc.push(Access {
+                    unit: layout().slab_of(i).0,
+                    addr,
+                    size,
+                    write: false,
+                });
+            }
+        }
+        let generic = crate::bankmap::unit_maps(m.as_ref(), 6, &acc).unwrap();
+        assert_eq!(r.bank_maps(), generic.mem);
+        assert!(
+            r.bank_maps().iter().all(|s| s.count() > 1),
+            "slabs touch several banks"
+        );
     }
 
     #[test]

@@ -578,7 +578,9 @@ pub struct RegionStats {
 pub struct InspectorBreakdown {
     /// Accesses the inspector reported.
     pub accesses: u64,
-    /// Cache lines those accesses touched.
+    /// Lines those accesses touched: cache lines under a miss predictor,
+    /// else the bank blocks the maps are kept at
+    /// ([`crate::inspect::SlabRecorder::line_shift`]).
     pub line_touches: u64,
     /// Line touches the miss predictor counted as hits, which set no bank
     /// bit (0 with [`MissFilter::Off`]).
@@ -2474,7 +2476,8 @@ mod tests {
                 inline += report_inline(&mut hf, &mut st, shift, a) as usize;
             }
             assert_eq!(st.enabled, 1, "table5.2, no miss filter: exact inline path");
-            assert_eq!(st.shift, 6);
+            // 2 KB bank blocks of table5.2, not 64-byte lines.
+            assert_eq!(st.shift, 11);
             assert_eq!(weft_inspect_fast_flush(&mut hf, &mut st), 0);
             assert_eq!((st.reported, st.touches), (0, 0));
             slow.append(recorder(hs));
@@ -2505,7 +2508,8 @@ mod tests {
         st.reported = 3;
         st.touches = 4;
         assert_eq!(weft_inspect_fast(&mut h, 6, &mut st), 0);
-        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (1, 5, 8, 6));
+        // Kept per bank block (2 KB on table5.2), not per 64-byte line.
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (1, 5, 8, 11));
         assert_eq!((st.reported, st.touches), (0, 0), "handed to the recorder");
         assert!(!st.row.is_null() && !st.table.is_null());
         // Outside the inspected range: no slab (the access's slow path
@@ -2514,11 +2518,20 @@ mod tests {
         assert_eq!((st.enabled, st.lo, st.hi), (1, 0, 0));
         let r = recorder(h);
         assert_eq!((r.accesses(), r.filter_counts()), (3, (0, 4)));
-        // Lines under 16 bytes: an aligned 16-byte access could cross one.
+        // Lines under 16 bytes (an aligned 16-byte access could cross one):
+        // the maps are kept per 2 KB bank block all the same, and inline.
         let mut h = slab_inspector(
             0,
             10,
             SlabRecorder::new(layout.clone(), banks, 3, BankTable::new(&m)),
+        );
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.enabled, st.shift), (1, 11));
+        // With a miss predictor, at 8-byte lines: off.
+        let mut h = slab_inspector(
+            0,
+            10,
+            SlabRecorder::new(layout.clone(), banks, 3, BankTable::new(&m)).with_miss_filter(64),
         );
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (0, 3));
@@ -2526,11 +2539,12 @@ mod tests {
         let mut h = slab_inspector(0, 10, rec());
         h.inline = false;
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
-        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 6));
-        // A miss predictor decides which lines set bits: off.
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 11));
+        // A miss predictor decides which lines set bits: off, and the maps
+        // are kept per cache line.
         let mut h = slab_inspector(0, 10, rec().with_miss_filter(64));
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
-        assert_eq!((st.enabled, st.lo, st.hi), (0, 0, 0));
+        assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 6));
         // Affine nests weigh every access: off, shift 0.
         let mut h = Inspector::new(0, 10, true, Layout::Blocks { ib: 2 });
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
