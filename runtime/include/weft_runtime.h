@@ -133,8 +133,10 @@ int32_t weft_region_reset(uint32_t base);
 int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
 /* Called by inspectors: *out_shift = log2 of the block within which the unchecked
- * accesses of one reference need to be reported only once per iteration (the cache
- * line of the irregular bank maps); 0 = report every access (affine nests). */
+ * accesses of one reference need to be reported only once per iteration (the block the
+ * irregular bank maps are kept at: the largest aligned block that lies in one memory
+ * bank, 2 KB on table5.2, or the cache line when a miss predictor runs); 0 = report
+ * every access (affine nests). */
 int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
 
 /* Called by inspectors at entry, before any report: every access this call reports
@@ -147,9 +149,9 @@ int32_t weft_inspect_maps_only(weft_inspector_t *h);
 /* Inline recording of unchecked accesses (irregular inspectors). The struct is
  * owned by the inspector's stack frame and filled by weft_inspect_fast. While
  * enabled != 0 and lo <= iter < hi, an unchecked access of iteration iter to the
- * bytes [a, e] (e = a + size - 1) touching at most two cache lines
+ * bytes [a, e] (e = a + size - 1) touching at most two blocks
  * ((e >> shift) - (a >> shift) <= 1, shift from weft_inspect_line_shift, at least
- * 4 when enabled, so an access of up to 16 bytes aligned to its size is one line) may be
+ * 4 when enabled, so an access of up to 16 bytes aligned to its size is one block) may be
  * recorded by the inspector itself, exactly as weft_inspect_access(h, iter, a,
  * size, WEFT_ACCESS_UNCHECKED) would:
  *   for x in {a, e}: b = table[(x >> lsb) & mask]; row[b >> 6] |= 1ull << (b & 63);
