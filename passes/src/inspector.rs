@@ -64,9 +64,15 @@
 //! (`y[dst[e]] += ...`) report reads and writes.
 //!
 //! Report cost: such an inspector's reports only feed the bank maps, which
-//! are kept per cache line, so each report site remembers the line it last
-//! reported in the current iteration and skips accesses inside it
-//! ([`LineDedup`]; the line size comes from the runtime at inspector entry).
+//! are kept per "line" (the runtime's bank block, 2 KB on `table5.2`), so
+//! each report site remembers the line it last reported in the current
+//! iteration and skips accesses inside it ([`LineDedup`]; the line size
+//! comes from the runtime at inspector entry). Unchecked loads that an
+//! inner counted loop streams through (`val[j]`, `col[j]` of a CSR row) are
+//! not reported per element at all: one `weft.stream` report of the bytes
+//! the loop will read goes before the loop ([`inner_streams`], option
+//! `streams`), so the inner loop keeps only the reports of gathered
+//! references (`x[col[j]]`).
 //! On the HPCG SpMV that leaves 4.5M of 21.4M runtime calls per two
 //! inspections with identical bank maps. While the inline path below
 //! records, the line is remembered for the rest of the slab instead of the
@@ -121,6 +127,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "data-key",
         "keep one schedule per data-array context too, built from that context's bank maps (default false: one per index-array assignment, §4.4.1)",
     ),
+    (
+        "streams",
+        "report an inner counted loop's element-by-element loads (val[j], col[j] of a CSR row) once before the loop, as one byte range (default true; false reports each element)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -137,6 +147,9 @@ pub struct InsertInspector {
     /// Key schedules of loops proven parallel by their data arrays too
     /// (see [`inspector_inputs`]).
     pub data_key: bool,
+    /// Report inner loops' streaming loads as one range before the loop
+    /// ([`inner_streams`]).
+    pub streams: bool,
 }
 
 impl Default for InsertInspector {
@@ -147,6 +160,7 @@ impl Default for InsertInspector {
             invalidate: true,
             original: false,
             data_key: false,
+            streams: true,
         }
     }
 }
@@ -160,6 +174,7 @@ impl InsertInspector {
             invalidate: o.bool_or("invalidate", true)?,
             original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
             data_key: o.bool_or("data-key", false)?,
+            streams: o.bool_or("streams", true)?,
         })
     }
 }
@@ -324,12 +339,8 @@ pub fn make_inspector<'ctx>(
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
 ) -> Result<usize> {
-    make_inspector_with(module, f, k, true, &HashSet::new())
+    make_inspector_with(module, f, k, true, &HashSet::new(), false)
 }
-
-/// `is_write` of `weft_inspect_access` for an access that cannot take part
-/// in a slab conflict (bank maps only; see the runtime's ABI docs).
-const ACCESS_UNCHECKED: u64 = 2;
 
 /// [`make_inspector`] for irregular regions. With `report_writes == false`
 /// (the loop is proven parallel) every access is reported as unchecked
@@ -337,13 +348,16 @@ const ACCESS_UNCHECKED: u64 = 2;
 /// is skipped. With `report_writes`, the loads in `unchecked` (keys of the
 /// clone's instructions: loads of arrays the loop does not write) are
 /// reported as unchecked and the others as reads or writes. Unchecked
-/// reports go through the per-iteration line deduplication of [`LineDedup`].
+/// reports go through the per-iteration line deduplication of [`LineDedup`];
+/// with `stream_ranges`, those of [`inner_streams`] become one range report
+/// per entry of their loop.
 pub fn make_inspector_with<'ctx>(
     module: &Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
     report_writes: bool,
     unchecked: &HashSet<util::ValueKey>,
+    stream_ranges: bool,
 ) -> Result<usize> {
     let td = util::target_data(module);
     let report = rtabi::declare(module, RtFn::InspectAccess)?;
@@ -394,10 +408,40 @@ pub fn make_inspector_with<'ctx>(
     } else {
         HashMap::new()
     };
+    // Unchecked loads streaming through an array in an inner counted loop
+    // are reported once per entry of the loop, as the whole stretch.
+    let streams = match dedup.is_some() && stream_ranges {
+        true => inner_streams(
+            &ops,
+            &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
+            &td,
+        ),
+        false => HashMap::new(),
+    };
     let i8t = cx.i8_type();
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
         b.position_before(&i);
+        if let (Some(d), Some(st)) = (&mut dedup, streams.get(&util::key(&i))) {
+            if !runs.contains_key(&util::key(&i)) {
+                let term = st
+                    .pre
+                    .get_terminator()
+                    .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
+                b.position_before(&term);
+                let i64t = cx.i64_type();
+                let stride = i64t.const_int(st.stride, false);
+                let off = b.build_int_mul(st.start, stride, "weft.stream.off")?;
+                // SAFETY: the loop's first element; a byte offset from its base.
+                let at = unsafe {
+                    b.build_gep(i8t, st.base.into_pointer_value(), &[off], "weft.stream")?
+                };
+                let n = b.build_int_sub(st.end, st.start, "weft.stream.n")?;
+                let bytes = b.build_int_mul(n, stride, "weft.stream.bytes")?;
+                d.report_bytes(&b, h, k, at.into(), bytes, false)?;
+                continue;
+            }
+        }
         match &mut dedup {
             Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
                 None => {
@@ -469,6 +513,149 @@ pub fn make_inspector_with<'ctx>(
         d.finish(&b)?;
     }
     Ok(n)
+}
+
+/// An unchecked load that walks an array element by element in an inner
+/// counted loop ([`inner_streams`]): the loop's iterations read the
+/// contiguous bytes `[base + start * stride, base + end * stride)`.
+struct Stream<'ctx> {
+    /// The loop's preheader: its only entry, a block that only branches to it.
+    pre: BasicBlock<'ctx>,
+    base: BasicValueEnum<'ctx>,
+    start: IntValue<'ctx>,
+    end: IntValue<'ctx>,
+    /// Bytes per element (= the load's size).
+    stride: u64,
+}
+
+/// Unchecked loads `gep T, base, j` of a one-block counted loop `for (j =
+/// S; ; ) { ..; if (++j == E) break; }` (LLVM's rotated form of `for (j = S;
+/// j < E; j++)`, e.g. `val[j]` and `col[j]` of a CSR row), with `T` as wide
+/// as the load and `base`, `S`, `E` defined outside the loop, which is
+/// entered only through a preheader that branches to nothing else. Such a
+/// loop runs `E - S` times whenever it is entered (it runs at least once and
+/// steps `j` by one up to `E`), and the load executes in every iteration (it
+/// is in the loop's only block), so reporting `[base + S * size, base + E *
+/// size)` once in the preheader sets exactly the bank bits of reporting each
+/// element: every line of that range is read by some iteration. Reports of
+/// the same iteration `k` land in the same slab either way.
+fn inner_streams<'ctx>(
+    ops: &[(InstructionValue<'ctx>, BasicValueEnum<'ctx>, u64, bool)],
+    unchecked: &dyn Fn(&InstructionValue<'ctx>, bool) -> bool,
+    td: &inkwell::targets::TargetData,
+) -> HashMap<util::ValueKey, Stream<'ctx>> {
+    use inkwell::llvm_sys::core::{LLVMGetGEPSourceElementType, LLVMGetNumOperands};
+    use inkwell::llvm_sys::target::LLVMABISizeOfType;
+    use InstructionOpcode as O;
+    let outside = |v: BasicValueEnum<'ctx>, h: BasicBlock<'ctx>| {
+        util::as_instruction(v).map_or(true, |i| i.get_parent() != Some(h))
+    };
+    let mut out = HashMap::new();
+    for &(i, p, size, w) in ops {
+        if w || size == 0 || i.get_opcode() != O::Load || !unchecked(&i, w) {
+            continue;
+        }
+        let Some(h) = i.get_parent() else { continue };
+        let Some(gep) = util::as_instruction(p).filter(|g| g.get_opcode() == O::GetElementPtr)
+        else {
+            continue;
+        };
+        let r = gep.as_value_ref();
+        // SAFETY: `r` is a live GEP instruction; its source element type is sized.
+        let (two, stride) = unsafe {
+            (
+                LLVMGetNumOperands(r) == 2,
+                LLVMABISizeOfType(td.as_mut_ptr(), LLVMGetGEPSourceElementType(r)),
+            )
+        };
+        let (Some(base), Some(j)) = (util::value_operand(gep, 0), util::value_operand(gep, 1))
+        else {
+            continue;
+        };
+        if !two || stride != size || !outside(base, h) || !j.is_int_value() {
+            continue;
+        }
+        if j.into_int_value().get_type().get_bit_width() != 64 {
+            continue;
+        }
+        // j = phi [S, pre], [j + 1, h] in h.
+        let Some(phi) = util::as_instruction(j)
+            .filter(|x| x.get_opcode() == O::Phi && x.get_parent() == Some(h))
+            .and_then(|x| inkwell::values::PhiValue::try_from(x).ok())
+        else {
+            continue;
+        };
+        if phi.count_incoming() != 2 {
+            continue;
+        }
+        let (Some((v0, b0)), Some((v1, b1))) = (phi.get_incoming(0), phi.get_incoming(1)) else {
+            continue;
+        };
+        let ((start, pre), (next, latch)) = if b1 == h {
+            ((v0, b0), (v1, b1))
+        } else {
+            ((v1, b1), (v0, b0))
+        };
+        if latch != h || pre == h || !outside(start, h) {
+            continue;
+        }
+        let is_inc = util::as_instruction(next).is_some_and(|a| {
+            a.get_opcode() == O::Add
+                && a.get_parent() == Some(h)
+                && util::value_operands(a).len() == 2
+                && util::value_operands(a)
+                    .iter()
+                    .any(|o| util::key(o) == util::key(&j))
+                && util::value_operands(a)
+                    .iter()
+                    .any(|o| weft_frontend::ir::const_int(*o) == Some(1))
+        });
+        if !is_inc {
+            continue;
+        }
+        // h ends with `br (icmp eq next, E), exit, h` or `br (icmp ne next, E), h, exit`.
+        let Some((c, t, f)) = h.get_terminator().and_then(util::cond_branch) else {
+            continue;
+        };
+        let Some(cmp) = util::as_instruction(c).filter(|x| x.get_opcode() == O::ICmp) else {
+            continue;
+        };
+        let ops2 = util::value_operands(cmp);
+        let end = match ops2.as_slice() {
+            [a, e] if util::key(a) == util::key(&next) => *e,
+            [e, a] if util::key(a) == util::key(&next) => *e,
+            _ => continue,
+        };
+        let loops = match cmp.get_icmp_predicate() {
+            Some(IntPredicate::EQ) => f == h && t != h,
+            Some(IntPredicate::NE) => t == h && f != h,
+            _ => false,
+        };
+        if !loops || !outside(end, h) || !end.is_int_value() || !start.is_int_value() {
+            continue;
+        }
+        // The preheader only enters the loop, which has no other entry.
+        let pre_ok = pre
+            .get_terminator()
+            .is_some_and(|term| util::successors(term) == vec![h]);
+        let preds: Vec<_> = util::predecessors(h.get_parent().expect("block in a function"))
+            .remove(&util::bkey(h))
+            .unwrap_or_default();
+        if !pre_ok || preds.len() != 2 {
+            continue;
+        }
+        out.insert(
+            util::key(&i),
+            Stream {
+                pre,
+                base,
+                start: start.into_int_value(),
+                end: end.into_int_value(),
+                stride,
+            },
+        );
+    }
+    out
 }
 
 /// Role of an access in [`coalesced_runs`].
@@ -1009,15 +1196,12 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         )?;
         b.build_unconditional_branch(done)?;
         b.position_at_end(slow);
-        let access = rtabi::declare(module, RtFn::InspectAccess)?;
-        let args: [BasicMetadataValueEnum<'ctx>; 5] = [
-            h.into(),
-            k.into(),
-            addr.into(),
-            b.build_int_truncate(size, i32t, "")?.into(),
-            i32t.const_int(ACCESS_UNCHECKED, false).into(),
-        ];
-        b.build_call(access, &args, "")?;
+        // Unchecked bytes, without the 4 GB limit of `weft_inspect_access`
+        // (a stream's range, [`inner_streams`], may be longer).
+        let range = rtabi::declare(module, RtFn::InspectRange)?;
+        let args: [BasicMetadataValueEnum<'ctx>; 4] =
+            [h.into(), k.into(), addr.into(), size.into()];
+        b.build_call(range, &args, "")?;
         b.build_unconditional_branch(done)?;
         b.position_at_end(done);
         b.build_return(None)?;
@@ -1107,6 +1291,21 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         size: u64,
         aligned: bool,
     ) -> Result<()> {
+        let size = self.module.get_context().i64_type().const_int(size, false);
+        self.report_bytes(b, h, k, p, size, aligned)
+    }
+
+    /// [`Self::report`] of `size` bytes computed at run time (`i64`, at
+    /// least 1).
+    fn report_bytes(
+        &mut self,
+        b: &inkwell::builder::Builder<'ctx>,
+        h: BasicValueEnum<'ctx>,
+        k: IntValue<'ctx>,
+        p: BasicValueEnum<'ctx>,
+        size: IntValue<'ctx>,
+        aligned: bool,
+    ) -> Result<()> {
         let cx = self.module.get_context();
         let i64t = cx.i64_type();
         let line = outline::entry_alloca(self.module, b, i64t.into(), "weft.line")?;
@@ -1115,7 +1314,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             h.into(),
             k.into(),
             p.into(),
-            i64t.const_int(size, false).into(),
+            size.into(),
             line.into(),
             self.shift.into(),
             self.st.into(),
@@ -1430,7 +1629,14 @@ fn apply<'ctx>(
             .iter()
             .filter_map(|o| insp.map.get(o).map(util::key))
             .collect();
-        let n = make_inspector_with(module, insp.function, insp.k, needs_check, &unchecked)?;
+        let n = make_inspector_with(
+            module,
+            insp.function,
+            insp.k,
+            needs_check,
+            &unchecked,
+            opts.streams,
+        )?;
         (Some(insp.function), n)
     } else {
         (None, 0)

@@ -36,6 +36,8 @@ pub enum RtFn {
     RegionReset,
     /// `weft_inspect_access(h, iter, addr, size, is_write)`.
     InspectAccess,
+    /// `weft_inspect_range(h, iter, addr, bytes)`.
+    InspectRange,
     /// `weft_inspect_line_shift(h)`.
     InspectLineShift,
     /// `weft_inspect_maps_only(h)`.
@@ -63,6 +65,7 @@ impl RtFn {
             RtFn::RegionSelect => "weft_region_select",
             RtFn::RegionReset => "weft_region_reset",
             RtFn::InspectAccess => "weft_inspect_access",
+            RtFn::InspectRange => "weft_inspect_range",
             RtFn::InspectLineShift => "weft_inspect_line_shift",
             RtFn::InspectMapsOnly => "weft_inspect_maps_only",
             RtFn::InspectFast => "weft_inspect_fast",

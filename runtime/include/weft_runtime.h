@@ -132,6 +132,12 @@ int32_t weft_region_reset(uint32_t base);
 #define WEFT_ACCESS_UNCHECKED 2
 int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
+/* Called by inspectors: iteration iter reads the bytes [addr, addr + bytes), none of
+ * which can take part in a slab conflict: one report equal to reporting each as
+ * WEFT_ACCESS_UNCHECKED (bank maps only; 0 bytes report nothing), e.g. the stretch of
+ * an array an inner counted loop streams through, reported once before the loop. */
+int32_t weft_inspect_range(weft_inspector_t *h, int64_t iter, const void *addr, uint64_t bytes);
+
 /* Called by inspectors: *out_shift = log2 of the block within which the unchecked
  * accesses of one reference need to be reported only once per iteration (the block the
  * irregular bank maps are kept at: the largest aligned block that lies in one memory

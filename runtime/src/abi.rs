@@ -189,6 +189,12 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_inspect_access(weft_inspector_t *h, int64_t iter, const void *addr, uint32_t size, uint32_t is_write)",
     },
     AbiFn {
+        name: "weft_inspect_range",
+        ret: I32,
+        params: &[("h", Ptr), ("iter", I64), ("addr", Ptr), ("bytes", U64)],
+        c_proto: "int32_t weft_inspect_range(weft_inspector_t *h, int64_t iter, const void *addr, uint64_t bytes)",
+    },
+    AbiFn {
         name: "weft_inspect_line_shift",
         ret: I32,
         params: &[("h", Ptr), ("out_shift", Ptr)],
@@ -673,6 +679,27 @@ pub extern "C" fn weft_inspect_access(
             None => h.access_unchecked(iter, addr as u64, size),
         }
         .map_err(rt_err)
+    })
+}
+
+/// Called by inspectors: iteration `iter` reads the `bytes` bytes from
+/// `addr`, none of which can take part in a slab conflict: one report
+/// equal to reporting each of them as [`ACCESS_UNCHECKED`] (bank maps only;
+/// 0 bytes report nothing). Compilers report the stretch of an array an
+/// inner counted loop streams through (`val[j]`, `col[j]` for `j` in
+/// `rowptr[i]..rowptr[i+1]`) with one call before the loop instead of one
+/// per element. No 4 GB limit, unlike `weft_inspect_access`'s size.
+#[no_mangle]
+pub extern "C" fn weft_inspect_range(
+    h: *mut Inspector,
+    iter: i64,
+    addr: *const c_void,
+    bytes: u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
+        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
+        h.access_range(iter, addr as u64, bytes).map_err(rt_err)
     })
 }
 

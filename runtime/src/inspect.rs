@@ -419,9 +419,19 @@ impl SlabRecorder {
     /// Records an access that cannot conflict: its lines' banks only.
     #[inline]
     pub fn record_unchecked(&mut self, iter: i64, addr: u64, size: u32) {
+        self.record_range(iter, addr, size.clamp(1, WRITE_BIT - 1) as u64);
+    }
+
+    /// Records `bytes` bytes from `addr` that cannot conflict (one report,
+    /// e.g. the stretch of an array an inner loop streams through): their
+    /// lines' banks only. Nothing for 0 bytes.
+    #[inline]
+    pub fn record_range(&mut self, iter: i64, addr: u64, bytes: u64) {
         self.set_slab(iter);
         self.reported += 1;
-        self.mark_lines(addr, size.clamp(1, WRITE_BIT - 1));
+        if bytes > 0 {
+            self.mark_lines(addr, bytes);
+        }
     }
 
     /// The bank lookup of an inline recorder ([`InlineSlab`]): `Some` when
@@ -483,10 +493,10 @@ impl SlabRecorder {
 
     /// Sets the bank bits of the lines of `[addr, addr + size)` in the current slab.
     #[inline(always)]
-    fn mark_lines(&mut self, addr: u64, size: u32) {
+    fn mark_lines(&mut self, addr: u64, size: u64) {
         let u = self.cur_unit as usize;
         let first = addr >> self.line_shift;
-        let last = (addr + size as u64 - 1) >> self.line_shift;
+        let last = addr.saturating_add(size - 1) >> self.line_shift;
         self.touches += last - first + 1;
         if first == last && self.filter.is_none() {
             // The common case: one line, no miss predictor.
@@ -517,7 +527,7 @@ impl SlabRecorder {
         self.set_slab(iter);
         self.reported += 1;
         let size = size.clamp(1, WRITE_BIT - 1);
-        self.mark_lines(addr, size);
+        self.mark_lines(addr, size as u64);
         if write && self.first_write.is_none() && self.rec_from == i64::MAX {
             // Lazy mode: keep what follows this iteration; the caller
             // re-inspects up to and including it.
@@ -926,6 +936,33 @@ mod tests {
         assert!(
             r.bank_maps().iter().all(|s| s.count() > 1),
             "slabs touch several banks"
+        );
+    }
+
+    #[test]
+    fn range_reports_equal_element_reports() {
+        // One report of a row's bytes (weft_inspect_range) sets the bits of
+        // reporting each 8-byte element; 0 bytes set nothing.
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let mut ranges = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+        let mut elements = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+        for i in 0..10i64 {
+            let (start, len) = (0x2000_0000 + 1000 * 8 * i as u64, 37 * (i as u64 + 1));
+            ranges.record_range(i, start, len * 8);
+            ranges.record_range(i, start, 0);
+            for e in 0..len {
+                elements.record_unchecked(i, start + 8 * e, 8);
+            }
+        }
+        assert_eq!(ranges.bank_maps(), elements.bank_maps());
+        assert!(ranges.bank_maps().iter().any(|s| s.count() > 1));
+        // Past 4 GB (the limit of weft_inspect_access's size): every bank.
+        let mut big = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+        big.record_range(3, 0x1_0000_0000, 5 << 30);
+        assert_eq!(
+            big.bank_maps()[layout().slab_of(3).0 as usize].count(),
+            banks
         );
     }
 

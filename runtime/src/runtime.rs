@@ -450,6 +450,27 @@ impl Inspector {
         }
     }
 
+    /// See [`crate::abi::weft_inspect_range`]: `bytes` bytes from `addr` that
+    /// cannot conflict, in one report. Same range rule as [`Inspector::access`];
+    /// affine nests take it as one read (at most 4 GB).
+    pub fn access_range(&mut self, iter: i64, addr: u64, bytes: u64) -> Result<()> {
+        match &mut self.layout {
+            Layout::Slabs(r) if iter >= self.lo && iter < self.hi => {
+                r.record_range(iter, addr, bytes);
+                Ok(())
+            }
+            _ if bytes == 0 => Ok(()),
+            _ => {
+                let size = u32::try_from(bytes).map_err(|_| {
+                    invalid(format!(
+                        "an affine inspector reported {bytes} bytes at once"
+                    ))
+                })?;
+                self.access(iter, addr, size, false)
+            }
+        }
+    }
+
     /// A handle for inspecting `[lo, hi)` into `layout`, nothing reported yet.
     fn new(lo: i64, hi: i64, inline: bool, layout: Layout) -> Inspector {
         Inspector {

@@ -92,6 +92,20 @@ fn schedules(
         .join("\n"))
 }
 
+/// A failure message when two [`schedules`] results are not the same
+/// schedules (`what` says which runs; an error of either run is one too).
+fn schedule_mismatch(
+    what: &str,
+    a: &Result<String, String>,
+    b: &Result<String, String>,
+) -> Option<String> {
+    match (a, b) {
+        (Ok(x), Ok(y)) if x == y => None,
+        (Ok(x), Ok(y)) => Some(format!("{what}:\n{x}\nagainst\n{y}")),
+        (Err(e), _) | (_, Err(e)) => Some(format!("{what}: {e}")),
+    }
+}
+
 /// Optimizes `ll` with `pipeline`; returns the output path and the number of loops transformed.
 fn optimize(ll: &Path, pipeline: &str, out: &Path) -> (PathBuf, usize) {
     let ctx = Context::create();
@@ -166,14 +180,27 @@ fn irregular_benchmarks_match_bit_for_bit() {
                 let env = [("WEFT_MIN_PARALLEL_NS", "0")];
                 let inline = schedules(&exe, &args, 3, &env);
                 let generic = schedules(&exe, &args, 3, &[env[0], ("WEFT_INSPECT_INLINE", "0")]);
-                match (inline, generic) {
-                    (Ok(x), Ok(y)) if x == y => {}
-                    (Ok(x), Ok(y)) => failures.push(format!(
-                        "{}: schedules differ with WEFT_INSPECT_INLINE=0:\n{x}\nagainst\n{y}",
-                        b.name
-                    )),
-                    (Err(e), _) | (_, Err(e)) => failures.push(format!("{}: {e}", b.name)),
-                }
+                let what = format!("{}: schedules differ with WEFT_INSPECT_INLINE=0", b.name);
+                failures.extend(schedule_mismatch(&what, &inline, &generic));
+                // One range report per entry of an inner streaming loop
+                // (`val[j]`, `col[j]` of a CSR row) sets the bank bits of
+                // reporting each element (`streams=false`).
+                runs += 1;
+                let (ell, _) = optimize(
+                    &ll,
+                    "insert-inspector<streams=false>",
+                    &bdir.join("elements.ll"),
+                );
+                let eexe = bench::link(
+                    &[ell, support.clone()],
+                    &link_args,
+                    &bdir.join("elements"),
+                    &opts,
+                )
+                .expect("link streams=false");
+                let elements = schedules(&eexe, &args, 3, &env);
+                let what = format!("{}: schedules differ with streams=false", b.name);
+                failures.extend(schedule_mismatch(&what, &inline, &elements));
             }
             for &c in CORES {
                 runs += 1;

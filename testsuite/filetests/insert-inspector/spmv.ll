@@ -11,6 +11,9 @@
 ; CHECK: %weft.same.slab = and i1
 ; CHECK: select i1 %weft.same.slab, i64 %{{.*}}, i64 -1
 ; CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k, {{.*}}, ptr %weft.fast, ptr %weft.fast.cur, i1 true)
+; CHECK: %weft.stream.bytes = mul i64 %weft.stream.n, 8
+; CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k, ptr %weft.stream, i64 %weft.stream.bytes, {{.*}}, i1 false)
+; CHECK: %weft.stream.bytes{{.*}} = mul i64 %weft.stream.n{{.*}}, 4
 ; CHECK-NOT: store double
 ; CHECK: call void @weft.inspect.fast_flush(ptr %insp, ptr %weft.fast, ptr %weft.fast.cur)
 ; CHECK: ret void
@@ -18,7 +21,7 @@
 ; CHECK-NOT: weft_region_reset
 ; CHECK: call i32 @weft_inspect_fast(ptr %0, i64 %1, ptr %6)
 ; CHECK: getelementptr inbounds i16, ptr %table
-; CHECK: call i32 @weft_inspect_access(ptr %0, i64 %1, ptr %2, i32 %{{.*}}, i32 2)
+; CHECK: call i32 @weft_inspect_range(ptr %0, i64 %1, ptr %2, i64 %3)
 ; CHECK: ret void
 ; CHECK: define internal void @weft.inspect.fast_flush(
 ; CHECK: call i32 @weft_inspect_fast_flush(ptr %0, ptr %1)
