@@ -822,7 +822,13 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
 /// the bands of `x` a stencil row visits: gmres reported 349k instead of 643k
 /// accesses per inspection, but the table lookups cost what the reports
 /// saved (1.16 against 1.21 ms; minife 1.12 against 1.03 ms), so one line it
-/// is.
+/// is. Tried again with 2 KB bank blocks and stream ranges, as a victim table
+/// of 4 or 8 blocks per site consulted only when the last block misses
+/// (tagged with a slab generation): reports per inspection fell from 375k to
+/// 122k (4) and 12k (8) on gmres and from 131k to 12k on minife, but the
+/// inspection times stayed within the run-to-run spread (9 interleaved runs:
+/// minimums 0.79, 0.76, 0.78 ms on gmres; 0.58, 0.56, 0.55 ms on minife),
+/// since what is left is the walk of the loop itself.
 ///
 /// An access that is not skipped and touches at most two lines is recorded
 /// inline (the runtime's `weft_inspect_fast_t`, [`fast`]): the wrapper looks
