@@ -415,6 +415,7 @@ pub fn make_inspector_with<'ctx>(
             &ops,
             &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
             &td,
+            k,
         ),
         false => HashMap::new(),
     };
@@ -538,11 +539,13 @@ struct Stream<'ctx> {
 /// is in the loop's only block), so reporting `[base + S * size, base + E *
 /// size)` once in the preheader sets exactly the bank bits of reporting each
 /// element: every line of that range is read by some iteration. Reports of
-/// the same iteration `k` land in the same slab either way.
+/// the same iteration `k` land in the same slab either way. The loop must
+/// not be the parallel loop itself (whose header defines `k`).
 fn inner_streams<'ctx>(
     ops: &[(InstructionValue<'ctx>, BasicValueEnum<'ctx>, u64, bool)],
     unchecked: &dyn Fn(&InstructionValue<'ctx>, bool) -> bool,
     td: &inkwell::targets::TargetData,
+    k: IntValue<'ctx>,
 ) -> HashMap<util::ValueKey, Stream<'ctx>> {
     use inkwell::llvm_sys::core::{LLVMGetGEPSourceElementType, LLVMGetNumOperands};
     use inkwell::llvm_sys::target::LLVMABISizeOfType;
@@ -556,6 +559,11 @@ fn inner_streams<'ctx>(
             continue;
         }
         let Some(h) = i.get_parent() else { continue };
+        // Only loops inside an iteration `k` (its report needs `k`; the
+        // parallel loop's own accesses are reported per iteration).
+        if k.as_instruction().and_then(|d| d.get_parent()) == Some(h) {
+            continue;
+        }
         let Some(gep) = util::as_instruction(p).filter(|g| g.get_opcode() == O::GetElementPtr)
         else {
             continue;

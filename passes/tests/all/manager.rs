@@ -202,3 +202,40 @@ fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
     assert_ne!(all, keyed);
     assert_eq!(zeros, all.iter().filter(|u| !**u).count());
 }
+
+#[test]
+fn inner_streams_become_one_range_report_before_their_loop() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
+    // (range reports, report calls in the block of the inner loop's phi)
+    let run = |name: &str, pipeline: &str| {
+        let ctx = Context::create();
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let m = weft_frontend::parse_ir(&ctx, &text, name).unwrap();
+        PassManager::parse(pipeline, cfg())
+            .unwrap()
+            .run(&m)
+            .unwrap();
+        let f = m.get_function("kernel.weft.inspect.0").expect("inspector");
+        let text = inkwell::values::AnyValue::print_to_string(&f).to_string();
+        let ranges = text.matches("%weft.stream.bytes").count() / 2;
+        // The inner loop: the block whose phi steps the CSR index (`indvars`).
+        let inner = text
+            .split("\n\n")
+            .find(|b| b.contains("for.body6:") || b.contains("= phi i64 [ %indvars.iv.next"))
+            .unwrap_or("");
+        (ranges, inner.matches("@weft.inspect.report_line").count())
+    };
+    // SpMV: val[j] and col[j] before the loop, only x[col[j]] inside.
+    assert_eq!(run("insert-inspector/spmv.ll", "insert-inspector"), (2, 1));
+    assert_eq!(
+        run(
+            "insert-inspector/spmv.ll",
+            "insert-inspector<streams=false>"
+        ),
+        (0, 3)
+    );
+    // A one-level edge loop (the parallel loop is the only loop): nothing to hoist.
+    assert_eq!(run("insert-inspector/scatter.ll", "insert-inspector").0, 0);
+    // Bad option values are errors.
+    assert!(PassManager::parse("insert-inspector<streams=maybe>", cfg()).is_err());
+}
