@@ -419,29 +419,31 @@ pub fn make_inspector_with<'ctx>(
         ),
         false => HashMap::new(),
     };
+    // (An access coalesced into a run is reported with its run.)
+    let streams: HashMap<_, _> = streams
+        .into_iter()
+        .filter(|(key, _)| !runs.contains_key(key))
+        .collect();
     let i8t = cx.i8_type();
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
         b.position_before(&i);
         if let (Some(d), Some(st)) = (&mut dedup, streams.get(&util::key(&i))) {
-            if !runs.contains_key(&util::key(&i)) {
-                let term = st
-                    .pre
-                    .get_terminator()
-                    .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
-                b.position_before(&term);
-                let i64t = cx.i64_type();
-                let stride = i64t.const_int(st.stride, false);
-                let off = b.build_int_mul(st.start, stride, "weft.stream.off")?;
-                // SAFETY: the loop's first element; a byte offset from its base.
-                let at = unsafe {
-                    b.build_gep(i8t, st.base.into_pointer_value(), &[off], "weft.stream")?
-                };
-                let n = b.build_int_sub(st.end, st.start, "weft.stream.n")?;
-                let bytes = b.build_int_mul(n, stride, "weft.stream.bytes")?;
-                d.report_bytes(&b, h, k, at.into(), bytes, false)?;
-                continue;
-            }
+            let term = st
+                .pre
+                .get_terminator()
+                .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
+            b.position_before(&term);
+            let i64t = cx.i64_type();
+            let stride = i64t.const_int(st.stride, false);
+            let off = b.build_int_mul(st.start, stride, "weft.stream.off")?;
+            // SAFETY: the loop's first element; a byte offset from its base.
+            let at =
+                unsafe { b.build_gep(i8t, st.base.into_pointer_value(), &[off], "weft.stream")? };
+            let n = b.build_int_sub(st.end, st.start, "weft.stream.n")?;
+            let bytes = b.build_int_mul(n, stride, "weft.stream.bytes")?;
+            d.report_bytes(&b, h, k, at.into(), bytes, false)?;
+            continue;
         }
         match &mut dedup {
             Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
@@ -554,6 +556,8 @@ fn inner_streams<'ctx>(
         util::as_instruction(v).map_or(true, |i| i.get_parent() != Some(h))
     };
     let mut out = HashMap::new();
+    // The function's predecessor lists, made once, when a candidate needs them.
+    let mut preds = None;
     for &(i, p, size, w) in ops {
         if w || size == 0 || i.get_opcode() != O::Load || !unchecked(&i, w) {
             continue;
@@ -608,13 +612,12 @@ fn inner_streams<'ctx>(
             continue;
         }
         let is_inc = util::as_instruction(next).is_some_and(|a| {
+            let ops = util::value_operands(a);
             a.get_opcode() == O::Add
                 && a.get_parent() == Some(h)
-                && util::value_operands(a).len() == 2
-                && util::value_operands(a)
-                    .iter()
-                    .any(|o| util::key(o) == util::key(&j))
-                && util::value_operands(a)
+                && ops.len() == 2
+                && ops.iter().any(|o| util::key(o) == util::key(&j))
+                && ops
                     .iter()
                     .any(|o| weft_frontend::ir::const_int(*o) == Some(1))
         });
@@ -646,10 +649,11 @@ fn inner_streams<'ctx>(
         let pre_ok = pre
             .get_terminator()
             .is_some_and(|term| util::successors(term) == vec![h]);
-        let preds: Vec<_> = util::predecessors(h.get_parent().expect("block in a function"))
-            .remove(&util::bkey(h))
-            .unwrap_or_default();
-        if !pre_ok || preds.len() != 2 {
+        let entries = preds
+            .get_or_insert_with(|| util::predecessors(h.get_parent().expect("block in a function")))
+            .get(&util::bkey(h))
+            .map_or(0, Vec::len);
+        if !pre_ok || entries != 2 {
             continue;
         }
         out.insert(

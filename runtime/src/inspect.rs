@@ -319,7 +319,7 @@ impl SlabRecorder {
             banks,
             words,
             bits: vec![0; n * words],
-            line_shift: line_shift.max(table.block_shift()),
+            line_shift: Self::map_shift(line_shift, &table, false),
             cache_line_shift: line_shift,
             table,
             recs: Vec::new(),
@@ -336,11 +336,19 @@ impl SlabRecorder {
     /// (see [`LineFilter`]; `0`: none, every access sets its bank bits).
     pub fn with_miss_filter(mut self, lines: usize) -> Self {
         self.filter = (lines > 0).then(|| LineFilter::new(lines));
-        self.line_shift = match self.filter {
-            Some(_) => self.cache_line_shift,
-            None => self.cache_line_shift.max(self.table.block_shift()),
-        };
+        self.line_shift =
+            Self::map_shift(self.cache_line_shift, &self.table, self.filter.is_some());
         self
+    }
+
+    /// Log2 of the blocks the bank maps are kept at, for cache lines of
+    /// `2^cache_line_shift` bytes: `table`'s bank block when larger, unless a
+    /// miss predictor (which works on lines) runs.
+    fn map_shift(cache_line_shift: u32, table: &BankTable, miss_filter: bool) -> u32 {
+        match miss_filter {
+            true => cache_line_shift,
+            false => cache_line_shift.max(table.block_shift()),
+        }
     }
 
     /// `(line touches predicted to hit, all line touches)` so far, lines of
@@ -524,10 +532,8 @@ impl SlabRecorder {
     /// Records an access of iteration `iter` (the caller checked the range).
     #[inline]
     pub fn record(&mut self, iter: i64, addr: u64, size: u32, write: bool) {
-        self.set_slab(iter);
-        self.reported += 1;
         let size = size.clamp(1, WRITE_BIT - 1);
-        self.mark_lines(addr, size as u64);
+        self.record_range(iter, addr, size as u64);
         if write && self.first_write.is_none() && self.rec_from == i64::MAX {
             // Lazy mode: keep what follows this iteration; the caller
             // re-inspects up to and including it.

@@ -156,19 +156,25 @@ fn irregular_benchmarks_match_bit_for_bit() {
         )
         .expect("link original");
         let want = run(&orig_exe, &args, 1, None).expect("original run");
-        let mut transformed = 0;
-        for (k, p) in PIPELINES.iter().enumerate() {
-            let (opt_ll, applied) = optimize(&ll, p, &bdir.join(format!("opt{k}.ll")));
-            if k == 0 {
-                transformed = applied;
-            }
+        // `pipeline` applied to the benchmark, linked as `name`; the
+        // executable and the number of kernel loops transformed.
+        let build = |pipeline: &str, name: &str| {
+            let (opt_ll, applied) = optimize(&ll, pipeline, &bdir.join(format!("{name}.ll")));
             let exe = bench::link(
                 &[opt_ll, support.clone()],
                 &link_args,
-                &bdir.join(format!("opt{k}")),
+                &bdir.join(name),
                 &opts,
             )
-            .expect("link optimized");
+            .unwrap_or_else(|e| panic!("link [{pipeline}]: {e}"));
+            (exe, applied)
+        };
+        let mut transformed = 0;
+        for (k, p) in PIPELINES.iter().enumerate() {
+            let (exe, applied) = build(p, &format!("opt{k}"));
+            if k == 0 {
+                transformed = applied;
+            }
             if k == 0 {
                 // The inline recording path (per-slab line memory, bank bits
                 // set by the inspector itself) builds the same schedules as
@@ -186,18 +192,7 @@ fn irregular_benchmarks_match_bit_for_bit() {
                 // (`val[j]`, `col[j]` of a CSR row) sets the bank bits of
                 // reporting each element (`streams=false`).
                 runs += 1;
-                let (ell, _) = optimize(
-                    &ll,
-                    "insert-inspector<streams=false>",
-                    &bdir.join("elements.ll"),
-                );
-                let eexe = bench::link(
-                    &[ell, support.clone()],
-                    &link_args,
-                    &bdir.join("elements"),
-                    &opts,
-                )
-                .expect("link streams=false");
+                let (eexe, _) = build("insert-inspector<streams=false>", "elements");
                 let elements = schedules(&eexe, &args, 3, &env);
                 let what = format!("{}: schedules differ with streams=false", b.name);
                 failures.extend(schedule_mismatch(&what, &inline, &elements));
@@ -215,18 +210,7 @@ fn irregular_benchmarks_match_bit_for_bit() {
             }
         }
         // Trace mode: the instrumented BLP version, 4 virtual cores.
-        let (tll, _) = optimize(
-            &ll,
-            "insert-inspector,instrument-trace<only=kernel_*>",
-            &bdir.join("trace.ll"),
-        );
-        let texe = bench::link(
-            &[tll, support.clone()],
-            &link_args,
-            &bdir.join("traced"),
-            &opts,
-        )
-        .expect("link traced");
+        let (texe, _) = build("insert-inspector,instrument-trace<only=kernel_*>", "traced");
         let tfile = bdir.join("out.trace");
         runs += 1;
         match run(&texe, &args, 4, Some(&tfile)) {

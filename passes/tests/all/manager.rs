@@ -153,18 +153,28 @@ fn instrument_trace_selects_functions() {
 /// (rowptr, y, n, val, col, x), and only rowptr and col decide the schedule.
 /// A loop that needs the dependence check keeps every base its inspector uses
 /// (the DAG depends on how the arrays lie relative to each other).
+/// Filetest input `name` (relative to `testsuite/filetests`) after `pipeline`.
+fn optimized_filetest<'ctx>(
+    ctx: &'ctx Context,
+    name: &str,
+    pipeline: &str,
+) -> inkwell::module::Module<'ctx> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let m = weft_frontend::parse_ir(ctx, &text, name).unwrap();
+    PassManager::parse(pipeline, cfg())
+        .unwrap()
+        .run(&m)
+        .unwrap();
+    m
+}
+
 #[test]
 fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
     // (inputs without and with the data-array rule, key words stored as 0)
     let run_with = |name: &str, pipeline: &str| {
         let ctx = Context::create();
-        let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        let m = weft_frontend::parse_ir(&ctx, &text, name).unwrap();
-        PassManager::parse(pipeline, cfg())
-            .unwrap()
-            .run(&m)
-            .unwrap();
+        let m = optimized_filetest(&ctx, name, pipeline);
         let f = m.get_function("kernel.weft.inspect.0").expect("inspector");
         let n = f.get_first_basic_block().map_or(0, |b| {
             let mut k = 0;
@@ -205,16 +215,10 @@ fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
 
 #[test]
 fn inner_streams_become_one_range_report_before_their_loop() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsuite/filetests");
     // (range reports, report calls in the block of the inner loop's phi)
     let run = |name: &str, pipeline: &str| {
         let ctx = Context::create();
-        let text = std::fs::read_to_string(dir.join(name)).unwrap();
-        let m = weft_frontend::parse_ir(&ctx, &text, name).unwrap();
-        PassManager::parse(pipeline, cfg())
-            .unwrap()
-            .run(&m)
-            .unwrap();
+        let m = optimized_filetest(&ctx, name, pipeline);
         let f = m.get_function("kernel.weft.inspect.0").expect("inspector");
         let text = inkwell::values::AnyValue::print_to_string(&f).to_string();
         let ranges = text.matches("%weft.stream.bytes").count() / 2;
