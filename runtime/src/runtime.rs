@@ -454,13 +454,16 @@ impl Inspector {
     /// cannot conflict, in one report. Same range rule as [`Inspector::access`];
     /// affine nests take it as one read (at most 4 GB).
     pub fn access_range(&mut self, iter: i64, addr: u64, bytes: u64) -> Result<()> {
+        if iter < self.lo || iter >= self.hi {
+            return Err(self.out_of_range(iter));
+        }
         match &mut self.layout {
-            Layout::Slabs(r) if iter >= self.lo && iter < self.hi => {
+            Layout::Slabs(r) => {
                 r.record_range(iter, addr, bytes);
                 Ok(())
             }
-            _ if bytes == 0 => Ok(()),
-            _ => {
+            Layout::Blocks { .. } if bytes == 0 => Ok(()),
+            Layout::Blocks { .. } => {
                 let size = u32::try_from(bytes).map_err(|_| {
                     invalid(format!(
                         "an affine inspector reported {bytes} bytes at once"
@@ -2511,6 +2514,30 @@ mod tests {
         assert_eq!(fast.writes(), slow.writes());
         assert!(slow.writes() > 0);
         assert_eq!(fast.first_write_iter(), slow.first_write_iter());
+    }
+
+    #[test]
+    fn range_reports_keep_the_range_rule() {
+        use crate::abi::weft_inspect_range;
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let layout = SlabLayout {
+            chunk: vec![0, 10],
+            offset: vec![0, 2],
+            slab_iters: 5,
+        };
+        let rec = SlabRecorder::new(layout, m.num_mem_banks(), 6, BankTable::new(&m));
+        let mut h = slab_inspector(0, 8, rec);
+        let a = 0x1000_0000usize as *const std::ffi::c_void;
+        // In range: recorded (0 bytes: nothing marked, still fine).
+        assert_eq!(weft_inspect_range(&mut h, 3, a, 4096), 0);
+        assert_eq!(weft_inspect_range(&mut h, 3, a, 0), 0);
+        // Outside the inspected range: an error whatever the length.
+        assert_ne!(weft_inspect_range(&mut h, 9, a, 64), 0);
+        assert_ne!(weft_inspect_range(&mut h, 9, a, 0), 0);
+        assert_ne!(weft_inspect_range(std::ptr::null_mut(), 3, a, 8), 0);
+        let r = recorder(h);
+        assert_eq!(r.accesses(), 2);
+        assert!(r.bank_maps()[0].count() > 1, "a 4 KB range spans two banks");
     }
 
     #[test]
