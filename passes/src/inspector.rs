@@ -82,6 +82,15 @@
 //! of the current slab itself, from the runtime's bank table, and asks the
 //! runtime only when the iteration enters another slab
 //! (`weft_inspect_fast`, see [`LineDedup`]).
+//!
+//! Checked reads (loops that need the dependence check) are recorded inline
+//! as well, option `inline-checked`: the same bank bits and counts, plus the
+//! 16-byte record the check needs, written at a cursor into the runtime's
+//! free records ([`LineDedup::checked_wrapper`]); checked writes and reads
+//! it cannot record call `weft_inspect_checked`, which hands the state back
+//! and refills it. On gauss_seidel this and the runtime's side (records
+//! pooled, reads of unwritten granules dropped per core) took the inspection
+//! from 53 to 22 ms (`docs/runtime.md`, "Checked reads recorded inline").
 
 use std::collections::{HashMap, HashSet};
 
@@ -131,6 +140,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "streams",
         "report an inner counted loop's element-by-element loads (val[j], col[j] of a CSR row) once before the loop, as one byte range (default true; false reports each element)",
     ),
+    (
+        "inline-checked",
+        "record reads the dependence check must see inline, without a runtime call, when they touch at most two lines (default true; false calls weft_inspect_access for each)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -150,6 +163,8 @@ pub struct InsertInspector {
     /// Report inner loops' streaming loads as one range before the loop
     /// ([`inner_streams`]).
     pub streams: bool,
+    /// Record checked reads inline ([`LineDedup::CHECKED`]).
+    pub inline_checked: bool,
 }
 
 impl Default for InsertInspector {
@@ -161,6 +176,7 @@ impl Default for InsertInspector {
             original: false,
             data_key: false,
             streams: true,
+            inline_checked: true,
         }
     }
 }
@@ -175,6 +191,7 @@ impl InsertInspector {
             original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
             data_key: o.bool_or("data-key", false)?,
             streams: o.bool_or("streams", true)?,
+            inline_checked: o.bool_or("inline-checked", true)?,
         })
     }
 }
@@ -339,7 +356,18 @@ pub fn make_inspector<'ctx>(
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
 ) -> Result<usize> {
-    make_inspector_with(module, f, k, true, &HashSet::new(), false)
+    make_inspector_with(module, f, k, true, &HashSet::new(), Reports::default())
+}
+
+/// How [`make_inspector_with`] reports (the options of `insert-inspector`
+/// of the same names; all off: every report calls the runtime, as affine
+/// inspectors do).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reports {
+    /// Inner loops' streaming loads as one range ([`inner_streams`]).
+    pub streams: bool,
+    /// Checked reads recorded inline ([`LineDedup::CHECKED`]).
+    pub inline_checked: bool,
 }
 
 /// [`make_inspector`] for irregular regions. With `report_writes == false`
@@ -349,18 +377,18 @@ pub fn make_inspector<'ctx>(
 /// clone's instructions: loads of arrays the loop does not write) are
 /// reported as unchecked and the others as reads or writes. Unchecked
 /// reports go through the per-iteration line deduplication of [`LineDedup`];
-/// with `stream_ranges`, those of [`inner_streams`] become one range report
-/// per entry of their loop.
+/// with `how.streams`, those of [`inner_streams`] become one range report
+/// per entry of their loop. With `how.inline_checked`, checked reports go
+/// through [`LineDedup::CHECKED`] (reads recorded inline).
 pub fn make_inspector_with<'ctx>(
     module: &Module<'ctx>,
     f: FunctionValue<'ctx>,
     k: IntValue<'ctx>,
     report_writes: bool,
     unchecked: &HashSet<util::ValueKey>,
-    stream_ranges: bool,
+    how: Reports,
 ) -> Result<usize> {
     let td = util::target_data(module);
-    let report = rtabi::declare(module, RtFn::InspectAccess)?;
     let cx = module.get_context();
     let i32t = cx.i32_type();
     let h = f
@@ -380,7 +408,8 @@ pub fn make_inspector_with<'ctx>(
     let is_unchecked = |i: &InstructionValue<'ctx>, w: bool| {
         !report_writes || (!w && unchecked.contains(&util::key(i)))
     };
-    let mut dedup = match ops.iter().any(|(i, _, _, w)| is_unchecked(i, *w)) {
+    let inline_checked = how.inline_checked && ops.iter().any(|(i, _, _, w)| !is_unchecked(i, *w));
+    let mut dedup = match inline_checked || ops.iter().any(|(i, _, _, w)| is_unchecked(i, *w)) {
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
@@ -410,7 +439,7 @@ pub fn make_inspector_with<'ctx>(
     };
     // Unchecked loads streaming through an array in an inner counted loop
     // are reported once per entry of the loop, as the whole stretch.
-    let streams = match dedup.is_some() && stream_ranges {
+    let streams = match dedup.is_some() && how.streams {
         true => inner_streams(
             &ops,
             &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
@@ -424,6 +453,12 @@ pub fn make_inspector_with<'ctx>(
         .into_iter()
         .filter(|(key, _)| !runs.contains_key(key))
         .collect();
+    // An access of at most 16 bytes aligned to its power-of-two size lies
+    // in one line (the runtime's lines are at least 16 bytes wherever the
+    // inline path is enabled).
+    let aligned = |i: &InstructionValue<'ctx>, size: u64| {
+        size.is_power_of_two() && size <= 16 && i.get_alignment().is_ok_and(|a| a as u64 >= size)
+    };
     let i8t = cx.i8_type();
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
@@ -447,15 +482,7 @@ pub fn make_inspector_with<'ctx>(
         }
         match &mut dedup {
             Some(d) if is_unchecked(&i, w) => match runs.get(&util::key(&i)) {
-                None => {
-                    // An access of at most 16 bytes aligned to its power-of-two
-                    // size lies in one line (the runtime's lines are at least
-                    // 16 bytes wherever the inline path is enabled).
-                    let aligned = size.is_power_of_two()
-                        && size <= 16
-                        && i.get_alignment().is_ok_and(|a| a as u64 >= size);
-                    d.report(&b, h, k, p, size, aligned)?
-                }
+                None => d.report(&b, h, k, p, size, aligned(&i, size))?,
                 Some(Run::Covered) => {}
                 Some(&Run::Leader { base, offset, size }) => {
                     let at = if offset == 0 {
@@ -468,7 +495,9 @@ pub fn make_inspector_with<'ctx>(
                     d.report(&b, h, k, at.into(), size, false)?
                 }
             },
+            Some(d) if inline_checked => d.report_checked(&b, k, p, size, aligned(&i, size), w)?,
             _ => {
+                let report = rtabi::declare(module, RtFn::InspectAccess)?;
                 let args: [BasicMetadataValueEnum<'ctx>; 5] = [
                     h.into(),
                     k.into(),
@@ -807,12 +836,14 @@ fn unchecked_loads(fa: &FunctionAnalysis<'_>, l: LoopId) -> HashSet<util::ValueK
 }
 
 /// Whether `i` reports an access (a call of `weft_inspect_access` or of the
-/// line-deduplicating wrapper of [`LineDedup`]).
+/// wrappers of [`LineDedup`]).
 fn is_report_call(i: InstructionValue<'_>) -> bool {
     i.get_opcode() == InstructionOpcode::Call
         && matches!(
             util::callee_name(i).as_deref(),
-            Some(n) if n == RtFn::InspectAccess.symbol() || n == LineDedup::REPORT
+            Some(n) if n == RtFn::InspectAccess.symbol()
+                || n == LineDedup::REPORT
+                || n == LineDedup::CHECKED
         )
 }
 
@@ -854,7 +885,9 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
 /// at every return of the inspector ([`LineDedup::FLUSH`]). When the runtime
 /// disables the inline path (miss predictor, a bank mapping without table,
 /// affine nests) and for longer accesses, the wrapper calls
-/// `weft_inspect_access` as before.
+/// `weft_inspect_range`. Checked accesses go through a second wrapper,
+/// [`LineDedup::CHECKED`], which shares the state (and so hands the record
+/// cursor back with the counts at every runtime call that takes it).
 struct LineDedup<'m, 'ctx> {
     /// The module (a reference: `Module::clone` copies the whole module).
     module: &'m Module<'ctx>,
@@ -868,6 +901,8 @@ struct LineDedup<'m, 'ctx> {
     st: inkwell::values::PointerValue<'ctx>,
     /// The inspector's own copy (`weft.fast.cur`).
     cur: inkwell::values::PointerValue<'ctx>,
+    /// Checked accesses reported through [`LineDedup::CHECKED`].
+    checked_sites: usize,
 }
 
 /// Field indices of `weft_inspect_fast_t` (`weft_runtime::abi::InspectFast`,
@@ -882,10 +917,21 @@ mod fast {
     pub const ENABLED: u32 = 7;
     pub const REPORTED: u32 = 9;
     pub const TOUCHES: u32 = 10;
+    pub const RECS: u32 = 11;
+    pub const RECS_END: u32 = 12;
+    pub const UNIT: u32 = 13;
+    pub const REC_STEP: u32 = 14;
     /// Only in the inspector's own copy: the bits of the row's word 0 set
     /// since the row was last written (banks 0..64 in a register instead of
     /// a read-modify-write of memory per access).
-    pub const ACC: u32 = 11;
+    pub const ACC: u32 = 15;
+    /// The fields the runtime fills (copied into the inspector's copy after
+    /// each call that fills them).
+    pub const FILLED: [u32; 13] = [
+        LO, HI, ROW, TABLE, MASK, LSB, ENABLED, REPORTED, TOUCHES, RECS, RECS_END, UNIT, REC_STEP,
+    ];
+    /// The fields the inspector hands back before such a call.
+    pub const HANDED_BACK: [u32; 3] = [REPORTED, TOUCHES, RECS];
 }
 
 /// The LLVM type of `weft_inspect_fast_t`; with `local`, followed by the
@@ -905,6 +951,10 @@ fn fast_type(cx: inkwell::context::ContextRef<'_>, local: bool) -> inkwell::type
         i32t.into(), // reserved
         i64t.into(), // reported
         i64t.into(), // touches
+        ptr.into(),  // recs
+        ptr.into(),  // recs_end
+        i32t.into(), // unit
+        i32t.into(), // rec_step
     ];
     let acc = [i64t.into()];
     let fields: Vec<inkwell::types::BasicTypeEnum<'_>> = match local {
@@ -923,6 +973,10 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
     /// The exit wrapper `void (ptr h, ptr st, ptr cur)`: hands the inline
     /// counts to the runtime.
     const FLUSH: &'static str = "weft.inspect.fast_flush";
+    /// The wrapper of checked accesses `void (ptr h, i64 k, ptr addr, i32
+    /// size, i64 shift, ptr st, ptr cur, i1 aligned, i32 is_write)`
+    /// ([`LineDedup::checked_wrapper`]).
+    const CHECKED: &'static str = "weft.inspect.report_checked";
 
     fn new(
         module: &'m Module<'ctx>,
@@ -982,6 +1036,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             lines: Vec::new(),
             st,
             cur,
+            checked_sites: 0,
         })
     }
 
@@ -1031,9 +1086,9 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             return Ok(w);
         }
         let cx = module.get_context();
-        let (i64t, i32t, i16t) = (cx.i64_type(), cx.i32_type(), cx.i16_type());
+        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
         let ptr = cx.ptr_type(inkwell::AddressSpace::default());
-        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
+        let lty = fast_type(cx, true);
         let fty = cx.void_type().fn_type(
             &[
                 ptr.into(),
@@ -1064,11 +1119,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let entry = cx.append_basic_block(w, "entry");
         let report = cx.append_basic_block(w, "report");
         let check = cx.append_basic_block(w, "check");
-        let refresh = cx.append_basic_block(w, "refresh");
         let inline = cx.append_basic_block(w, "inline");
-        let word0 = cx.append_basic_block(w, "word0");
-        let words = cx.append_basic_block(w, "words");
-        let count = cx.append_basic_block(w, "count");
         let slow = cx.append_basic_block(w, "slow");
         let done = cx.append_basic_block(w, "done");
         b.position_at_end(entry);
@@ -1088,67 +1139,267 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         // two lines and the runtime enabled the inline path.
         b.position_at_end(report);
         b.build_store(line, first)?;
-        let gst = |j: u32| b.build_struct_gep(sty, st, j, "");
-        let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
         let extra = b.build_int_sub(last, first, "extra")?;
         let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
         let en = b
-            .build_load(i32t, gcur(fast::ENABLED)?, "enabled")?
+            .build_load(
+                i32t,
+                b.build_struct_gep(lty, cur, fast::ENABLED, "")?,
+                "enabled",
+            )?
             .into_int_value();
         let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
         b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
         // `k` in the current slab (the slab changes about every slab_iters
         // iterations)?
-        let in_slab =
-            |lo: IntValue<'ctx>, hi: IntValue<'ctx>| Self::in_range(&b, k, lo, hi, "in.slab");
         b.position_at_end(check);
-        let lo = b.build_load(i64t, gcur(fast::LO)?, "lo")?;
-        let hi = b.build_load(i64t, gcur(fast::HI)?, "hi")?;
-        b.build_conditional_branch(
-            in_slab(lo.into_int_value(), hi.into_int_value())?,
-            inline,
-            refresh,
-        )?;
-        // Write back word 0, hand the counts over and ask for the slab of `k`.
-        b.position_at_end(refresh);
-        Self::write_back(module, &b, cur)?;
-        for j in [fast::REPORTED, fast::TOUCHES] {
-            let v = b.build_load(i64t, gcur(j)?, "")?;
-            b.build_store(gst(j)?, v)?;
+        Self::slab_or_refresh(module, w, &b, (h, st, cur), k, (inline, slow))?;
+        b.position_at_end(inline);
+        Self::mark(module, w, &b, cur, (a, end, extra), done)?;
+        b.position_at_end(slow);
+        // Unchecked bytes, without the 4 GB limit of `weft_inspect_access`
+        // (a stream's range, [`inner_streams`], may be longer).
+        let range = rtabi::declare(module, RtFn::InspectRange)?;
+        let args: [BasicMetadataValueEnum<'ctx>; 4] =
+            [h.into(), k.into(), addr.into(), size.into()];
+        b.build_call(range, &args, "")?;
+        b.build_unconditional_branch(done)?;
+        b.position_at_end(done);
+        b.build_return(None)?;
+        Ok(w)
+    }
+
+    /// Declares (once per module) and returns the wrapper of checked
+    /// accesses ([`LineDedup::CHECKED`]): a read of at most two lines in
+    /// the current slab, while the runtime hands out records, is recorded
+    /// inline (its bank bits and counts as in [`LineDedup::wrapper`], and
+    /// its 16-byte record at the cursor); every other checked access hands
+    /// the state back and calls `weft_inspect_checked`, which records it
+    /// and refills the state.
+    fn checked_wrapper(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>> {
+        if let Some(w) = module.get_function(Self::CHECKED) {
+            return Ok(w);
         }
-        let refill = rtabi::declare(module, RtFn::InspectFast)?;
-        b.build_call(refill, &[h.into(), k.into(), st.into()], "")?;
-        let mut got = HashMap::new();
-        for j in [
-            fast::LO,
-            fast::HI,
-            fast::ROW,
-            fast::TABLE,
-            fast::MASK,
-            fast::LSB,
-            fast::ENABLED,
-            fast::REPORTED,
-            fast::TOUCHES,
-        ] {
-            let t = sty.get_field_type_at_index(j).expect("field");
-            let v = b.build_load(t, gst(j)?, "")?;
-            b.build_store(gcur(j)?, v)?;
-            got.insert(j, v);
-        }
-        let en = b.build_int_compare(
-            IntPredicate::NE,
-            got[&fast::ENABLED].into_int_value(),
-            i32t.const_zero(),
+        let cx = module.get_context();
+        let (i64t, i32t, i8t) = (cx.i64_type(), cx.i32_type(), cx.i8_type());
+        let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let lty = fast_type(cx, true);
+        let fty = cx.void_type().fn_type(
+            &[
+                ptr.into(),
+                i64t.into(),
+                ptr.into(),
+                i32t.into(),
+                i64t.into(),
+                ptr.into(),
+                ptr.into(),
+                cx.bool_type().into(),
+                i32t.into(),
+            ],
+            false,
+        );
+        let w = Self::always_inline(module, Self::CHECKED, fty);
+        let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
+        let (h, k, addr) = (p(0), p(1).into_int_value(), p(2));
+        let (size, shift) = (p(3).into_int_value(), p(4).into_int_value());
+        let (st, cur) = (p(5).into_pointer_value(), p(6).into_pointer_value());
+        // Constants at every call: the access cannot cross a line; 0 = read.
+        let (aligned, is_write) = (p(7).into_int_value(), p(8).into_int_value());
+        let b = cx.create_builder();
+        let entry = cx.append_basic_block(w, "entry");
+        let check = cx.append_basic_block(w, "check");
+        let cursor = cx.append_basic_block(w, "cursor");
+        let inline = cx.append_basic_block(w, "inline");
+        let slow = cx.append_basic_block(w, "slow");
+        let done = cx.append_basic_block(w, "done");
+        b.position_at_end(entry);
+        let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
+        let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
+        let size64 = b.build_int_z_extend(size, i64t, "")?;
+        let end = b.build_int_add(
+            a,
+            b.build_int_sub(size64, i64t.const_int(1, false), "")?,
             "",
         )?;
-        let ok = in_slab(
-            got[&fast::LO].into_int_value(),
-            got[&fast::HI].into_int_value(),
-        )?;
-        b.build_conditional_branch(b.build_and(en, ok, "")?, inline, slow)?;
-        // The banks of the first and the last line (the same twice for a
-        // one-line access).
+        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
+        let first = b.build_right_shift(a, shift, false, "first")?;
+        let extra = b.build_int_sub(b.build_right_shift(end, shift, false, "")?, first, "extra")?;
+        let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
+        let en = b
+            .build_load(i32t, gcur(fast::ENABLED)?, "enabled")?
+            .into_int_value();
+        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
+        let read = b.build_int_compare(IntPredicate::EQ, is_write, i32t.const_zero(), "read")?;
+        let go = b.build_and(b.build_and(few, en, "")?, read, "")?;
+        b.build_conditional_branch(go, check, slow)?;
+        b.position_at_end(check);
+        Self::slab_or_refresh(module, w, &b, (h, st, cur), k, (cursor, slow))?;
+        // A free record?
+        b.position_at_end(cursor);
+        let rp = b
+            .build_load(ptr, gcur(fast::RECS)?, "rec")?
+            .into_pointer_value();
+        let re = b
+            .build_load(ptr, gcur(fast::RECS_END)?, "rec.end")?
+            .into_pointer_value();
+        let free = b.build_int_compare(IntPredicate::ULT, rp, re, "free")?;
+        b.build_conditional_branch(free, inline, slow)?;
+        // The record (address, slab, size), then the bank bits and counts.
         b.position_at_end(inline);
+        b.build_store(rp, a)?;
+        let unit = b.build_load(i32t, gcur(fast::UNIT)?, "unit")?;
+        // SAFETY: bytes 8 and 12 of the 16-byte record at `rp`.
+        let (pu, ps) = unsafe {
+            (
+                b.build_in_bounds_gep(i8t, rp, &[i64t.const_int(8, false)], "")?,
+                b.build_in_bounds_gep(i8t, rp, &[i64t.const_int(12, false)], "")?,
+            )
+        };
+        b.build_store(pu, unit)?;
+        b.build_store(ps, size)?;
+        let step = b
+            .build_load(i32t, gcur(fast::REC_STEP)?, "step")?
+            .into_int_value();
+        let step = b.build_int_z_extend(step, i64t, "")?;
+        // SAFETY: at most one past the last free record (`rp < re`).
+        let next = unsafe { b.build_gep(i8t, rp, &[step], "rec.next")? };
+        b.build_store(gcur(fast::RECS)?, next)?;
+        Self::mark(module, w, &b, cur, (a, end, extra), done)?;
+        // Hand the state back; the runtime records the access and refills it.
+        b.position_at_end(slow);
+        Self::hand_back(module, &b, st, cur)?;
+        let f = rtabi::declare(module, RtFn::InspectChecked)?;
+        let args: [BasicMetadataValueEnum<'ctx>; 6] = [
+            h.into(),
+            st.into(),
+            k.into(),
+            addr.into(),
+            size.into(),
+            is_write.into(),
+        ];
+        b.build_call(f, &args, "")?;
+        Self::reload(module, &b, st, cur, k)?;
+        b.build_unconditional_branch(done)?;
+        b.position_at_end(done);
+        b.build_return(None)?;
+        Ok(w)
+    }
+
+    /// At `b`'s position (a block of `w`): branches to `hit` when `k` lies
+    /// in the current slab; else hands the state back, asks the runtime for
+    /// the slab of `k` (`weft_inspect_fast`) and branches to `hit` when the
+    /// inline path is enabled and `k` lies in the new slab, to `miss`
+    /// otherwise.
+    fn slab_or_refresh(
+        module: &Module<'ctx>,
+        w: FunctionValue<'ctx>,
+        b: &inkwell::builder::Builder<'ctx>,
+        (h, st, cur): (
+            BasicValueEnum<'ctx>,
+            inkwell::values::PointerValue<'ctx>,
+            inkwell::values::PointerValue<'ctx>,
+        ),
+        k: IntValue<'ctx>,
+        (hit, miss): (BasicBlock<'ctx>, BasicBlock<'ctx>),
+    ) -> Result<()> {
+        let cx = module.get_context();
+        let refresh = match b.get_insert_block() {
+            Some(here) => cx.insert_basic_block_after(here, "refresh"),
+            None => cx.append_basic_block(w, "refresh"),
+        };
+        let in_slab = Self::in_current_slab(b, cur, k)?;
+        b.build_conditional_branch(in_slab, hit, refresh)?;
+        b.position_at_end(refresh);
+        Self::hand_back(module, b, st, cur)?;
+        let refill = rtabi::declare(module, RtFn::InspectFast)?;
+        b.build_call(refill, &[h.into(), k.into(), st.into()], "")?;
+        let ok = Self::reload(module, b, st, cur, k)?;
+        b.build_conditional_branch(ok, hit, miss)?;
+        Ok(())
+    }
+
+    /// At `b`'s position: whether `k` lies in the inspector's current slab
+    /// (`cur`'s `[lo, hi)`).
+    fn in_current_slab(
+        b: &inkwell::builder::Builder<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+        k: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let cx = k.get_type().get_context();
+        let (i64t, lty) = (cx.i64_type(), fast_type(cx, true));
+        let lo = b.build_load(i64t, b.build_struct_gep(lty, cur, fast::LO, "")?, "lo")?;
+        let hi = b.build_load(i64t, b.build_struct_gep(lty, cur, fast::HI, "")?, "hi")?;
+        Self::in_range(b, k, lo.into_int_value(), hi.into_int_value(), "in.slab")
+    }
+
+    /// At `b`'s position, before a runtime call that takes the inline state:
+    /// writes back word 0's accumulated bits and copies the counts and the
+    /// record cursor into the runtime's copy `st`.
+    fn hand_back(
+        module: &Module<'ctx>,
+        b: &inkwell::builder::Builder<'ctx>,
+        st: inkwell::values::PointerValue<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+    ) -> Result<()> {
+        Self::write_back(module, b, cur)?;
+        let cx = module.get_context();
+        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
+        for j in fast::HANDED_BACK {
+            let t = sty.get_field_type_at_index(j).expect("field");
+            let v = b.build_load(t, b.build_struct_gep(lty, cur, j, "")?, "")?;
+            b.build_store(b.build_struct_gep(sty, st, j, "")?, v)?;
+        }
+        Ok(())
+    }
+
+    /// At `b`'s position, after the runtime filled `st`: copies it into the
+    /// inspector's copy `cur`; returns whether the inline path is enabled
+    /// and `k` lies in the new slab.
+    fn reload(
+        module: &Module<'ctx>,
+        b: &inkwell::builder::Builder<'ctx>,
+        st: inkwell::values::PointerValue<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+        k: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let cx = module.get_context();
+        let (sty, lty) = (fast_type(cx, false), fast_type(cx, true));
+        let mut got = HashMap::new();
+        for j in fast::FILLED {
+            let t = sty.get_field_type_at_index(j).expect("field");
+            let v = b.build_load(t, b.build_struct_gep(sty, st, j, "")?, "")?;
+            b.build_store(b.build_struct_gep(lty, cur, j, "")?, v)?;
+            got.insert(j, v);
+        }
+        let int = |j: u32| got[&j].into_int_value();
+        let i32t = cx.i32_type();
+        let en =
+            b.build_int_compare(IntPredicate::NE, int(fast::ENABLED), i32t.const_zero(), "")?;
+        let ok = Self::in_range(b, k, int(fast::LO), int(fast::HI), "in.slab")?;
+        Ok(b.build_and(en, ok, "")?)
+    }
+
+    /// At `b`'s position (a block of `w`): sets the bank bits of the first
+    /// and the last line of the access `(a, end, extra)` (the same twice for
+    /// a one-line access; banks 0..64 into the accumulator of word 0, others
+    /// straight into the row), counts the access and its `extra + 1` lines,
+    /// and branches to `done`.
+    fn mark(
+        module: &Module<'ctx>,
+        w: FunctionValue<'ctx>,
+        b: &inkwell::builder::Builder<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+        (a, end, extra): (IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>),
+        done: BasicBlock<'ctx>,
+    ) -> Result<()> {
+        let cx = module.get_context();
+        let (i64t, i32t, i16t) = (cx.i64_type(), cx.i32_type(), cx.i16_type());
+        let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let lty = fast_type(cx, true);
+        let word0 = cx.append_basic_block(w, "word0");
+        let words = cx.append_basic_block(w, "words");
+        let count = cx.append_basic_block(w, "count");
+        let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
         let table = b
             .build_load(ptr, gcur(fast::TABLE)?, "table")?
             .into_pointer_value();
@@ -1213,17 +1464,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             b.build_int_add(extra, i64t.const_int(1, false), "")?,
         )?;
         b.build_unconditional_branch(done)?;
-        b.position_at_end(slow);
-        // Unchecked bytes, without the 4 GB limit of `weft_inspect_access`
-        // (a stream's range, [`inner_streams`], may be longer).
-        let range = rtabi::declare(module, RtFn::InspectRange)?;
-        let args: [BasicMetadataValueEnum<'ctx>; 4] =
-            [h.into(), k.into(), addr.into(), size.into()];
-        b.build_call(range, &args, "")?;
-        b.build_unconditional_branch(done)?;
-        b.position_at_end(done);
-        b.build_return(None)?;
-        Ok(w)
+        Ok(())
     }
 
     /// At `b`'s position: ORs the accumulated bits of word 0 into the row
@@ -1289,6 +1530,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.position_at_end(flush);
         b.build_store(b.build_struct_gep(sty, st, fast::REPORTED, "")?, r)?;
         b.build_store(b.build_struct_gep(sty, st, fast::TOUCHES, "")?, t)?;
+        let rp = b.build_load(ptr, b.build_struct_gep(lty, cur, fast::RECS, "")?, "recs")?;
+        b.build_store(b.build_struct_gep(sty, st, fast::RECS, "")?, rp)?;
         let f = rtabi::declare(module, RtFn::InspectFastFlush)?;
         b.build_call(f, &[h.into(), st.into()], "")?;
         b.build_store(pr, i64t.const_zero())?;
@@ -1343,6 +1586,38 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         Ok(())
     }
 
+    /// Reports the checked access (`is_write` 0: read, 1: write) of `size`
+    /// bytes at `p` in iteration `k` at `b`'s position, through
+    /// [`LineDedup::CHECKED`] (a read of at most two lines is recorded
+    /// inline, every other access calls `weft_inspect_checked`).
+    fn report_checked(
+        &mut self,
+        b: &inkwell::builder::Builder<'ctx>,
+        k: IntValue<'ctx>,
+        p: BasicValueEnum<'ctx>,
+        size: u64,
+        aligned: bool,
+        is_write: bool,
+    ) -> Result<()> {
+        let cx = self.module.get_context();
+        let i32t = cx.i32_type();
+        let w = Self::checked_wrapper(self.module)?;
+        let args: [BasicMetadataValueEnum<'ctx>; 9] = [
+            self.h.into(),
+            k.into(),
+            p.into(),
+            i32t.const_int(size, false).into(),
+            self.shift.into(),
+            self.st.into(),
+            self.cur.into(),
+            cx.bool_type().const_int(aligned as u64, false).into(),
+            i32t.const_int(is_write as u64, false).into(),
+        ];
+        b.build_call(w, &args, "")?;
+        self.checked_sites += 1;
+        Ok(())
+    }
+
     /// Forgets every site's line at the top of each iteration that is not in
     /// the inline path's current slab (after the phis of the block defining
     /// `k`), and hands the inline counts to the runtime before every return.
@@ -1355,7 +1630,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
     /// `col[j]` and `y[i]` of consecutive SpMV rows) report each line once
     /// per slab instead of once per iteration, with the same bank maps.
     fn finish(self, b: &inkwell::builder::Builder<'ctx>) -> Result<()> {
-        if self.lines.is_empty() {
+        if self.lines.is_empty() && self.checked_sites == 0 {
             return Ok(());
         }
         let header = Self::header(self.k)?;
@@ -1653,7 +1928,10 @@ fn apply<'ctx>(
             insp.k,
             needs_check,
             &unchecked,
-            opts.streams,
+            Reports {
+                streams: opts.streams,
+                inline_checked: opts.inline_checked,
+            },
         )?;
         (Some(insp.function), n)
     } else {
@@ -2225,6 +2503,10 @@ mod tests {
                 (fast::ENABLED, offset_of!(InspectFast, enabled)),
                 (fast::REPORTED, offset_of!(InspectFast, reported)),
                 (fast::TOUCHES, offset_of!(InspectFast, touches)),
+                (fast::RECS, offset_of!(InspectFast, recs)),
+                (fast::RECS_END, offset_of!(InspectFast, recs_end)),
+                (fast::UNIT, offset_of!(InspectFast, unit)),
+                (fast::REC_STEP, offset_of!(InspectFast, rec_step)),
             ] {
                 assert_eq!(td.offset_of_element(&ty, j), Some(off as u64), "field {j}");
             }

@@ -46,6 +46,8 @@ pub enum RtFn {
     InspectFast,
     /// `weft_inspect_fast_flush(h, st)`.
     InspectFastFlush,
+    /// `weft_inspect_checked(h, st, iter, addr, size, is_write)`.
+    InspectChecked,
     /// `weft_num_cores(&out)`.
     NumCores,
     /// `weft_grain_hint(&out)`.
@@ -70,6 +72,7 @@ impl RtFn {
             RtFn::InspectMapsOnly => "weft_inspect_maps_only",
             RtFn::InspectFast => "weft_inspect_fast",
             RtFn::InspectFastFlush => "weft_inspect_fast_flush",
+            RtFn::InspectChecked => "weft_inspect_checked",
             RtFn::NumCores => "weft_num_cores",
             RtFn::GrainHint => "weft_grain_hint",
         }

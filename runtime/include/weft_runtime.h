@@ -167,7 +167,13 @@ int32_t weft_inspect_maps_only(weft_inspector_t *h);
  * returns. Other accesses go through weft_inspect_access. row and table point into the
  * handle's recorder and are valid only until the inspector call returns; the
  * counters must be handed back (weft_inspect_fast or weft_inspect_fast_flush)
- * before it returns. */
+ * before it returns.
+ * A checked read (is_write = 0) of the same kind may also be recorded inline while
+ * recs < recs_end: the bits and counts above, and the 16-byte record
+ *   *(uint64_t *)recs = a; *(uint32_t *)(recs + 8) = unit;
+ *   *(uint32_t *)(recs + 12) = size; recs += rec_step;
+ * recs is handed back with the counters. Every other checked access goes through
+ * weft_inspect_checked. recs may move at any call with the handle. */
 typedef struct weft_inspect_fast {
     int64_t lo;            /* current slab's iterations [lo, hi) (within the inspected range) */
     int64_t hi;
@@ -180,17 +186,27 @@ typedef struct weft_inspect_fast {
     uint32_t reserved;
     uint64_t reported;     /* in: accesses recorded inline since the last call */
     uint64_t touches;      /* in: lines they touched */
+    uint8_t *recs;         /* in/out: next record of a checked read (NULL: none inline) */
+    uint8_t *recs_end;     /* one past the last record that may be written */
+    uint32_t unit;         /* current slab's number, for the records */
+    uint32_t rec_step;     /* bytes to advance recs by: 16, or 0 (records dropped) */
 } weft_inspect_fast_t;
 
-/* Adds st->reported / st->touches to the inspector's counts and zeroes them, then
+/* Hands st back (as weft_inspect_fast_flush), then
  * makes the slab of iter current and fills st (lo == hi when iter lies outside
  * the inspected range; enabled = 0 when the inline path would not be exact:
  * affine nests, bank bits too wide for a table, lines under 16 bytes,
  * WEFT_MISS_FILTER, WEFT_INSPECT_INLINE=0). */
 int32_t weft_inspect_fast(weft_inspector_t *h, int64_t iter, weft_inspect_fast_t *st);
 
-/* Adds st->reported / st->touches to the inspector's counts and zeroes them. */
+/* Adds st->reported / st->touches to the inspector's counts and zeroes them, and
+ * keeps the records of checked reads written up to st->recs. */
 int32_t weft_inspect_fast_flush(weft_inspector_t *h, weft_inspect_fast_t *st);
+
+/* A checked access (is_write 0 or 1) of an inspector recording inline: hands st
+ * back as weft_inspect_fast_flush, records the access as weft_inspect_access, then
+ * refills st for the slab of iter as weft_inspect_fast (also after an error). */
+int32_t weft_inspect_checked(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
 /* Trace mode: records an access of the current virtual core (core 0 outside
  * executors); gap = non-memory instructions since the caller's previous report.

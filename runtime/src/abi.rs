@@ -213,6 +213,19 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_inspect_fast(weft_inspector_t *h, int64_t iter, weft_inspect_fast_t *st)",
     },
     AbiFn {
+        name: "weft_inspect_checked",
+        ret: I32,
+        params: &[
+            ("h", Ptr),
+            ("st", Ptr),
+            ("iter", I64),
+            ("addr", Ptr),
+            ("size", U32),
+            ("is_write", U32),
+        ],
+        c_proto: "int32_t weft_inspect_checked(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *addr, uint32_t size, uint32_t is_write)",
+    },
+    AbiFn {
         name: "weft_inspect_fast_flush",
         ret: I32,
         params: &[("h", Ptr), ("st", Ptr)],
@@ -669,16 +682,7 @@ pub extern "C" fn weft_inspect_access(
         // SAFETY: non-null handles only come from the runtime, which passes a live
         // &mut Inspector for the duration of the inspector call.
         let h = unsafe { &mut *h };
-        let kind = match is_write {
-            0 => Some(false),
-            ACCESS_UNCHECKED => None,
-            _ => Some(true),
-        };
-        match kind {
-            Some(w) => h.access_checked(iter, addr as u64, size, w),
-            None => h.access_unchecked(iter, addr as u64, size),
-        }
-        .map_err(rt_err)
+        h.report(iter, addr as u64, size, is_write).map_err(rt_err)
     })
 }
 
@@ -767,15 +771,31 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 /// The inspector may keep bits in registers (e.g. those of word 0, banks
 /// 0..64) and OR them into `row` later, as long as it does so before the
 /// next call of [`weft_inspect_fast`] or [`weft_inspect_fast_flush`] and
-/// before it returns. Other accesses go through [`weft_inspect_access`]. The counters must reach
-/// the runtime before the inspector returns: [`weft_inspect_fast`] and
-/// [`weft_inspect_fast_flush`] add and zero them.
+/// before it returns. The counters must reach the runtime before the
+/// inspector returns: [`weft_inspect_fast`] and [`weft_inspect_fast_flush`]
+/// add and zero them.
 ///
-/// Lifetime: `row` and `table` point into the inspector handle's recorder;
-/// they stay valid until the inspector call that received the handle
-/// returns (the bank-map bits are allocated before the call and not resized
-/// during it) and must not be used after. The runtime never keeps a pointer
-/// to the struct.
+/// A checked read (`is_write = 0`) of the same kind (in the current slab,
+/// at most two blocks) may also be recorded inline while `recs < recs_end`:
+/// the bank bits and counts as above, and the record
+///
+/// ```c
+/// *(uint64_t *)st->recs = a; *(uint32_t *)(st->recs + 8) = st->unit;
+/// *(uint32_t *)(st->recs + 12) = size; st->recs += st->rec_step;
+/// ```
+///
+/// `recs` must be handed back with the counters (the calls take the records
+/// up to it). Every other checked access, and every checked access while
+/// `recs` is NULL, goes through [`weft_inspect_checked`], which hands the
+/// state back itself and refills it; other accesses go through
+/// [`weft_inspect_access`] or [`weft_inspect_range`].
+///
+/// Lifetime: `row`, `table` and `recs` point into the inspector handle's
+/// recorder; they stay valid until the next call with the handle and at
+/// most until the inspector call that received it returns (the bank-map
+/// bits are allocated before the call and not resized during it; the
+/// records may move at any call), and must not be used after. The runtime
+/// never keeps a pointer to the struct.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct InspectFast {
@@ -803,6 +823,17 @@ pub struct InspectFast {
     pub reported: u64,
     /// Lines those accesses touched.
     pub touches: u64,
+    /// Checked reads (`is_write = 0`): where the inspector writes the next
+    /// record (NULL: report each with [`weft_inspect_checked`]). A record is
+    /// 16 bytes: `uint64_t addr; uint32_t slab (= unit); uint32_t size`.
+    pub recs: *mut u8,
+    /// One past the last record the inspector may write.
+    pub recs_end: *mut u8,
+    /// The current slab's number, for the records.
+    pub unit: u32,
+    /// Bytes to advance `recs` by per record: 16, or 0 when the runtime
+    /// keeps no access of the slab (`recs` then points at a dummy record).
+    pub rec_step: u32,
 }
 
 impl Default for InspectFast {
@@ -819,8 +850,44 @@ impl Default for InspectFast {
             reserved: 0,
             reported: 0,
             touches: 0,
+            recs: std::ptr::null_mut(),
+            recs_end: std::ptr::null_mut(),
+            unit: 0,
+            rec_step: 0,
         }
     }
+}
+
+/// A checked access (`is_write` 0 or 1, as [`weft_inspect_access`]) of an
+/// inspector that records inline ([`InspectFast`]): hands the inline counts
+/// and records of `st` to the runtime, records the access, and refills `st`
+/// for the slab of `iter` (as [`weft_inspect_fast`]). Compilers call it for
+/// every checked write and for checked reads they cannot record inline
+/// (`st->recs == st->recs_end`, the access is not in the current slab or
+/// crosses more than two blocks); `st` is refilled even when the access is
+/// an error.
+#[no_mangle]
+pub extern "C" fn weft_inspect_checked(
+    h: *mut Inspector,
+    st: *mut InspectFast,
+    iter: i64,
+    addr: *const c_void,
+    size: u32,
+    is_write: u32,
+) -> i32 {
+    guard(|| {
+        if h.is_null() {
+            return Err(null("inspector handle"));
+        }
+        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
+        let h = unsafe { &mut *h };
+        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
+        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        let flushed = h.fast_flush(st);
+        let r = flushed.and(h.report(iter, addr as u64, size, is_write));
+        let refilled = h.fast_refresh(iter, st);
+        r.and(refilled).map_err(rt_err)
+    })
 }
 
 /// Inline recording of unchecked accesses (see [`InspectFast`]): adds
@@ -844,8 +911,7 @@ pub extern "C" fn weft_inspect_fast(h: *mut Inspector, iter: i64, st: *mut Inspe
         let h = unsafe { &mut *h };
         // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
         let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
-        h.fast_refresh(iter, st);
-        Ok(())
+        h.fast_refresh(iter, st).map_err(rt_err)
     })
 }
 
@@ -862,8 +928,7 @@ pub extern "C" fn weft_inspect_fast_flush(h: *mut Inspector, st: *mut InspectFas
         let h = unsafe { &mut *h };
         // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
         let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
-        h.fast_flush(st);
-        Ok(())
+        h.fast_flush(st).map_err(rt_err)
     })
 }
 

@@ -71,7 +71,9 @@ use crate::error::invalid;
 use crate::executor::{
     execute_native, execute_native_timed, execute_sequential, on_workers, BodyRef, Plan,
 };
-use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
+use crate::inspect::{
+    BankTable, InlineRecs, RecordPool, SlabLayout, SlabRecorder, WrittenGranules, REC_BYTES,
+};
 use crate::machine::{Machine, DEFAULT_MACHINE};
 use crate::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
 use crate::trace::Tracer;
@@ -355,6 +357,10 @@ pub struct Inspector {
     /// The inspector declared that it reports only unchecked accesses
     /// ([`crate::abi::weft_inspect_maps_only`]).
     maps_only: bool,
+    /// Where inline recorders write the records of reads the recorder
+    /// drops ([`InlineRecs::Drop`], a cursor that does not advance).
+    /// Aligned as records are (8 bytes).
+    sink: Box<[u64; REC_BYTES / 8]>,
 }
 
 /// `(core, start, end)` of every per-core chunk (`chunk` has P+1 bounds).
@@ -403,9 +409,12 @@ impl Inspector {
     /// bank-map row and the bank table, with `enabled = 1` when the inline
     /// path is exact ([`SlabRecorder::inline_lookup`]). An `iter` outside
     /// the inspected range leaves an empty range (the caller's access then
-    /// takes `weft_inspect_access`, which reports the error).
-    pub fn fast_refresh(&mut self, iter: i64, st: &mut crate::abi::InspectFast) {
-        self.fast_flush(st);
+    /// takes `weft_inspect_access`, which reports the error). With
+    /// `enabled`, it also says where checked reads of the slab go
+    /// ([`SlabRecorder::inline_records`]). `st` is filled even when handing
+    /// back its records fails ([`Inspector::fast_flush`]'s error).
+    pub fn fast_refresh(&mut self, iter: i64, st: &mut crate::abi::InspectFast) -> Result<()> {
+        let flushed = self.fast_flush(st);
         let (lo, hi) = (self.lo, self.hi);
         let line_shift = self.line_shift();
         let mut out = crate::abi::InspectFast {
@@ -421,19 +430,55 @@ impl Inspector {
                 if iter >= lo && iter < hi {
                     let s = r.inline_slab(iter);
                     (out.lo, out.hi, out.row) = (s.lo.max(lo), s.hi.min(hi), s.row);
+                    out.unit = s.unit;
+                    match r.inline_records(out.lo, out.hi) {
+                        InlineRecs::Keep { cur, end } => {
+                            (out.recs, out.recs_end, out.rec_step) = (cur, end, REC_BYTES as u32)
+                        }
+                        InlineRecs::Drop => {
+                            let p = self.sink.as_mut_ptr() as *mut u8;
+                            // SAFETY: one past the end of the sink.
+                            (out.recs, out.recs_end) = (p, unsafe { p.add(REC_BYTES) });
+                        }
+                        InlineRecs::Report => {}
+                    }
                 }
             }
         }
         *st = out;
+        flushed
     }
 
     /// See [`crate::abi::weft_inspect_fast_flush`]: adds the counts `st`
-    /// holds to the recorder's and zeroes them.
-    pub fn fast_flush(&mut self, st: &mut crate::abi::InspectFast) {
+    /// holds to the recorder's and zeroes them, and keeps the records of
+    /// checked reads written up to `st.recs` (which it clears). An error when
+    /// `st.recs` is not where such records can end (kept for the region's
+    /// report too).
+    pub fn fast_flush(&mut self, st: &mut crate::abi::InspectFast) -> Result<()> {
         let (reported, touches) = (st.reported, st.touches);
         (st.reported, st.touches) = (0, 0);
-        if let Layout::Slabs(r) = &mut self.layout {
-            r.add_inline_counts(reported, touches);
+        let (cur, step) = (st.recs, st.rec_step);
+        (st.recs, st.recs_end, st.rec_step) = (std::ptr::null_mut(), std::ptr::null_mut(), 0);
+        let Layout::Slabs(r) = &mut self.layout else {
+            return Ok(());
+        };
+        r.add_inline_counts(reported, touches);
+        if cur.is_null() || step == 0 {
+            return Ok(());
+        }
+        // SAFETY: per the ABI (`InspectFast`), the inspector wrote every
+        // record from the first free one up to `cur`.
+        unsafe { r.commit_inline(cur) }.inspect_err(|e| {
+            self.error.get_or_insert(e.to_string());
+        })
+    }
+
+    /// Records one report of `weft_inspect_access` (`is_write` 0: checked
+    /// read, [`crate::abi::ACCESS_UNCHECKED`]: unchecked, else checked write).
+    pub fn report(&mut self, iter: i64, addr: u64, size: u32, is_write: u32) -> Result<()> {
+        match is_write {
+            crate::abi::ACCESS_UNCHECKED => self.access_unchecked(iter, addr, size),
+            w => self.access_checked(iter, addr, size, w != 0),
         }
     }
 
@@ -484,6 +529,7 @@ impl Inspector {
             accesses: Vec::new(),
             error: None,
             maps_only: false,
+            sink: Box::new([0; REC_BYTES / 8]),
         }
     }
 
@@ -611,7 +657,8 @@ pub struct InspectorBreakdown {
     pub predicted_hits: u64,
     /// Running the inspector: reports, slab lookup, bank mapping into bank-maps.
     pub record_ns: u64,
-    /// Building the bank sets and the §4.4.6 dependence check.
+    /// Merging the cores' records (dropping reads of unwritten granules
+    /// first), building the bank sets and the §4.4.6 dependence check.
     pub dependence_ns: u64,
     /// Algorithm 4, synchronisation pruning and plan building.
     pub schedule_ns: u64,
@@ -738,6 +785,8 @@ pub struct Runtime {
     live_slots: AtomicUsize,
     /// Time [`Runtime::set_up`] took (`setup_ns` in the statistics), once it has run.
     setup_ns: OnceLock<u64>,
+    /// Record buffers of irregular inspections, reused by the next ones.
+    rec_pool: Arc<RecordPool>,
 }
 
 /// Per nest: (key, plan or `None` = the IBs conflict), most recent last.
@@ -858,6 +907,7 @@ impl Runtime {
             affine_desc: Mutex::new(FastMap::default()),
             live_slots: AtomicUsize::new(0),
             setup_ns: OnceLock::new(),
+            rec_pool: Arc::new(RecordPool::default()),
         })
     }
 
@@ -1623,6 +1673,7 @@ impl Runtime {
                 false => SlabRecorder::new(l, banks, line.trailing_zeros(), t),
             }
             .with_miss_filter(filter_lines)
+            .with_pool(&self.rec_pool)
         };
         // Chunk `c` into a lazy recorder; a chunk that reports a write is
         // completed by re-inspecting its iterations up to the first write.
@@ -1650,14 +1701,24 @@ impl Runtime {
                 })
                 .collect()
         };
+        let mut parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
+        let t1 = Instant::now();
+        // Reads of granules nobody writes cannot conflict: each core drops
+        // those of its chunk before the serial check.
+        if let Some(w) = WrittenGranules::of(&parts) {
+            let cells: Vec<Mutex<&mut SlabRecorder>> = parts.iter_mut().map(Mutex::new).collect();
+            match self.tracing() {
+                true => cells.iter().for_each(|r| lock(r).retain_conflicting(&w)),
+                false => on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(&w)),
+            }
+        }
         // The chunks in core order, appended to the first one's recorder
         // (their records are not copied into a new one).
         let mut parts = parts.into_iter();
-        let mut rec = parts.next().unwrap_or_else(|| Ok(make(false)))?;
+        let mut rec = parts.next().unwrap_or_else(|| make(false));
         for part in parts {
-            rec.append(part?);
+            rec.append(part);
         }
-        let t1 = Instant::now();
         let maps = rec.bank_maps();
         let dag = rec.dependences()?;
         let t2 = Instant::now();
@@ -2368,8 +2429,8 @@ impl Runtime {
 mod tests {
     use super::*;
     use crate::abi::{
-        weft_inspect_access, weft_inspect_fast, weft_inspect_fast_flush, InspectFast,
-        ACCESS_UNCHECKED,
+        weft_inspect_access, weft_inspect_checked, weft_inspect_fast, weft_inspect_fast_flush,
+        InspectFast, ACCESS_UNCHECKED,
     };
 
     /// Where slabs are probed, hand-computed: with nothing known, 1/256 of
@@ -2394,11 +2455,13 @@ mod tests {
         assert_eq!(p.first(9, 0, 2560), (56, 8));
     }
 
-    /// What the compiler's inline wrapper (`weft.inspect.report_line` of
-    /// `passes/src/inspector.rs`) does with an access, in Rust: unchecked
-    /// accesses of at most two lines are recorded through `st` (refreshed
-    /// when `k` leaves its slab), every other access calls
-    /// `weft_inspect_access`. Returns whether the access was recorded inline.
+    /// What the compiler's inline wrappers (`weft.inspect.report_line` and
+    /// `weft.inspect.report_checked` of `passes/src/inspector.rs`) do with an
+    /// access, in Rust: unchecked accesses and checked reads of at most two
+    /// lines are recorded through `st` (refreshed when `k` leaves its slab;
+    /// a checked read also needs a free record), other unchecked accesses
+    /// call `weft_inspect_access` and other checked ones
+    /// `weft_inspect_checked`. Returns whether the access was recorded inline.
     fn report_inline(
         h: *mut Inspector,
         st: &mut InspectFast,
@@ -2406,11 +2469,13 @@ mod tests {
         (k, addr, size, kind): (i64, u64, u32, u32),
     ) -> bool {
         let (first, last) = (addr >> shift, (addr + size as u64 - 1) >> shift);
-        let few = kind == ACCESS_UNCHECKED && last - first <= 1 && st.enabled != 0;
+        let inline_kind = kind == ACCESS_UNCHECKED || kind == 0;
+        let few = inline_kind && last - first <= 1 && st.enabled != 0;
         if few && !(st.lo <= k && k < st.hi) {
             assert_eq!(weft_inspect_fast(h, k, st), 0);
         }
-        if few && st.enabled != 0 && st.lo <= k && k < st.hi {
+        let rec_free = kind == ACCESS_UNCHECKED || st.recs < st.recs_end;
+        if few && st.enabled != 0 && st.lo <= k && k < st.hi && rec_free {
             for x in [addr, addr + size as u64 - 1] {
                 // SAFETY: the runtime's table and row, valid during the inspection.
                 unsafe {
@@ -2420,9 +2485,26 @@ mod tests {
             }
             st.reported += 1;
             st.touches += last - first + 1;
+            if kind == 0 {
+                // SAFETY: a free record of the runtime (`recs < recs_end`).
+                unsafe {
+                    (st.recs as *mut u64).write_unaligned(addr);
+                    (st.recs.add(8) as *mut u32).write_unaligned(st.unit);
+                    (st.recs.add(12) as *mut u32).write_unaligned(size);
+                    st.recs = st.recs.add(st.rec_step as usize);
+                }
+            }
             return true;
         }
-        assert_eq!(weft_inspect_access(h, k, addr as *const _, size, kind), 0);
+        match kind {
+            ACCESS_UNCHECKED => {
+                assert_eq!(weft_inspect_access(h, k, addr as *const _, size, kind), 0)
+            }
+            _ => assert_eq!(
+                weft_inspect_checked(h, st, k, addr as *const _, size, kind),
+                0
+            ),
+        }
         false
     }
 
@@ -2467,53 +2549,75 @@ mod tests {
             }
             for k in iters {
                 for _ in 0..1 + rnd(6) {
-                    let addr = 0x1000_0000 + rnd(64 << 20);
-                    let size = [1u32, 4, 8, 8, 16, 24, 72, 72, 130][rnd(9) as usize];
                     let kind = match rnd(40) {
                         0 => 1,
-                        1..=3 => 0,
+                        1..=12 => 0,
                         _ => ACCESS_UNCHECKED,
                     };
+                    // Checked accesses within 8 KB, so that slabs conflict.
+                    let addr = match kind {
+                        ACCESS_UNCHECKED => 0x1000_0000 + rnd(64 << 20),
+                        _ => 0x2000_0000 + rnd(8 << 10),
+                    };
+                    let size = [1u32, 4, 8, 8, 16, 24, 72, 72, 130][rnd(9) as usize];
                     chunk.push((k, addr, size, kind));
                 }
             }
             accesses.push(((lo, hi), chunk));
         }
         let t = BankTable::new(&m);
-        let make = || SlabRecorder::lazy(layout.clone(), banks, 6, t.clone());
-        let (mut slow, mut fast) = (make(), make());
-        let mut inline = 0;
-        for ((lo, hi), chunk) in &accesses {
-            let mut hs = slab_inspector(*lo, *hi, make());
-            let mut hf = slab_inspector(*lo, *hi, make());
-            let shift = hf.line_shift();
-            let mut st = InspectFast {
-                enabled: 1,
-                ..Default::default()
+        // Lazy recorders (checked reads dropped before the first write) and
+        // keeping ones (the dependences compare).
+        for lazy in [true, false] {
+            let make = || match lazy {
+                true => SlabRecorder::lazy(layout.clone(), banks, 6, t.clone()),
+                false => SlabRecorder::new(layout.clone(), banks, 6, t.clone()),
             };
-            for &a in chunk {
-                let (k, addr, size, kind) = a;
-                assert_eq!(
-                    weft_inspect_access(&mut hs, k, addr as *const _, size, kind),
-                    0
-                );
-                inline += report_inline(&mut hf, &mut st, shift, a) as usize;
+            let (mut slow, mut fast) = (make(), make());
+            let (mut inline, mut inline_checked) = (0, 0);
+            for ((lo, hi), chunk) in &accesses {
+                let mut hs = slab_inspector(*lo, *hi, make());
+                let mut hf = slab_inspector(*lo, *hi, make());
+                let shift = hf.line_shift();
+                let mut st = InspectFast {
+                    enabled: 1,
+                    ..Default::default()
+                };
+                for &a in chunk {
+                    let (k, addr, size, kind) = a;
+                    assert_eq!(
+                        weft_inspect_access(&mut hs, k, addr as *const _, size, kind),
+                        0
+                    );
+                    let done = report_inline(&mut hf, &mut st, shift, a);
+                    inline += done as usize;
+                    inline_checked += (done && kind == 0) as usize;
+                }
+                assert_eq!(st.enabled, 1, "table5.2, no miss filter: exact inline path");
+                // 2 KB bank blocks of table5.2, not 64-byte lines.
+                assert_eq!(st.shift, 11);
+                assert_eq!(weft_inspect_fast_flush(&mut hf, &mut st), 0);
+                assert_eq!((st.reported, st.touches), (0, 0));
+                slow.append(recorder(hs));
+                fast.append(recorder(hf));
             }
-            assert_eq!(st.enabled, 1, "table5.2, no miss filter: exact inline path");
-            // 2 KB bank blocks of table5.2, not 64-byte lines.
-            assert_eq!(st.shift, 11);
-            assert_eq!(weft_inspect_fast_flush(&mut hf, &mut st), 0);
-            assert_eq!((st.reported, st.touches), (0, 0));
-            slow.append(recorder(hs));
-            fast.append(recorder(hf));
+            assert!(inline > 500, "{inline} accesses recorded inline");
+            assert!(
+                inline_checked > 100,
+                "{inline_checked} checked reads recorded inline"
+            );
+            assert_eq!(fast.bank_maps(), slow.bank_maps());
+            if !lazy {
+                let (df, ds) = (fast.dependences().unwrap(), slow.dependences().unwrap());
+                assert!(ds.num_edges() > 10, "{} edges", ds.num_edges());
+                assert_eq!(df.edges(), ds.edges());
+            }
+            assert_eq!(fast.accesses(), slow.accesses());
+            assert_eq!(fast.filter_counts(), slow.filter_counts());
+            assert_eq!(fast.writes(), slow.writes());
+            assert!(slow.writes() > 0);
+            assert_eq!(fast.first_write_iter(), slow.first_write_iter());
         }
-        assert!(inline > 500, "{inline} accesses recorded inline");
-        assert_eq!(fast.bank_maps(), slow.bank_maps());
-        assert_eq!(fast.accesses(), slow.accesses());
-        assert_eq!(fast.filter_counts(), slow.filter_counts());
-        assert_eq!(fast.writes(), slow.writes());
-        assert!(slow.writes() > 0);
-        assert_eq!(fast.first_write_iter(), slow.first_write_iter());
     }
 
     #[test]
@@ -2538,6 +2642,114 @@ mod tests {
         let r = recorder(h);
         assert_eq!(r.accesses(), 2);
         assert!(r.bank_maps()[0].count() > 1, "a 4 KB range spans two banks");
+    }
+
+    /// The records of checked reads, hand-checked: where `weft_inspect_fast`
+    /// lets them go (kept, dropped by a lazy recorder before its first
+    /// write, one by one in the slab where it starts keeping), that they
+    /// reach the dependence check, and that a cursor off a record boundary
+    /// is an error that keeps nothing.
+    #[test]
+    fn inline_records_of_checked_reads() {
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let banks = m.num_mem_banks();
+        // One core over [0, 10), slabs [0, 5) and [5, 10).
+        let layout = SlabLayout {
+            chunk: vec![0, 10],
+            offset: vec![0, 2],
+            slab_iters: 5,
+        };
+        let t = BankTable::new(&m);
+        let a = 0x2000_0000u64;
+        let write_rec = |st: &mut InspectFast, addr: u64, size: u32| {
+            assert!(st.recs < st.recs_end);
+            // SAFETY: a free record (`recs < recs_end`).
+            unsafe {
+                (st.recs as *mut u64).write_unaligned(addr);
+                (st.recs.add(8) as *mut u32).write_unaligned(st.unit);
+                (st.recs.add(12) as *mut u32).write_unaligned(size);
+                st.recs = st.recs.add(st.rec_step as usize);
+            }
+            st.reported += 1;
+            st.touches += 1;
+        };
+        // Keeping recorder: slab 0 reads a[0] and a[1] inline, slab 1 writes a[1].
+        let mut h = slab_inspector(
+            0,
+            10,
+            SlabRecorder::new(layout.clone(), banks, 6, t.clone()),
+        );
+        let mut st = InspectFast::default();
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!((st.unit, st.rec_step), (0, 16));
+        assert!(!st.recs.is_null() && st.recs_end as usize - st.recs as usize >= 4096 * 16);
+        write_rec(&mut st, a, 8);
+        write_rec(&mut st, a + 8, 8);
+        let p = a as *const std::ffi::c_void;
+        assert_eq!(
+            weft_inspect_checked(&mut h, &mut st, 7, p.wrapping_add(8), 8, 1),
+            0
+        );
+        assert_eq!((st.lo, st.hi, st.unit, st.reported), (5, 10, 1, 0));
+        assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
+        assert!(st.recs.is_null());
+        let r = recorder(h);
+        assert_eq!((r.accesses(), r.writes()), (3, 1));
+        assert_eq!(r.dependences().unwrap().edges(), vec![(0, 1)]);
+        // A cursor half a record in: an error, nothing kept.
+        let mut h = slab_inspector(
+            0,
+            10,
+            SlabRecorder::new(layout.clone(), banks, 6, t.clone()),
+        );
+        let mut st = InspectFast::default();
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        write_rec(&mut st, a, 8);
+        st.recs = st.recs.wrapping_add(8);
+        assert_ne!(weft_inspect_fast_flush(&mut h, &mut st), 0);
+        assert!(h.error.as_deref().unwrap_or("").contains("record boundary"));
+        assert_eq!(recorder(h).accesses(), 1, "counted, not kept");
+        // Accesses recorded one by one (`weft_inspect_access`) while a
+        // cursor is out: fine when no record was written inline, an error
+        // otherwise (the inline ones would land behind them).
+        for inline in [false, true] {
+            let rec = SlabRecorder::new(layout.clone(), banks, 6, t.clone());
+            let mut h = slab_inspector(0, 10, rec);
+            let mut st = InspectFast::default();
+            assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+            if inline {
+                write_rec(&mut st, a, 8);
+            }
+            assert_eq!(weft_inspect_access(&mut h, 2, p, 8, 0), 0);
+            assert_eq!(weft_inspect_fast_flush(&mut h, &mut st) != 0, inline);
+        }
+        // Lazy recorder: before its first write, reads are dropped (a cursor
+        // that does not advance); after a write in iteration 2, the rest of
+        // slab 0 reports one by one and slab 1 is kept.
+        let lazy = SlabRecorder::lazy(layout.clone(), banks, 6, t.clone());
+        let mut h = slab_inspector(0, 10, lazy);
+        let mut st = InspectFast::default();
+        assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
+        assert_eq!(
+            (st.rec_step, st.recs_end as usize - st.recs as usize),
+            (0, 16)
+        );
+        write_rec(&mut st, a, 8);
+        assert_eq!(weft_inspect_checked(&mut h, &mut st, 2, p, 8, 1), 0);
+        assert_eq!((st.lo, st.hi), (0, 5));
+        assert!(st.recs.is_null(), "slab 0 keeps iterations 3.. only");
+        assert_eq!(weft_inspect_checked(&mut h, &mut st, 3, p, 8, 0), 0);
+        assert_eq!(weft_inspect_fast(&mut h, 5, &mut st), 0);
+        assert_eq!(st.rec_step, 16);
+        write_rec(&mut st, a, 8);
+        assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
+        let r = recorder(h);
+        assert_eq!((r.accesses(), r.first_write_iter()), (4, Some(2)));
+        assert_eq!(
+            r.writes(),
+            0,
+            "the write's iteration is re-inspected, not kept"
+        );
     }
 
     #[test]
@@ -2576,6 +2788,7 @@ mod tests {
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (1, 11));
         // With a miss predictor, at 8-byte lines: off.
+        st = InspectFast::default();
         let mut h = slab_inspector(
             0,
             10,
@@ -2584,16 +2797,19 @@ mod tests {
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (0, 3));
         // Switched off (`WEFT_INSPECT_INLINE=0`).
+        st = InspectFast::default();
         let mut h = slab_inspector(0, 10, rec());
         h.inline = false;
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 11));
         // A miss predictor decides which lines set bits: off, and the maps
         // are kept per cache line.
+        st = InspectFast::default();
         let mut h = slab_inspector(0, 10, rec().with_miss_filter(64));
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.lo, st.hi, st.shift), (0, 0, 0, 6));
         // Affine nests weigh every access: off, shift 0.
+        st = InspectFast::default();
         let mut h = Inspector::new(0, 10, true, Layout::Blocks { ib: 2 });
         assert_eq!(weft_inspect_fast(&mut h, 1, &mut st), 0);
         assert_eq!((st.enabled, st.shift), (0, 0));
@@ -2611,13 +2827,17 @@ mod tests {
     #[test]
     fn inspect_fast_layout_is_the_c_struct() {
         use std::mem::{offset_of, size_of};
-        assert_eq!(size_of::<InspectFast>(), 72);
+        assert_eq!(size_of::<InspectFast>(), 96);
         assert_eq!(offset_of!(InspectFast, row), 16);
         assert_eq!(offset_of!(InspectFast, mask), 32);
         assert_eq!(offset_of!(InspectFast, lsb), 40);
         assert_eq!(offset_of!(InspectFast, enabled), 48);
         assert_eq!(offset_of!(InspectFast, reported), 56);
         assert_eq!(offset_of!(InspectFast, touches), 64);
+        assert_eq!(offset_of!(InspectFast, recs), 72);
+        assert_eq!(offset_of!(InspectFast, recs_end), 80);
+        assert_eq!(offset_of!(InspectFast, unit), 88);
+        assert_eq!(offset_of!(InspectFast, rec_step), 92);
     }
 
     #[test]

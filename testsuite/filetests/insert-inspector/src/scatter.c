@@ -3,8 +3,9 @@
 // CHECK: define internal void @kernel.weft.inspect.0(
 // CHECK-NOT: weft_inspect_maps_only
 // CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k
-// CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i32 0)
-// CHECK: call i32 @weft_inspect_access(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i32 1)
+// CHECK: call void @weft.inspect.report_checked(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i64 {{.*}}, i1 true, i32 0)
+// CHECK: call void @weft.inspect.report_checked(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i64 {{.*}}, i1 true, i32 1)
+// CHECK: call i32 @weft_inspect_checked(
 // REMARK: slab 16 iterations
 // run: @test(2000, 300)
 // run: @test(5, 2)
