@@ -309,8 +309,10 @@ struct DepScratch {
 impl RecordPool {
     /// Buffers kept at most.
     pub const MAX_BUFFERS: usize = 16;
-    /// Bytes kept at most (over all buffers).
-    pub const MAX_BYTES: usize = 256 << 20;
+    /// Bytes of record buffers kept at most (over all buffers).
+    pub const MAX_BYTES: usize = 64 << 20;
+    /// Bytes of a dependence check's working arrays kept at most (two sets).
+    pub const MAX_SCRATCH_BYTES: usize = 32 << 20;
 
     /// The largest buffer kept, empty (a new one when none is).
     fn take(&self) -> Vec<Rec> {
@@ -348,12 +350,12 @@ impl RecordPool {
         g.pop().unwrap_or_default()
     }
 
-    /// Keeps the working arrays of a dependence check (a few, up to
-    /// [`RecordPool::MAX_BYTES`] each).
+    /// Keeps the working arrays of a dependence check (two sets, up to
+    /// [`RecordPool::MAX_SCRATCH_BYTES`] each).
     fn put_scratch(&self, sc: DepScratch) {
         let size = sc.state.capacity() * 8 + sc.pool.capacity() * 8;
         let mut g = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
-        if g.len() < 2 && size <= Self::MAX_BYTES {
+        if g.len() < 2 && size <= Self::MAX_SCRATCH_BYTES {
             g.push(sc);
         }
     }
@@ -460,14 +462,22 @@ impl SlabRecorder {
         self
     }
 
-    /// The same recorder taking its record buffer from `pool` and putting
-    /// it back (and those of recorders appended to it) when dropped.
+    /// The same recorder taking its record buffer from `pool` when it
+    /// keeps its first record, and putting it back (and those of recorders
+    /// appended to it) when dropped; the dependence check's working arrays
+    /// come from the pool too.
     pub fn with_pool(mut self, pool: &std::sync::Arc<RecordPool>) -> Self {
-        if self.recs.capacity() == 0 {
-            self.recs = pool.take();
-        }
         self.pool = Some(pool.clone());
         self
+    }
+
+    /// Takes a record buffer from the pool, if there is one (the recorder
+    /// has kept nothing yet).
+    #[cold]
+    fn take_buffer(&mut self) {
+        if let Some(p) = &self.pool {
+            self.recs = p.take();
+        }
     }
 
     /// Log2 of the blocks the bank maps are kept at, for cache lines of
@@ -528,7 +538,12 @@ impl SlabRecorder {
         self.reported += other.reported;
         self.filtered += other.filtered;
         self.touches += other.touches;
-        self.recs.append(&mut other.recs);
+        if self.recs.is_empty() && self.recs.capacity() < other.recs.capacity() {
+            // Nothing kept here: take the other's buffer instead of copying.
+            std::mem::swap(&mut self.recs, &mut other.recs);
+        } else {
+            self.recs.append(&mut other.recs);
+        }
         self.wrecs.append(&mut other.wrecs);
     }
 
@@ -621,6 +636,9 @@ impl SlabRecorder {
         }
         if self.rec_from > lo {
             return InlineRecs::Report;
+        }
+        if self.recs.capacity() == 0 {
+            self.take_buffer();
         }
         self.recs.reserve(INLINE_SPARE);
         let (len, cap) = (self.recs.len(), self.recs.capacity());
@@ -754,6 +772,9 @@ impl SlabRecorder {
         };
         if write {
             self.wrecs.push(rec);
+        }
+        if self.recs.capacity() == 0 {
+            self.take_buffer();
         }
         self.recs.push(rec);
     }
@@ -1231,6 +1252,47 @@ mod tests {
         let (a, b) = (all.dependences().unwrap(), kept.dependences().unwrap());
         assert!(a.num_edges() > 10);
         assert_eq!(a.edges(), b.edges());
+    }
+
+    /// Record buffers go back to the pool when a recorder is dropped and
+    /// are taken by the next recorder that keeps a record; a recorder that
+    /// keeps none takes none; the pool's bounds hold.
+    #[test]
+    fn record_buffers_are_pooled() {
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let pool = std::sync::Arc::new(RecordPool::default());
+        let make = || SlabRecorder::new(layout(), banks, 6, BankTable::new(&m)).with_pool(&pool);
+        let mut r = make();
+        for i in 0..10 {
+            r.record(i, 0x10_0000 + 8 * i as u64, 8, i % 3 == 0);
+        }
+        let cap = r.recs.capacity();
+        assert!(cap >= 10);
+        drop(r);
+        assert_eq!(pool.bytes(), cap * REC_BYTES);
+        let mut idle = make();
+        idle.record_unchecked(0, 0x10_0000, 8);
+        assert_eq!(
+            pool.bytes(),
+            cap * REC_BYTES,
+            "an unchecked access keeps no record"
+        );
+        let mut r = make();
+        r.record(1, 0x10_0000, 8, false);
+        assert_eq!(
+            (pool.bytes(), r.recs.capacity()),
+            (0, cap),
+            "the pooled buffer"
+        );
+        drop((idle, r));
+        // Bounds: at most MAX_BUFFERS buffers and MAX_BYTES bytes.
+        for _ in 0..RecordPool::MAX_BUFFERS + 4 {
+            pool.put(Vec::with_capacity(1024));
+        }
+        assert_eq!(pool.bufs.lock().unwrap().0.len(), RecordPool::MAX_BUFFERS);
+        pool.put(Vec::with_capacity(RecordPool::MAX_BYTES / REC_BYTES + 1));
+        assert!(pool.bytes() <= RecordPool::MAX_BYTES);
     }
 
     /// `WrittenGranules::any` at word edges, hand-checked: granules 0 and
