@@ -495,7 +495,11 @@ pub fn make_inspector_with<'ctx>(
                     d.report(&b, h, k, at.into(), size, false)?
                 }
             },
-            Some(d) if inline_checked => d.report_checked(&b, k, p, size, aligned(&i, size), w)?,
+            Some(d) if inline_checked => {
+                // (The runtime takes a checked access of 0 bytes as 1 byte.)
+                let size = size.clamp(1, (1 << 31) - 1);
+                d.report_checked(&b, k, p, size, aligned(&i, size), w)?
+            }
             _ => {
                 let report = rtabi::declare(module, RtFn::InspectAccess)?;
                 let args: [BasicMetadataValueEnum<'ctx>; 5] = [
