@@ -85,10 +85,10 @@
 //!
 //! Checked reads (loops that need the dependence check) are recorded inline
 //! as well, option `inline-checked`: the same bank bits and counts, plus the
-//! 16-byte record the check needs, written at a cursor into the runtime's
-//! free records ([`LineDedup::checked_wrapper`]); checked writes and reads
-//! it cannot record call `weft_inspect_checked`, which hands the state back
-//! and refills it. On gauss_seidel this and the runtime's side (records
+//! 16-byte record the check needs, written into the runtime's free records
+//! (reads from the front, writes from the back; [`LineDedup::checked_wrapper`]);
+//! accesses it cannot record call `weft_inspect_checked`, which hands the
+//! state back and refills it. On gauss_seidel this and the runtime's side (records
 //! pooled, reads of unwritten granules dropped per core) took the inspection
 //! from 53 to 22 ms (`docs/runtime.md`, "Checked reads recorded inline").
 
@@ -935,7 +935,7 @@ mod fast {
         LO, HI, ROW, TABLE, MASK, LSB, ENABLED, REPORTED, TOUCHES, RECS, RECS_END, UNIT, REC_STEP,
     ];
     /// The fields the inspector hands back before such a call.
-    pub const HANDED_BACK: [u32; 3] = [REPORTED, TOUCHES, RECS];
+    pub const HANDED_BACK: [u32; 4] = [REPORTED, TOUCHES, RECS, RECS_END];
 }
 
 /// The LLVM type of `weft_inspect_fast_t`; with `local`, followed by the
@@ -1174,12 +1174,13 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
     }
 
     /// Declares (once per module) and returns the wrapper of checked
-    /// accesses ([`LineDedup::CHECKED`]): a read of at most two lines in
+    /// accesses ([`LineDedup::CHECKED`]): an access of at most two lines in
     /// the current slab, while the runtime hands out records, is recorded
     /// inline (its bank bits and counts as in [`LineDedup::wrapper`], and
-    /// its 16-byte record at the cursor); every other checked access hands
-    /// the state back and calls `weft_inspect_checked`, which records it
-    /// and refills the state.
+    /// its 16-byte record: a read's at the cursor, a write's below the end
+    /// of the free records, and only while the recorder keeps records);
+    /// every other checked access hands the state back and calls
+    /// `weft_inspect_checked`, which records it and refills the state.
     fn checked_wrapper(module: &Module<'ctx>) -> Result<FunctionValue<'ctx>> {
         if let Some(w) = module.get_function(Self::CHECKED) {
             return Ok(w);
@@ -1234,11 +1235,11 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             .into_int_value();
         let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
         let read = b.build_int_compare(IntPredicate::EQ, is_write, i32t.const_zero(), "read")?;
-        let go = b.build_and(b.build_and(few, en, "")?, read, "")?;
-        b.build_conditional_branch(go, check, slow)?;
+        b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
         b.position_at_end(check);
         Self::slab_or_refresh(module, w, &b, (h, st, cur), k, (cursor, slow))?;
-        // A free record?
+        // A free record? (A write also needs a recorder that keeps records:
+        // before its first write a lazy one must see the write itself.)
         b.position_at_end(cursor);
         let rp = b
             .build_load(ptr, gcur(fast::RECS)?, "rec")?
@@ -1246,28 +1247,42 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let re = b
             .build_load(ptr, gcur(fast::RECS_END)?, "rec.end")?
             .into_pointer_value();
-        let free = b.build_int_compare(IntPredicate::ULT, rp, re, "free")?;
-        b.build_conditional_branch(free, inline, slow)?;
-        // The record (address, slab, size), then the bank bits and counts.
-        b.position_at_end(inline);
-        b.build_store(rp, a)?;
-        let unit = b.build_load(i32t, gcur(fast::UNIT)?, "unit")?;
-        // SAFETY: bytes 8 and 12 of the 16-byte record at `rp`.
-        let (pu, ps) = unsafe {
-            (
-                b.build_in_bounds_gep(i8t, rp, &[i64t.const_int(8, false)], "")?,
-                b.build_in_bounds_gep(i8t, rp, &[i64t.const_int(12, false)], "")?,
-            )
-        };
-        b.build_store(pu, unit)?;
-        b.build_store(ps, size)?;
         let step = b
             .build_load(i32t, gcur(fast::REC_STEP)?, "step")?
             .into_int_value();
+        let free = b.build_int_compare(IntPredicate::ULT, rp, re, "free")?;
+        let keeps = b.build_int_compare(IntPredicate::NE, step, i32t.const_zero(), "")?;
+        let ok = b.build_and(free, b.build_or(read, keeps, "")?, "")?;
+        b.build_conditional_branch(ok, inline, slow)?;
+        // The record (address, slab, size): a read's at the cursor, which
+        // advances by `step`; a write's just below the end, which moves down
+        // (`is_write` is a constant at every call, so the selects fold).
+        // Then the bank bits and counts.
+        b.position_at_end(inline);
+        // SAFETY: `rp < re`, so the record below `re` is a free one.
+        let below =
+            unsafe { b.build_gep(i8t, re, &[i64t.const_int(-16i64 as u64, true)], "rec.w")? };
+        let at = b
+            .build_select(read, rp, below, "rec.at")?
+            .into_pointer_value();
+        let size_w = b.build_or(size, i32t.const_int(1 << 31, false), "")?;
+        let size_w = b.build_select(read, size, size_w, "")?;
+        b.build_store(at, a)?;
+        let unit = b.build_load(i32t, gcur(fast::UNIT)?, "unit")?;
+        // SAFETY: bytes 8 and 12 of the 16-byte record at `at`.
+        let (pu, ps) = unsafe {
+            (
+                b.build_in_bounds_gep(i8t, at, &[i64t.const_int(8, false)], "")?,
+                b.build_in_bounds_gep(i8t, at, &[i64t.const_int(12, false)], "")?,
+            )
+        };
+        b.build_store(pu, unit)?;
+        b.build_store(ps, size_w)?;
         let step = b.build_int_z_extend(step, i64t, "")?;
         // SAFETY: at most one past the last free record (`rp < re`).
         let next = unsafe { b.build_gep(i8t, rp, &[step], "rec.next")? };
-        b.build_store(gcur(fast::RECS)?, next)?;
+        b.build_store(gcur(fast::RECS)?, b.build_select(read, next, rp, "")?)?;
+        b.build_store(gcur(fast::RECS_END)?, b.build_select(read, re, below, "")?)?;
         Self::mark(module, w, &b, cur, (a, end, extra), done)?;
         // Hand the state back; the runtime records the access and refills it.
         b.position_at_end(slow);
@@ -1534,8 +1549,10 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.position_at_end(flush);
         b.build_store(b.build_struct_gep(sty, st, fast::REPORTED, "")?, r)?;
         b.build_store(b.build_struct_gep(sty, st, fast::TOUCHES, "")?, t)?;
-        let rp = b.build_load(ptr, b.build_struct_gep(lty, cur, fast::RECS, "")?, "recs")?;
-        b.build_store(b.build_struct_gep(sty, st, fast::RECS, "")?, rp)?;
+        for j in [fast::RECS, fast::RECS_END] {
+            let v = b.build_load(ptr, b.build_struct_gep(lty, cur, j, "")?, "")?;
+            b.build_store(b.build_struct_gep(sty, st, j, "")?, v)?;
+        }
         let f = rtabi::declare(module, RtFn::InspectFastFlush)?;
         b.build_call(f, &[h.into(), st.into()], "")?;
         b.build_store(pr, i64t.const_zero())?;

@@ -172,8 +172,12 @@ int32_t weft_inspect_maps_only(weft_inspector_t *h);
  * recs < recs_end: the bits and counts above, and the 16-byte record
  *   *(uint64_t *)recs = a; *(uint32_t *)(recs + 8) = unit;
  *   *(uint32_t *)(recs + 12) = size; recs += rec_step;
- * recs is handed back with the counters. Every other checked access goes through
- * weft_inspect_checked. recs may move at any call with the handle. */
+ * A checked write of the same kind may be recorded inline while recs < recs_end and
+ * rec_step != 0, downwards from recs_end:
+ *   recs_end -= 16; *(uint64_t *)recs_end = a; *(uint32_t *)(recs_end + 8) = unit;
+ *   *(uint32_t *)(recs_end + 12) = size | 0x80000000u;
+ * recs and recs_end are handed back with the counters. Every other checked access
+ * goes through weft_inspect_checked. recs may move at any call with the handle. */
 typedef struct weft_inspect_fast {
     int64_t lo;            /* current slab's iterations [lo, hi) (within the inspected range) */
     int64_t hi;
@@ -187,7 +191,7 @@ typedef struct weft_inspect_fast {
     uint64_t reported;     /* in: accesses recorded inline since the last call */
     uint64_t touches;      /* in: lines they touched */
     uint8_t *recs;         /* in/out: next record of a checked read (NULL: none inline) */
-    uint8_t *recs_end;     /* one past the last record that may be written */
+    uint8_t *recs_end;     /* in/out: one past the last free record (writes go below it) */
     uint32_t unit;         /* current slab's number, for the records */
     uint32_t rec_step;     /* bytes to advance recs by: 16, or 0 (records dropped) */
 } weft_inspect_fast_t;

@@ -784,11 +784,21 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 /// *(uint32_t *)(st->recs + 12) = size; st->recs += st->rec_step;
 /// ```
 ///
-/// `recs` must be handed back with the counters (the calls take the records
-/// up to it). Every other checked access, and every checked access while
-/// `recs` is NULL, goes through [`weft_inspect_checked`], which hands the
-/// state back itself and refills it; other accesses go through
-/// [`weft_inspect_access`] or [`weft_inspect_range`].
+/// A checked write of the same kind may be recorded inline while
+/// `recs < recs_end` and `rec_step != 0`, from the other end:
+///
+/// ```c
+/// st->recs_end -= 16; *(uint64_t *)st->recs_end = a;
+/// *(uint32_t *)(st->recs_end + 8) = st->unit;
+/// *(uint32_t *)(st->recs_end + 12) = size | 0x80000000u;
+/// ```
+///
+/// `recs` and `recs_end` must be handed back with the counters (the calls
+/// take the records up to `recs` and from `recs_end` on). Every other
+/// checked access, and every checked access while `recs` is NULL, goes
+/// through [`weft_inspect_checked`], which hands the state back itself and
+/// refills it; other accesses go through [`weft_inspect_access`] or
+/// [`weft_inspect_range`].
 ///
 /// Lifetime: `row`, `table` and `recs` point into the inspector handle's
 /// recorder; they stay valid until the next call with the handle and at
@@ -827,12 +837,14 @@ pub struct InspectFast {
     /// record (NULL: report each with [`weft_inspect_checked`]). A record is
     /// 16 bytes: `uint64_t addr; uint32_t slab (= unit); uint32_t size`.
     pub recs: *mut u8,
-    /// One past the last record the inspector may write.
+    /// One past the last record the inspector may write; checked writes
+    /// are recorded downwards from here.
     pub recs_end: *mut u8,
     /// The current slab's number, for the records.
     pub unit: u32,
     /// Bytes to advance `recs` by per record: 16, or 0 when the runtime
-    /// keeps no access of the slab (`recs` then points at a dummy record).
+    /// keeps no access of the slab (`recs` then points at a dummy record,
+    /// and writes must be reported with [`weft_inspect_checked`]).
     pub rec_step: u32,
 }
 

@@ -250,8 +250,9 @@ pub struct InlineSlab {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InlineRecs {
     /// Into the free records `[cur, end)` after the kept ones, 16 bytes each
-    /// ([`REC_BYTES`]: `u64` address, `u32` slab, `u32` size, write flag
-    /// clear); [`SlabRecorder::commit_inline`] keeps those written.
+    /// ([`REC_BYTES`]: `u64` address, `u32` slab, `u32` size with the write
+    /// flag in bit 31): reads upwards from `cur`, writes downwards from
+    /// `end`; [`SlabRecorder::commit_inline`] keeps those written.
     Keep {
         /// The first free record.
         cur: *mut u8,
@@ -396,9 +397,10 @@ pub struct SlabRecorder {
     /// Log2 of the cache line size.
     cache_line_shift: u32,
     recs: Vec<Rec>,
-    /// The first free record last handed to an inline recorder
-    /// ([`SlabRecorder::inline_records`]) and the record count then.
-    issued: Option<(usize, usize)>,
+    /// The first free record and the end of the free records last handed
+    /// to an inline recorder ([`SlabRecorder::inline_records`]) and the
+    /// record count then.
+    issued: Option<(usize, usize, usize)>,
     /// Where `recs`' allocation goes when the recorder is dropped.
     pool: Option<std::sync::Arc<RecordPool>>,
     /// The writes among `recs`, in the same order: the dependence check
@@ -645,57 +647,74 @@ impl SlabRecorder {
         let p = self.recs.as_mut_ptr();
         // SAFETY: `len <= cap`, both within (or one past) the allocation.
         let (cur, end) = unsafe { (p.add(len), p.add(cap)) };
-        self.issued = Some((cur as usize, len));
+        self.issued = Some((cur as usize, end as usize, len));
         InlineRecs::Keep {
             cur: cur as *mut u8,
             end: end as *mut u8,
         }
     }
 
-    /// Keeps the records an inline recorder wrote from the first free record
-    /// ([`InlineRecs::Keep`]'s `cur`) up to `cur` (exclusive), after the
-    /// kept ones: checked reads of the current slab. Nothing to keep when
-    /// `cur` is the cursor handed out (an inspector that records no checked
-    /// read inline may record others one by one meanwhile). An error,
-    /// keeping nothing, when `cur` is not a record boundary within the free
-    /// records, or when accesses were recorded one by one after inline ones.
+    /// Keeps the records an inline recorder wrote into the free records
+    /// handed out by [`SlabRecorder::inline_records`]: reads from the first
+    /// free record up to `cur` (exclusive), writes from `end` (inclusive)
+    /// up to the last free record, the last one written first. All are
+    /// accesses of the current slab, so their order among themselves does
+    /// not change the dependence check's edges (within one slab it links
+    /// nothing, and a slab's write hides its own reads from later slabs
+    /// whatever their order); the writes are kept after the reads. Nothing
+    /// to keep when `cur` and `end` are the pointers handed out (an
+    /// inspector that records nothing inline may record one by one
+    /// meanwhile). An error, keeping nothing, when `cur` or `end` is not a
+    /// record boundary within the free records or `cur > end`, or when
+    /// accesses were recorded one by one after inline ones.
     ///
     /// # Safety
-    /// Every record from the first free one up to `cur` must have been
-    /// written (16 bytes each, the layout of [`InlineRecs::Keep`]) since
+    /// Every record in `[first free, cur)` and `[end, last free]` must have
+    /// been written (16 bytes each, the layout of [`InlineRecs::Keep`], the
+    /// write flag set in the second range only) since
     /// [`SlabRecorder::inline_records`] handed them out.
-    pub unsafe fn commit_inline(&mut self, cur: *const u8) -> Result<()> {
-        let c = cur as usize;
-        let Some((issued, issued_len)) = self.issued.take() else {
+    pub unsafe fn commit_inline(&mut self, cur: *const u8, end: *const u8) -> Result<()> {
+        let (c, e) = (cur as usize, end as usize);
+        let Some((issued, issued_end, issued_len)) = self.issued.take() else {
             return Err(crate::error::invalid(format!(
                 "inline record cursor {c:#x} handed back, but none is out"
             )));
         };
-        if c == issued {
+        if c == issued && e == issued_end {
             return Ok(());
         }
-        let (len, cap) = (self.recs.len(), self.recs.capacity());
+        let len = self.recs.len();
         let base = self.recs.as_ptr() as usize + len * REC_BYTES;
-        let end = self.recs.as_ptr() as usize + cap * REC_BYTES;
         if base != issued || len != issued_len {
             return Err(crate::error::invalid(
                 "accesses were recorded one by one while inline records were pending \
                  (report checked accesses with weft_inspect_checked)",
             ));
         }
-        if c < base || c > end || (c - base) % REC_BYTES != 0 {
+        let boundary = |x: usize| x >= base && x <= issued_end && (x - base) % REC_BYTES == 0;
+        if !boundary(c) || !boundary(e) || c > e {
             return Err(crate::error::invalid(format!(
-                "inline record cursor {c:#x} is not a record boundary in the free records \
-                 [{base:#x}, {end:#x}]"
+                "inline record cursors {c:#x}, {e:#x} are not record boundaries in order \
+                 in the free records [{base:#x}, {issued_end:#x}]"
             )));
         }
-        let n = (c - base) / REC_BYTES;
-        // SAFETY: `len + n <= cap`, and the caller wrote those records (any
-        // bit pattern is a valid `Rec`: plain integers).
-        unsafe { self.recs.set_len(len + n) };
+        let (nr, nw) = ((c - base) / REC_BYTES, (issued_end - e) / REC_BYTES);
+        // SAFETY: both ranges lie in the free records (`base <= c <= e <=
+        // issued_end`, the end of the allocation); the writes move down to
+        // right after the reads (`ptr::copy` allows the overlap), and the
+        // caller wrote all of them (any bit pattern is a valid `Rec`).
+        unsafe {
+            let p = self.recs.as_mut_ptr().add(len);
+            std::ptr::copy(p.add((e - base) / REC_BYTES), p.add(nr), nw);
+            self.recs.set_len(len + nr + nw);
+        }
+        self.wrecs.extend_from_slice(&self.recs[len + nr..]);
         debug_assert!(self.recs[len..]
             .iter()
-            .all(|r| r.unit == self.cur_unit && r.size_w & WRITE_BIT == 0 && r.size_w > 0));
+            .enumerate()
+            .all(|(i, r)| r.unit == self.cur_unit
+                && (r.size_w & WRITE_BIT != 0) == (i >= nr)
+                && r.size_w & !WRITE_BIT > 0));
         Ok(())
     }
 

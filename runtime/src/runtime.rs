@@ -457,7 +457,7 @@ impl Inspector {
     pub fn fast_flush(&mut self, st: &mut crate::abi::InspectFast) -> Result<()> {
         let (reported, touches) = (st.reported, st.touches);
         (st.reported, st.touches) = (0, 0);
-        let (cur, step) = (st.recs, st.rec_step);
+        let (cur, end, step) = (st.recs, st.recs_end, st.rec_step);
         (st.recs, st.recs_end, st.rec_step) = (std::ptr::null_mut(), std::ptr::null_mut(), 0);
         let Layout::Slabs(r) = &mut self.layout else {
             return Ok(());
@@ -467,8 +467,8 @@ impl Inspector {
             return Ok(());
         }
         // SAFETY: per the ABI (`InspectFast`), the inspector wrote every
-        // record from the first free one up to `cur`.
-        unsafe { r.commit_inline(cur) }.inspect_err(|e| {
+        // record from the first free one up to `cur` and from `end` on.
+        unsafe { r.commit_inline(cur, end) }.inspect_err(|e| {
             self.error.get_or_insert(e.to_string());
         })
     }
@@ -2469,12 +2469,15 @@ mod tests {
         (k, addr, size, kind): (i64, u64, u32, u32),
     ) -> bool {
         let (first, last) = (addr >> shift, (addr + size as u64 - 1) >> shift);
-        let inline_kind = kind == ACCESS_UNCHECKED || kind == 0;
-        let few = inline_kind && last - first <= 1 && st.enabled != 0;
+        let few = last - first <= 1 && st.enabled != 0;
         if few && !(st.lo <= k && k < st.hi) {
             assert_eq!(weft_inspect_fast(h, k, st), 0);
         }
-        let rec_free = kind == ACCESS_UNCHECKED || st.recs < st.recs_end;
+        let rec_free = match kind {
+            ACCESS_UNCHECKED => true,
+            0 => st.recs < st.recs_end,
+            _ => st.recs < st.recs_end && st.rec_step != 0,
+        };
         if few && st.enabled != 0 && st.lo <= k && k < st.hi && rec_free {
             for x in [addr, addr + size as u64 - 1] {
                 // SAFETY: the runtime's table and row, valid during the inspection.
@@ -2485,13 +2488,18 @@ mod tests {
             }
             st.reported += 1;
             st.touches += last - first + 1;
-            if kind == 0 {
-                // SAFETY: a free record of the runtime (`recs < recs_end`).
-                unsafe {
-                    (st.recs as *mut u64).write_unaligned(addr);
-                    (st.recs.add(8) as *mut u32).write_unaligned(st.unit);
-                    (st.recs.add(12) as *mut u32).write_unaligned(size);
-                    st.recs = st.recs.add(st.rec_step as usize);
+            // SAFETY: a free record of the runtime (`recs < recs_end`).
+            unsafe {
+                match kind {
+                    0 => {
+                        write_record(st.recs, addr, st.unit, size);
+                        st.recs = st.recs.add(st.rec_step as usize);
+                    }
+                    1 => {
+                        st.recs_end = st.recs_end.sub(16);
+                        write_record(st.recs_end, addr, st.unit, size | 1 << 31);
+                    }
+                    _ => {}
                 }
             }
             return true;
@@ -2506,6 +2514,18 @@ mod tests {
             ),
         }
         false
+    }
+
+    /// Writes a 16-byte record (`InspectFast`'s layout) at `p`.
+    ///
+    /// # Safety
+    /// `p` must point at 16 writable bytes.
+    unsafe fn write_record(p: *mut u8, addr: u64, unit: u32, size_w: u32) {
+        unsafe {
+            (p as *mut u64).write_unaligned(addr);
+            (p.add(8) as *mut u32).write_unaligned(unit);
+            (p.add(12) as *mut u32).write_unaligned(size_w);
+        }
     }
 
     fn slab_inspector(lo: i64, hi: i64, rec: SlabRecorder) -> Inspector {
@@ -2591,7 +2611,7 @@ mod tests {
                     );
                     let done = report_inline(&mut hf, &mut st, shift, a);
                     inline += done as usize;
-                    inline_checked += (done && kind == 0) as usize;
+                    inline_checked += (done && kind != ACCESS_UNCHECKED) as usize;
                 }
                 assert_eq!(st.enabled, 1, "table5.2, no miss filter: exact inline path");
                 // 2 KB bank blocks of table5.2, not 64-byte lines.
@@ -2691,10 +2711,22 @@ mod tests {
             0
         );
         assert_eq!((st.lo, st.hi, st.unit, st.reported), (5, 10, 1, 0));
+        // Slab 1 also reads a[4] (the first free record) and writes a[4]
+        // and a[2] inline (from the other end); slab 0 does not read a[2]
+        // or a[4], so no new edge, but both writes count.
+        write_rec(&mut st, a + 32, 8);
+        for x in [a + 32, a + 16] {
+            // SAFETY: a free record below `recs_end` (`recs < recs_end`).
+            unsafe {
+                st.recs_end = st.recs_end.sub(16);
+                write_record(st.recs_end, x, st.unit, 8 | 1 << 31);
+            }
+            st.reported += 1;
+        }
         assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
         assert!(st.recs.is_null());
         let r = recorder(h);
-        assert_eq!((r.accesses(), r.writes()), (3, 1));
+        assert_eq!((r.accesses(), r.writes()), (6, 3));
         assert_eq!(r.dependences().unwrap().edges(), vec![(0, 1)]);
         // A cursor half a record in: an error, nothing kept.
         let mut h = slab_inspector(
@@ -2707,7 +2739,11 @@ mod tests {
         write_rec(&mut st, a, 8);
         st.recs = st.recs.wrapping_add(8);
         assert_ne!(weft_inspect_fast_flush(&mut h, &mut st), 0);
-        assert!(h.error.as_deref().unwrap_or("").contains("record boundary"));
+        assert!(h
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("record boundaries"));
         assert_eq!(recorder(h).accesses(), 1, "counted, not kept");
         // Accesses recorded one by one (`weft_inspect_access`) while a
         // cursor is out: fine when no record was written inline, an error
