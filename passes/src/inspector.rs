@@ -1090,9 +1090,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
             return Ok(w);
         }
         let cx = module.get_context();
-        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+        let i64t = cx.i64_type();
         let ptr = cx.ptr_type(inkwell::AddressSpace::default());
-        let lty = fast_type(cx, true);
         let fty = cx.void_type().fn_type(
             &[
                 ptr.into(),
@@ -1127,11 +1126,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let slow = cx.append_basic_block(w, "slow");
         let done = cx.append_basic_block(w, "done");
         b.position_at_end(entry);
-        let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
-        let first = b.build_right_shift(a, shift, false, "first")?;
-        let end = b.build_int_add(a, b.build_int_sub(size, i64t.const_int(1, false), "")?, "")?;
-        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
-        let last = b.build_right_shift(end, shift, false, "last")?;
+        let (a, end, first, last) = Self::access_lines(&b, addr, size, aligned, shift)?;
         let prev = b.build_load(i64t, line, "prev")?.into_int_value();
         let same = b.build_and(
             b.build_int_compare(IntPredicate::EQ, first, prev, "")?,
@@ -1143,17 +1138,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         // two lines and the runtime enabled the inline path.
         b.position_at_end(report);
         b.build_store(line, first)?;
-        let extra = b.build_int_sub(last, first, "extra")?;
-        let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
-        let en = b
-            .build_load(
-                i32t,
-                b.build_struct_gep(lty, cur, fast::ENABLED, "")?,
-                "enabled",
-            )?
-            .into_int_value();
-        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
-        b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
+        let (extra, go) = Self::few_lines_inline(&b, cur, first, last)?;
+        b.build_conditional_branch(go, check, slow)?;
         // `k` in the current slab (the slab changes about every slab_iters
         // iterations)?
         b.position_at_end(check);
@@ -1219,23 +1205,11 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let done = cx.append_basic_block(w, "done");
         b.position_at_end(entry);
         let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
-        let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
         let size64 = b.build_int_z_extend(size, i64t, "")?;
-        let end = b.build_int_add(
-            a,
-            b.build_int_sub(size64, i64t.const_int(1, false), "")?,
-            "",
-        )?;
-        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
-        let first = b.build_right_shift(a, shift, false, "first")?;
-        let extra = b.build_int_sub(b.build_right_shift(end, shift, false, "")?, first, "extra")?;
-        let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
-        let en = b
-            .build_load(i32t, gcur(fast::ENABLED)?, "enabled")?
-            .into_int_value();
-        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
+        let (a, end, first, last) = Self::access_lines(&b, addr, size64, aligned, shift)?;
+        let (extra, go) = Self::few_lines_inline(&b, cur, first, last)?;
         let read = b.build_int_compare(IntPredicate::EQ, is_write, i32t.const_zero(), "read")?;
-        b.build_conditional_branch(b.build_and(few, en, "")?, check, slow)?;
+        b.build_conditional_branch(go, check, slow)?;
         b.position_at_end(check);
         Self::slab_or_refresh(module, w, &b, (h, st, cur), k, (cursor, slow))?;
         // A free record? (A write also needs a recorder that keeps records:
@@ -1335,6 +1309,50 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let ok = Self::reload(module, b, st, cur, k)?;
         b.build_conditional_branch(ok, hit, miss)?;
         Ok(())
+    }
+
+    /// At `b`'s position: the access of `size` bytes (`i64`) at `addr` as
+    /// `(a, end, first, last)`: its first byte's address, the address whose
+    /// line ends it (`a` itself when `aligned`: at most 16 bytes aligned to
+    /// their size lie in one line), and the lines of both (`>> shift`).
+    fn access_lines(
+        b: &inkwell::builder::Builder<'ctx>,
+        addr: BasicValueEnum<'ctx>,
+        size: IntValue<'ctx>,
+        aligned: IntValue<'ctx>,
+        shift: IntValue<'ctx>,
+    ) -> Result<(
+        IntValue<'ctx>,
+        IntValue<'ctx>,
+        IntValue<'ctx>,
+        IntValue<'ctx>,
+    )> {
+        let i64t = size.get_type();
+        let a = b.build_ptr_to_int(addr.into_pointer_value(), i64t, "a")?;
+        let first = b.build_right_shift(a, shift, false, "first")?;
+        let end = b.build_int_add(a, b.build_int_sub(size, i64t.const_int(1, false), "")?, "")?;
+        let end = b.build_select(aligned, a, end, "end")?.into_int_value();
+        let last = b.build_right_shift(end, shift, false, "last")?;
+        Ok((a, end, first, last))
+    }
+
+    /// At `b`'s position: the lines an access spans beyond its first
+    /// (`last - first`) and whether the inline path takes it: at most two
+    /// lines, and the runtime enabled the path (`cur`'s `enabled`).
+    fn few_lines_inline(
+        b: &inkwell::builder::Builder<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+        first: IntValue<'ctx>,
+        last: IntValue<'ctx>,
+    ) -> Result<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let cx = first.get_type().get_context();
+        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+        let extra = b.build_int_sub(last, first, "extra")?;
+        let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
+        let pen = b.build_struct_gep(fast_type(cx, true), cur, fast::ENABLED, "")?;
+        let en = b.build_load(i32t, pen, "enabled")?.into_int_value();
+        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
+        Ok((extra, b.build_and(few, en, "")?))
     }
 
     /// At `b`'s position: whether `k` lies in the inspector's current slab

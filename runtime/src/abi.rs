@@ -870,14 +870,28 @@ impl Default for InspectFast {
     }
 }
 
+/// The inspector handle and the inline state of the `weft_inspect_fast`
+/// family, or the error naming the null one.
+fn handle_and_state<'a>(
+    h: *mut Inspector,
+    st: *mut InspectFast,
+) -> std::result::Result<(&'a mut Inspector, &'a mut InspectFast), (Status, String)> {
+    // SAFETY: non-null handles only come from the runtime, which passes a
+    // live &mut Inspector for the duration of the inspector call.
+    let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
+    // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
+    let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+    Ok((h, st))
+}
+
 /// A checked access (`is_write` 0 or 1, as [`weft_inspect_access`]) of an
 /// inspector that records inline ([`InspectFast`]): hands the inline counts
 /// and records of `st` to the runtime, records the access, and refills `st`
 /// for the slab of `iter` (as [`weft_inspect_fast`]). Compilers call it for
-/// every checked write and for checked reads they cannot record inline
-/// (`st->recs == st->recs_end`, the access is not in the current slab or
-/// crosses more than two blocks); `st` is refilled even when the access is
-/// an error.
+/// the checked accesses they cannot record inline: no free record
+/// (`st->recs == st->recs_end`, or `st->rec_step == 0` for a write), the
+/// access not in the current slab or crossing more than two blocks, the
+/// inline path disabled; `st` is refilled even when the access is an error.
 #[no_mangle]
 pub extern "C" fn weft_inspect_checked(
     h: *mut Inspector,
@@ -888,13 +902,7 @@ pub extern "C" fn weft_inspect_checked(
     is_write: u32,
 ) -> i32 {
     guard(|| {
-        if h.is_null() {
-            return Err(null("inspector handle"));
-        }
-        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
-        let h = unsafe { &mut *h };
-        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
-        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        let (h, st) = handle_and_state(h, st)?;
         let flushed = h.fast_flush(st);
         let r = flushed.and(h.report(iter, addr as u64, size, is_write));
         let refilled = h.fast_refresh(iter, st);
@@ -916,30 +924,19 @@ pub extern "C" fn weft_inspect_checked(
 #[no_mangle]
 pub extern "C" fn weft_inspect_fast(h: *mut Inspector, iter: i64, st: *mut InspectFast) -> i32 {
     guard(|| {
-        if h.is_null() {
-            return Err(null("inspector handle"));
-        }
-        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
-        let h = unsafe { &mut *h };
-        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
-        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        let (h, st) = handle_and_state(h, st)?;
         h.fast_refresh(iter, st).map_err(rt_err)
     })
 }
 
 /// Adds the counts of the accesses recorded inline (`st->reported`,
-/// `st->touches`, see [`InspectFast`]) to the inspector's and zeroes them.
-/// Compilers call it before the inspector returns.
+/// `st->touches`, see [`InspectFast`]) to the inspector's and zeroes them,
+/// and keeps the records written inline (up to `st->recs` and from
+/// `st->recs_end`). Compilers call it before the inspector returns.
 #[no_mangle]
 pub extern "C" fn weft_inspect_fast_flush(h: *mut Inspector, st: *mut InspectFast) -> i32 {
     guard(|| {
-        if h.is_null() {
-            return Err(null("inspector handle"));
-        }
-        // SAFETY: checked non-null; a live handle (see weft_inspect_access).
-        let h = unsafe { &mut *h };
-        // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
-        let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
+        let (h, st) = handle_and_state(h, st)?;
         h.fast_flush(st).map_err(rt_err)
     })
 }

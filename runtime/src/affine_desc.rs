@@ -1250,13 +1250,8 @@ mod tests {
     /// one IB is touched by another, by explicit enumeration.
     #[test]
     fn ibs_independent_is_sound() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = |m: i64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m as u64) as i64
-        };
+        let mut next = crate::testutil::xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut rnd = |m: i64| (next() % m as u64) as i64;
         let (mut proven, mut refuted) = (0, 0);
         for _ in 0..3000 {
             let (p_start, p_step) = (rnd(6), [1, 2, -1][rnd(3) as usize]);

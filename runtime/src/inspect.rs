@@ -1155,12 +1155,9 @@ mod tests {
         let m = machine();
         let t = BankTable::new(&m);
         assert!(t.machine.is_none(), "table5.2 has a narrow bank span");
-        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = crate::testutil::xorshift(0x1234_5678_9abc_def0);
         for _ in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let a = x >> 20;
+            let a = next() >> 20;
             assert_eq!(t.bank(a), m.mem_bank(a), "address {a:#x}");
         }
     }
@@ -1222,13 +1219,8 @@ mod tests {
             offset: vec![0, 20, 40],
             slab_iters: 10,
         };
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = crate::testutil::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move |n: u64| next() % n;
         let mut chunks = Vec::new();
         for (lo, hi) in [(0i64, 200i64), (200, 400)] {
             let mut r = SlabRecorder::new(layout.clone(), banks, 6, t.clone());
@@ -1382,12 +1374,10 @@ mod tests {
             "a miss predictor works on cache lines"
         );
         let mut acc = Vec::new();
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = crate::testutil::xorshift(0x2545_f491_4f6c_dd1d);
         for i in 0..10i64 {
             for _ in 0..40 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = next();
                 // Sizes up to a few blocks, some accesses straddling a block.
                 let size = [1u32, 8, 8, 64, 72, 2048, 2056, 5000][(x % 8) as usize];
                 let addr = 0x4000_0000 + (x >> 16) % (1 << 24);

@@ -30,3 +30,19 @@ pub mod runtime;
 pub mod trace;
 
 pub use error::{Result, RuntimeError};
+
+/// Helpers shared by the unit tests.
+#[cfg(test)]
+mod testutil {
+    /// Marsaglia's xorshift64 from `seed` (nonzero): each call returns the
+    /// next state.
+    pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+}

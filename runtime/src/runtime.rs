@@ -2549,13 +2549,8 @@ mod tests {
             offset: vec![0, 22, 44],
             slab_iters: 7,
         };
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = crate::testutil::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = move |n: u64| next() % n;
         // Per iteration: random addresses over 64 MiB, sizes of one byte to a
         // few lines; mostly unchecked, a few checked reads and writes (the
         // first write puts the lazy recorder into keeping mode).
@@ -2685,9 +2680,7 @@ mod tests {
             assert!(st.recs < st.recs_end);
             // SAFETY: a free record (`recs < recs_end`).
             unsafe {
-                (st.recs as *mut u64).write_unaligned(addr);
-                (st.recs.add(8) as *mut u32).write_unaligned(st.unit);
-                (st.recs.add(12) as *mut u32).write_unaligned(size);
+                write_record(st.recs, addr, st.unit, size);
                 st.recs = st.recs.add(st.rec_step as usize);
             }
             st.reported += 1;
