@@ -838,6 +838,13 @@ impl SlabRecorder {
 
     /// The slab dependence DAG of §4.4.6 (no edges when nothing is written).
     pub fn dependences(&self) -> Result<UnitDag> {
+        self.dependences_with(None)
+    }
+
+    /// [`Self::dependences`], given the written granules of this recorder's
+    /// writes when they were already computed ([`WrittenGranules::of`] of
+    /// the recorders appended into this one).
+    pub fn dependences_with(&self, written: Option<&WrittenGranules>) -> Result<UnitDag> {
         let n = self.layout.slabs();
         if let Some(s) = self.first_write {
             return Err(crate::error::RuntimeError::Panicked(format!(
@@ -862,10 +869,20 @@ impl SlabRecorder {
             return UnitDag::from_accesses(n, &acc);
         }
         // Written granules: their span decides between dense arrays and hashing.
-        let (dense, budget) = WrittenGranules::dense_span(self.wrecs.iter());
+        let (dense, budget) = match written {
+            Some(w) => (Some((w.gmin, w.span)), 0),
+            None => WrittenGranules::dense_span(self.wrecs.iter()),
+        };
         let edges = if let Some((gmin, span)) = dense {
-            let w = WrittenGranules::build(gmin, span, self.wrecs.iter());
-            self.edges_with(span, |g| w.index(g))
+            let built;
+            let w = match written {
+                Some(w) => w,
+                None => {
+                    built = WrittenGranules::build(gmin, span, self.wrecs.iter());
+                    &built
+                }
+            };
+            self.edges_with(w.count, |g| w.index(g))
         } else {
             // Written arrays far apart (a matrix and a vector): dense state per
             // written page when the pages are not too sparsely written.
@@ -892,10 +909,17 @@ impl SlabRecorder {
     /// appended, so the serial check streams only the reads that matter
     /// (gauss_seidel: one read in eight).
     pub fn retain_conflicting(&mut self, w: &WrittenGranules) {
-        self.recs.retain(|r| {
-            let g = Self::granules(r);
-            r.size_w & WRITE_BIT != 0 || w.any(*g.start(), *g.end())
-        });
+        // In-place compaction without a branch per record (most are dropped).
+        let recs = &mut self.recs;
+        let mut k = 0;
+        for i in 0..recs.len() {
+            let r = recs[i];
+            let keep =
+                r.size_w & WRITE_BIT != 0 || w.touches(r.addr, (r.size_w & !WRITE_BIT) as u64);
+            recs[k] = r;
+            k += keep as usize;
+        }
+        recs.truncate(k);
     }
 
     /// Pages (`PAGE_BITS` granules) holding a written granule, numbered in
@@ -1034,12 +1058,20 @@ impl Drop for SlabRecorder {
 
 /// The granules some recorders' writes touch, as a bitmap over their span
 /// `[gmin, gmin + span)` (the dense case of the dependence check, and the
-/// filter of [`SlabRecorder::retain_conflicting`]).
+/// filter of [`SlabRecorder::retain_conflicting`]), with the number of
+/// written granules before each bitmap word so that the check's state is
+/// kept per written granule, not per granule of the span.
 #[derive(Debug)]
 pub struct WrittenGranules {
     gmin: u64,
     span: usize,
+    /// One bit per granule of the span, plus one zero word (so that a
+    /// two-word window at any granule of the span stays in bounds).
     bits: Vec<u64>,
+    /// Written granules in the words before each word of `bits`.
+    rank: Vec<u32>,
+    /// Written granules.
+    count: usize,
 }
 
 impl WrittenGranules {
@@ -1072,21 +1104,59 @@ impl WrittenGranules {
     }
 
     fn build<'a>(gmin: u64, span: usize, writes: impl Iterator<Item = &'a Rec>) -> Self {
-        let mut bits = vec![0u64; span.div_ceil(64)];
+        let mut bits = vec![0u64; span.div_ceil(64) + 1];
         for r in writes {
             for g in SlabRecorder::granules(r) {
                 let i = (g - gmin) as usize;
                 bits[i / 64] |= 1 << (i % 64);
             }
         }
-        WrittenGranules { gmin, span, bits }
+        let mut count = 0usize;
+        let rank = bits
+            .iter()
+            .map(|w| {
+                let before = count as u32;
+                count += w.count_ones() as usize;
+                before
+            })
+            .collect();
+        WrittenGranules {
+            gmin,
+            span,
+            bits,
+            rank,
+            count,
+        }
     }
 
-    /// The number of granule `g` in `0..span` when it is written.
+    /// The number of granule `g` among the written granules (`0..count`)
+    /// when it is written.
     #[inline]
     fn index(&self, g: u64) -> Option<usize> {
         let i = g.checked_sub(self.gmin)? as usize;
-        (i < self.span && self.bits[i / 64] >> (i % 64) & 1 != 0).then_some(i)
+        if i >= self.span {
+            return None;
+        }
+        let (w, b) = (self.bits[i / 64], i % 64);
+        (w >> b & 1 != 0)
+            .then(|| self.rank[i / 64] as usize + (w & ((1u64 << b) - 1)).count_ones() as usize)
+    }
+
+    /// Whether the `size` bytes at `addr` touch a written granule: the
+    /// test of [`SlabRecorder::retain_conflicting`], one two-word window
+    /// for accesses of up to 32 granules that start in the span.
+    #[inline]
+    fn touches(&self, addr: u64, size: u64) -> bool {
+        let (g0, g1) = (addr / GRANULE, (addr + size.max(1) - 1) / GRANULE);
+        let i = g0.wrapping_sub(self.gmin);
+        let n = g1 - g0;
+        if i < self.span as u64 && n < 32 {
+            let (w, b) = ((i / 64) as usize, (i % 64) as u32);
+            // bits i.. of the span: word w shifted down, word w+1's low bits above
+            let window = self.bits[w] >> b | (self.bits[w + 1] << 1) << (63 - b);
+            return window & ((2u64 << n) - 1) != 0;
+        }
+        self.any(g0, g1)
     }
 
     /// Whether a granule in `[g0, g1]` is written.
@@ -1321,10 +1391,26 @@ mod tests {
         assert!(w.any(100, 100) && w.any(0, 100) && w.any(163, 163) && w.any(164, 170));
         assert!(!w.any(101, 162) && !w.any(165, 299) && !w.any(0, 99) && !w.any(301, 400));
         assert!(w.any(0, u64::MAX) && w.any(300, 400));
+        // numbered among the written granules 100, 163, 164, 300
         assert_eq!(
-            (w.index(100), w.index(101), w.index(300)),
-            (Some(0), None, Some(200))
+            (
+                w.index(100),
+                w.index(101),
+                w.index(164),
+                w.index(300),
+                w.count
+            ),
+            (Some(0), None, Some(2), Some(3), 4)
         );
+        // `touches` (bytes): the window path and the fallback agree with `any`
+        for g0 in 0..420u64 {
+            for n in [1u64, 2, 3, 8, 31, 32, 40, 70] {
+                let (a, size) = (g0 * GRANULE + g0 % 3, n * GRANULE);
+                let (e0, e1) = (a / GRANULE, (a + size - 1) / GRANULE);
+                assert_eq!(w.touches(a, size), w.any(e0, e1), "{a} {size}");
+            }
+        }
+        assert!(w.touches(g(63) + 3, 2) && !w.touches(g(62), 4) && w.touches(g(62), 5));
     }
 
     #[test]

@@ -1705,11 +1705,12 @@ impl Runtime {
         let t1 = Instant::now();
         // Reads of granules nobody writes cannot conflict: each core drops
         // those of its chunk before the serial check.
-        if let Some(w) = WrittenGranules::of(&parts) {
+        let written = WrittenGranules::of(&parts);
+        if let Some(w) = &written {
             let cells: Vec<Mutex<&mut SlabRecorder>> = parts.iter_mut().map(Mutex::new).collect();
             match self.tracing() {
-                true => cells.iter().for_each(|r| lock(r).retain_conflicting(&w)),
-                false => on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(&w)),
+                true => cells.iter().for_each(|r| lock(r).retain_conflicting(w)),
+                false => on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(w)),
             }
         }
         // The chunks in core order, appended to the first one's recorder
@@ -1720,7 +1721,7 @@ impl Runtime {
             rec.append(part);
         }
         let maps = rec.bank_maps();
-        let dag = rec.dependences()?;
+        let dag = rec.dependences_with(written.as_ref())?;
         let t2 = Instant::now();
         let accesses = rec.accesses() as u64;
         let (predicted_hits, line_touches) = rec.filter_counts();
