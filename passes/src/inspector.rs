@@ -144,6 +144,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "inline-checked",
         "record reads the dependence check must see inline, without a runtime call, when they touch at most two lines (default true; false calls weft_inspect_access for each)",
     ),
+    (
+        "writes-first",
+        "give loops that need the dependence check a second inspector slice reporting their checked writes alone, which the runtime runs first so that the full inspection keeps only reads of written granules (default true)",
+    ),
 ];
 
 /// The `insert-inspector` pass.
@@ -165,6 +169,9 @@ pub struct InsertInspector {
     pub streams: bool,
     /// Record checked reads inline ([`LineDedup::CHECKED`]).
     pub inline_checked: bool,
+    /// Writes-only inspector slice for loops that need the dependence
+    /// check ([`writes_first_dispatch`]).
+    pub writes_first: bool,
 }
 
 impl Default for InsertInspector {
@@ -177,6 +184,7 @@ impl Default for InsertInspector {
             data_key: false,
             streams: true,
             inline_checked: true,
+            writes_first: true,
         }
     }
 }
@@ -192,6 +200,7 @@ impl InsertInspector {
             data_key: o.bool_or("data-key", false)?,
             streams: o.bool_or("streams", true)?,
             inline_checked: o.bool_or("inline-checked", true)?,
+            writes_first: o.bool_or("writes-first", true)?,
         })
     }
 }
@@ -368,6 +377,10 @@ pub struct Reports {
     pub streams: bool,
     /// Checked reads recorded inline ([`LineDedup::CHECKED`]).
     pub inline_checked: bool,
+    /// Report the checked writes only (the writes-only slice of
+    /// [`writes_first_dispatch`]); every other access is dropped, and the
+    /// loads that fed only those reports go with it.
+    pub writes_only: bool,
 }
 
 /// [`make_inspector`] for irregular regions. With `report_writes == false`
@@ -408,8 +421,16 @@ pub fn make_inspector_with<'ctx>(
     let is_unchecked = |i: &InstructionValue<'ctx>, w: bool| {
         !report_writes || (!w && unchecked.contains(&util::key(i)))
     };
-    let inline_checked = how.inline_checked && ops.iter().any(|(i, _, _, w)| !is_unchecked(i, *w));
-    let mut dedup = match inline_checked || ops.iter().any(|(i, _, _, w)| is_unchecked(i, *w)) {
+    // The writes-only slice reports checked writes and nothing else.
+    let reported = |w: bool| !how.writes_only || (w && report_writes);
+    let inline_checked = how.inline_checked
+        && ops
+            .iter()
+            .any(|(i, _, _, w)| !is_unchecked(i, *w) && reported(*w));
+    let unchecked_reports = ops
+        .iter()
+        .any(|(i, _, _, w)| is_unchecked(i, *w) && reported(*w));
+    let mut dedup = match inline_checked || unchecked_reports {
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
@@ -428,7 +449,7 @@ pub fn make_inspector_with<'ctx>(
     }
     // Unchecked accesses of one block at constant offsets from one base
     // that cover a contiguous byte range are reported once, as that range.
-    let runs = if dedup.is_some() {
+    let runs = if dedup.is_some() && !how.writes_only {
         coalesced_runs(
             &ops,
             &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
@@ -439,7 +460,7 @@ pub fn make_inspector_with<'ctx>(
     };
     // Unchecked loads streaming through an array in an inner counted loop
     // are reported once per entry of the loop, as the whole stretch.
-    let streams = match dedup.is_some() && how.streams {
+    let streams = match dedup.is_some() && how.streams && !how.writes_only {
         true => inner_streams(
             &ops,
             &|i: &InstructionValue<'ctx>, w| is_unchecked(i, w),
@@ -462,6 +483,12 @@ pub fn make_inspector_with<'ctx>(
     let i8t = cx.i8_type();
     let mut stores = Vec::new();
     for &(i, p, size, w) in &ops {
+        if !reported(w) {
+            if w {
+                stores.push(i);
+            }
+            continue;
+        }
         b.position_before(&i);
         if let (Some(d), Some(st)) = (&mut dedup, streams.get(&util::key(&i))) {
             let term = st
@@ -925,14 +952,18 @@ mod fast {
     pub const RECS_END: u32 = 12;
     pub const UNIT: u32 = 13;
     pub const REC_STEP: u32 = 14;
+    pub const WBITS: u32 = 15;
+    pub const WGMIN: u32 = 16;
+    pub const WSPAN: u32 = 17;
     /// Only in the inspector's own copy: the bits of the row's word 0 set
     /// since the row was last written (banks 0..64 in a register instead of
     /// a read-modify-write of memory per access).
-    pub const ACC: u32 = 15;
+    pub const ACC: u32 = 18;
     /// The fields the runtime fills (copied into the inspector's copy after
     /// each call that fills them).
-    pub const FILLED: [u32; 13] = [
+    pub const FILLED: [u32; 16] = [
         LO, HI, ROW, TABLE, MASK, LSB, ENABLED, REPORTED, TOUCHES, RECS, RECS_END, UNIT, REC_STEP,
+        WBITS, WGMIN, WSPAN,
     ];
     /// The fields the inspector hands back before such a call.
     pub const HANDED_BACK: [u32; 4] = [REPORTED, TOUCHES, RECS, RECS_END];
@@ -959,6 +990,9 @@ fn fast_type(cx: inkwell::context::ContextRef<'_>, local: bool) -> inkwell::type
         ptr.into(),  // recs_end
         i32t.into(), // unit
         i32t.into(), // rec_step
+        ptr.into(),  // wbits
+        i64t.into(), // wgmin
+        i64t.into(), // wspan
     ];
     let acc = [i64t.into()];
     let fields: Vec<inkwell::types::BasicTypeEnum<'_>> = match local {
@@ -1228,11 +1262,35 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let keeps = b.build_int_compare(IntPredicate::NE, step, i32t.const_zero(), "")?;
         let ok = b.build_and(free, b.build_or(read, keeps, "")?, "")?;
         b.build_conditional_branch(ok, inline, slow)?;
+        // Writes first: a read that touches no written granule (4 bytes) is
+        // not recorded. A branch, weighted towards skipping, not a select:
+        // the cursor must not wait for the bitmap load (a loop-carried chain
+        // per read).
+        b.position_at_end(inline);
+        let filter = cx.append_basic_block(w, "filter");
+        let record = cx.append_basic_block(w, "record");
+        let marked = cx.append_basic_block(w, "marked");
+        // (No filter, `wspan = 0`: straight to the record.)
+        let wspan = b
+            .build_load(i64t, gcur(fast::WSPAN)?, "wspan")?
+            .into_int_value();
+        let on = b.build_int_compare(IntPredicate::NE, wspan, i64t.const_zero(), "")?;
+        b.build_conditional_branch(b.build_and(read, on, "")?, filter, record)?;
+        b.position_at_end(filter);
+        let skip = Self::unwritten_read(&b, lty, cur, (a, size64, aligned), read)?;
+        let br = b.build_conditional_branch(skip, marked, record)?;
+        let weights = cx.metadata_node(&[
+            cx.metadata_string("branch_weights").into(),
+            i32t.const_int(1000, false).into(),
+            i32t.const_int(1, false).into(),
+        ]);
+        br.set_metadata(weights, cx.get_kind_id("prof"))
+            .map_err(|e| PassError::Llvm(format!("branch weights: {e}")))?;
         // The record (address, slab, size): a read's at the cursor, which
         // advances by `step`; a write's just below the end, which moves down
         // (`is_write` is a constant at every call, so the selects fold).
         // Then the bank bits and counts.
-        b.position_at_end(inline);
+        b.position_at_end(record);
         // SAFETY: `rp < re`, so the record below `re` is a free one.
         let below =
             unsafe { b.build_gep(i8t, re, &[i64t.const_int(-16i64 as u64, true)], "rec.w")? };
@@ -1257,6 +1315,8 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let next = unsafe { b.build_gep(i8t, rp, &[step], "rec.next")? };
         b.build_store(gcur(fast::RECS)?, b.build_select(read, next, rp, "")?)?;
         b.build_store(gcur(fast::RECS_END)?, b.build_select(read, re, below, "")?)?;
+        b.build_unconditional_branch(marked)?;
+        b.position_at_end(marked);
         Self::mark(module, w, &b, cur, (a, end, extra), done)?;
         // Hand the state back; the runtime records the access and refills it.
         b.position_at_end(slow);
@@ -1276,6 +1336,72 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.position_at_end(done);
         b.build_return(None)?;
         Ok(w)
+    }
+
+    /// At `b`'s position: whether the checked access of `size` bytes at `a`
+    /// is a read (`read`) that touches no granule of the state's
+    /// written-granule bitmap (`wbits`, `wgmin`, `wspan` of `cur`; the
+    /// runtime's rule, see `weft_inspect_fast_t`): accesses of up to 32
+    /// granules that start in the bitmap's span are decided, others are
+    /// kept. `aligned` (a constant at every call): the access is at most 16
+    /// bytes, aligned to its power-of-two size; its granules then lie in
+    /// one word of the bitmap (whose first granule is a multiple of 64), so
+    /// one load and a constant mask decide.
+    fn unwritten_read(
+        b: &inkwell::builder::Builder<'ctx>,
+        lty: inkwell::types::StructType<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+        (a, size, aligned): (IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>),
+        read: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let i64t = a.get_type();
+        let cx = i64t.get_context();
+        let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let c = |v: u64| i64t.const_int(v, false);
+        let gcur = |j: u32| b.build_struct_gep(lty, cur, j, "");
+        let g0 = b.build_right_shift(a, c(2), false, "g0")?;
+        let last = b.build_int_add(a, b.build_int_sub(size, c(1), "")?, "")?;
+        let g1 = b.build_right_shift(last, c(2), false, "")?;
+        let n = b.build_int_sub(g1, g0, "")?;
+        // aligned: (size - 1) / 4 more granules (folds: `size` is a constant)
+        let n_al = b.build_right_shift(b.build_int_sub(size, c(1), "")?, c(2), false, "")?;
+        let n = b.build_select(aligned, n_al, n, "g.n")?.into_int_value();
+        let wgmin = b.build_load(i64t, gcur(fast::WGMIN)?, "")?.into_int_value();
+        let wspan = b.build_load(i64t, gcur(fast::WSPAN)?, "")?.into_int_value();
+        let wbits = b
+            .build_load(ptr, gcur(fast::WBITS)?, "wbits")?
+            .into_pointer_value();
+        let gi = b.build_int_sub(g0, wgmin, "g.i")?;
+        let in_span = b.build_int_compare(IntPredicate::ULT, gi, wspan, "")?;
+        let small = b.build_int_compare(IntPredicate::ULT, n, c(32), "")?;
+        // (For an aligned access `n` is at most 3 and folds.)
+        let small = b.build_or(aligned, small, "")?;
+        let decided = b.build_and(in_span, small, "g.ok")?;
+        let gi = b.build_select(decided, gi, c(0), "")?.into_int_value();
+        let n = b.build_select(decided, n, c(0), "")?.into_int_value();
+        let word = b.build_right_shift(gi, c(6), false, "")?;
+        let bit = b.build_and(gi, c(63), "")?;
+        // SAFETY: `word` and `word + 1` are within the bitmap (`gi < wspan`,
+        // or 0; the words go one past the last bit's word).
+        let (pw0, pw1) = unsafe {
+            let pw0 = b.build_in_bounds_gep(i64t, wbits, &[word], "")?;
+            (pw0, b.build_in_bounds_gep(i64t, pw0, &[c(1)], "")?)
+        };
+        let w0 = b.build_load(i64t, pw0, "")?.into_int_value();
+        let mask = b.build_int_sub(b.build_left_shift(c(2), n, "")?, c(1), "")?;
+        // Aligned: bits gi..=gi+n of word 0.
+        let one = b.build_and(w0, b.build_left_shift(mask, bit, "")?, "")?;
+        // Otherwise bits gi.. of the span: word 0 shifted down, word 1's
+        // low bits above.
+        let w1 = b.build_load(i64t, pw1, "")?.into_int_value();
+        let lo = b.build_right_shift(w0, bit, false, "")?;
+        let up = b.build_left_shift(w1, c(1), "")?;
+        let up = b.build_left_shift(up, b.build_int_sub(c(63), bit, "")?, "")?;
+        let window = b.build_or(lo, up, "window")?;
+        let two = b.build_and(window, mask, "")?;
+        let touched = b.build_select(aligned, one, two, "")?.into_int_value();
+        let clear = b.build_int_compare(IntPredicate::EQ, touched, c(0), "")?;
+        Ok(b.build_and(b.build_and(read, decided, "")?, clear, "skip")?)
     }
 
     /// At `b`'s position (a block of `w`): branches to `hit` when `k` lies
@@ -1961,21 +2087,38 @@ fn apply<'ctx>(
             .iter()
             .filter_map(|o| insp.map.get(o).map(util::key))
             .collect();
-        let n = make_inspector_with(
-            module,
-            insp.function,
-            insp.k,
-            needs_check,
-            &unchecked,
-            Reports {
-                streams: opts.streams,
-                inline_checked: opts.inline_checked,
-            },
-        )?;
+        let how = Reports {
+            streams: opts.streams,
+            inline_checked: opts.inline_checked,
+            writes_only: false,
+        };
+        let n = make_inspector_with(module, insp.function, insp.k, needs_check, &unchecked, how)?;
         (Some(insp.function), n)
     } else {
         (None, 0)
     };
+    // Loops that need the dependence check: the writes-only slice and the
+    // entry that picks one of the two (the function the runtime calls).
+    let writes_first = match (insp_fn, needs_check && opts.writes_first) {
+        (Some(full), true) => {
+            let w = outline::clone_body(module, &plan, CloneKind::Inspector)?;
+            let name = format!("{}.writes", full.get_name().to_string_lossy());
+            w.function.as_global_value().set_name(&name);
+            let unchecked: HashSet<util::ValueKey> = unchecked_loads
+                .iter()
+                .filter_map(|o| w.map.get(o).map(util::key))
+                .collect();
+            let how = Reports {
+                streams: false,
+                inline_checked: opts.inline_checked,
+                writes_only: true,
+            };
+            make_inspector_with(module, w.function, w.k, true, &unchecked, how)?;
+            Some((w.function, writes_first_dispatch(module, full, w.function)?))
+        }
+        _ => None,
+    };
+    let insp_entry = writes_first.map(|(_, d)| d).or(insp_fn);
     let region = next_region_id(module).max(regions.iter().max().map(|m| m + 1).unwrap_or(0));
     regions.push(region);
     let run = rtabi::declare(module, RtFn::RunIrregular)?;
@@ -2033,7 +2176,7 @@ fn apply<'ctx>(
             i64t.const_zero().into(),
             site.trip_count.into(),
             slab_v.into(),
-            insp_fn.map(outline::fn_ptr).unwrap_or(null).into(),
+            insp_entry.map(outline::fn_ptr).unwrap_or(null).into(),
             outline::fn_ptr(body.function).into(),
             site.ctx.into(),
         ];
@@ -2053,10 +2196,14 @@ fn apply<'ctx>(
     let bname = body.function.get_name().to_string_lossy().into_owned();
     Ok(match (original, insp_fn) {
         (false, Some(i)) => format!(
-            "inspector/executor: region {region}, body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}",
+            "inspector/executor: region {region}, body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}{}",
             i.get_name().to_string_lossy(),
             if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") },
-            if needs_check { ", runtime dependence check" } else { "" }
+            if needs_check { ", runtime dependence check" } else { "" },
+            match writes_first {
+                Some((w, _)) => format!(", writes first (@{})", w.get_name().to_string_lossy()),
+                None => String::new(),
+            }
         ),
         (true, Some(i)) => format!(
             "executor form, original schedule (one slab per core): region {region}, body @{bname}, inspector @{} for the runtime dependence check",
@@ -2064,6 +2211,53 @@ fn apply<'ctx>(
         ),
         _ => format!("executor form, original schedule (static chunks): region {region}, body @{bname}"),
     })
+}
+
+/// The inspector entry of a loop with a writes-only slice:
+/// `void <full>.phases(ctx, lo, hi, h)` asks the runtime which one to run
+/// (`weft_inspect_writes_first(h, &w)`) and calls `writes` when `w != 0`,
+/// else `full`. The runtime runs the slice over every chunk first; the
+/// granules its writes touch let the full inspection keep only the reads
+/// that can conflict (`RuntimeConfig::writes_first`).
+fn writes_first_dispatch<'ctx>(
+    module: &Module<'ctx>,
+    full: FunctionValue<'ctx>,
+    writes: FunctionValue<'ctx>,
+) -> Result<FunctionValue<'ctx>> {
+    let cx = module.get_context();
+    let name = format!("{}.phases", full.get_name().to_string_lossy());
+    let f = module.add_function(&name, full.get_type(), Some(Linkage::Internal));
+    let params = f.get_params();
+    let names = ["ctx", "lo", "hi", "insp"];
+    for (p, n) in params.iter().zip(names) {
+        p.set_name(n);
+    }
+    let b = cx.create_builder();
+    let entry = cx.append_basic_block(f, "entry");
+    let slice = cx.append_basic_block(f, "writes");
+    let all = cx.append_basic_block(f, "full");
+    b.position_at_end(entry);
+    let i32t = cx.i32_type();
+    let slot = b.build_alloca(i32t, "weft.writes_only")?;
+    b.build_store(slot, i32t.const_zero())?;
+    let h = params
+        .get(3)
+        .ok_or_else(|| PassError::Llvm("inspector without handle".into()))?;
+    b.build_call(
+        rtabi::declare(module, RtFn::InspectWritesFirst)?,
+        &[(*h).into(), slot.into()],
+        "",
+    )?;
+    let w = b.build_load(i32t, slot, "")?.into_int_value();
+    let c = b.build_int_compare(IntPredicate::NE, w, i32t.const_zero(), "")?;
+    b.build_conditional_branch(c, slice, all)?;
+    let args: Vec<BasicMetadataValueEnum<'ctx>> = params.iter().map(|p| (*p).into()).collect();
+    for (bb, callee) in [(slice, writes), (all, full)] {
+        b.position_at_end(bb);
+        b.build_call(callee, &args, "")?;
+        b.build_return(None)?;
+    }
+    Ok(f)
 }
 
 /// External functions known not to write user memory that could hold index arrays.
@@ -2546,6 +2740,9 @@ mod tests {
                 (fast::RECS_END, offset_of!(InspectFast, recs_end)),
                 (fast::UNIT, offset_of!(InspectFast, unit)),
                 (fast::REC_STEP, offset_of!(InspectFast, rec_step)),
+                (fast::WBITS, offset_of!(InspectFast, wbits)),
+                (fast::WGMIN, offset_of!(InspectFast, wgmin)),
+                (fast::WSPAN, offset_of!(InspectFast, wspan)),
             ] {
                 assert_eq!(td.offset_of_element(&ty, j), Some(off as u64), "field {j}");
             }

@@ -35,6 +35,9 @@
  *   WEFT_INSPECT_SATURATE=0 inspectors that call weft_inspect_maps_only run over
  *                         every iteration (default 1: the rest of a slab is skipped
  *                         once its bank map has every bank set; same maps and schedule)
+ *   WEFT_WRITES_FIRST=0   inspectors with a writes-only slice (weft_inspect_writes_first)
+ *                         run in full only (default 1: the slice first, then the full
+ *                         inspector keeping only reads of written granules; same DAG)
  * With WEFT_TRACE or WEFT_STATS an atexit handler flushes the trace and stats.
  * With either set, linking with -Wl,-u,weft_init_array_entry (weft build does)
  * configures the runtime at start-up, so they are written even by a run whose
@@ -152,6 +155,13 @@ int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
  * an error. */
 int32_t weft_inspect_maps_only(weft_inspector_t *h);
 
+/* Writes-first inspection: an inspector that also has a slice reporting its checked
+ * writes alone (the same writes of the same iterations, nothing else) calls this at
+ * entry, before any report, and runs that slice when *out_writes_only = 1, the full
+ * inspector when 0. The runtime runs the slice first and then keeps only the reads
+ * of granules some write touches (WEFT_WRITES_FIRST=0 turns this off). */
+int32_t weft_inspect_writes_first(weft_inspector_t *h, uint32_t *out_writes_only);
+
 /* Inline recording of unchecked accesses (irregular inspectors). The struct is
  * owned by the inspector's stack frame and filled by weft_inspect_fast. While
  * enabled != 0 and lo <= iter < hi, an unchecked access of iteration iter to the
@@ -176,6 +186,9 @@ int32_t weft_inspect_maps_only(weft_inspector_t *h);
  * rec_step != 0, downwards from recs_end:
  *   recs_end -= 16; *(uint64_t *)recs_end = a; *(uint32_t *)(recs_end + 8) = unit;
  *   *(uint32_t *)(recs_end + 12) = size | 0x80000000u;
+ * While wspan != 0 a checked read need not be recorded (bits and counts still are)
+ * when it touches no written granule: g = a >> 2, n = (e >> 2) - g, i = g - wgmin,
+ * i < wspan, n < 32 and bits i..i+n of wbits all clear.
  * recs and recs_end are handed back with the counters. Every other checked access
  * goes through weft_inspect_checked. recs may move at any call with the handle. */
 typedef struct weft_inspect_fast {
@@ -194,6 +207,9 @@ typedef struct weft_inspect_fast {
     uint8_t *recs_end;     /* in/out: one past the last free record (writes go below it) */
     uint32_t unit;         /* current slab's number, for the records */
     uint32_t rec_step;     /* bytes to advance recs by: 16, or 0 (records dropped) */
+    const uint64_t *wbits; /* granules written (writes first): bit i = granule wgmin + i */
+    uint64_t wgmin;
+    uint64_t wspan;        /* bits in wbits; 0: keep every checked read */
 } weft_inspect_fast_t;
 
 /* Hands st back (as weft_inspect_fast_flush), then

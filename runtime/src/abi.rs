@@ -207,6 +207,12 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_inspect_maps_only(weft_inspector_t *h)",
     },
     AbiFn {
+        name: "weft_inspect_writes_first",
+        ret: I32,
+        params: &[("h", Ptr), ("out_writes_only", Ptr)],
+        c_proto: "int32_t weft_inspect_writes_first(weft_inspector_t *h, uint32_t *out_writes_only)",
+    },
+    AbiFn {
         name: "weft_inspect_fast",
         ret: I32,
         params: &[("h", Ptr), ("iter", I64), ("st", Ptr)],
@@ -751,6 +757,29 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
     })
 }
 
+/// Writes-first inspection: an inspector that also has a slice reporting
+/// its checked writes alone (the same writes, the same iterations, nothing
+/// else reported) calls this at entry, before any report; with
+/// `*out_writes_only = 1` it runs that slice for this call, with 0 the full
+/// inspector. The runtime asks for the writes first and then inspects in
+/// full keeping only the reads of granules some write touches (the others
+/// cannot conflict; `RuntimeConfig::writes_first`). It checks that the full
+/// inspection's writes are among those of the slice and inspects again
+/// without the filter when they are not.
+#[no_mangle]
+pub extern "C" fn weft_inspect_writes_first(h: *mut Inspector, out_writes_only: *mut u32) -> i32 {
+    guard(|| {
+        if out_writes_only.is_null() {
+            return Err(null("out_writes_only"));
+        }
+        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
+        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
+        // SAFETY: checked non-null; the caller provides a writable uint32_t.
+        unsafe { *out_writes_only = h.writes_first() as u32 };
+        Ok(())
+    })
+}
+
 /// The state of an inspector's inline recording of unchecked accesses
 /// (`weft_inspect_fast_t`): owned by the inspector's stack frame, filled by
 /// [`weft_inspect_fast`]. While `enabled != 0` and `lo <= iter < hi`, the
@@ -792,6 +821,12 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 /// *(uint32_t *)(st->recs_end + 8) = st->unit;
 /// *(uint32_t *)(st->recs_end + 12) = size | 0x80000000u;
 /// ```
+///
+/// While `wspan != 0`, such a read need not be recorded (the bank bits and
+/// counts still are) when it touches no written granule: with `g = a >> 2`,
+/// `n = (e >> 2) - g`, `i = g - wgmin`, if `i < wspan` and `n < 32` and
+/// none of bits `i..=i+n` of `wbits` is set (the runtime would drop it);
+/// any other read is recorded.
 ///
 /// `recs` and `recs_end` must be handed back with the counters (the calls
 /// take the records up to `recs` and from `recs_end` on). Every other
@@ -846,6 +881,17 @@ pub struct InspectFast {
     /// keeps no access of the slab (`recs` then points at a dummy record,
     /// and writes must be reported with [`weft_inspect_checked`]).
     pub rec_step: u32,
+    /// Granules (4 bytes) written by the inspected accesses, known before
+    /// the inspection (writes first, [`weft_inspect_writes_first`]): bit `i`
+    /// of these words is granule `wgmin + i`, for `i < wspan`, and the
+    /// words go one past the last bit's word. Never NULL (a zero word pair
+    /// when `wspan = 0`).
+    pub wbits: *const u64,
+    /// First granule of `wbits`, a multiple of 64 (so the granules of an
+    /// access of at most 16 bytes aligned to its size lie in one word).
+    pub wgmin: u64,
+    /// Granules in `wbits` (0: no filter, every checked read is kept).
+    pub wspan: u64,
 }
 
 impl Default for InspectFast {
@@ -866,9 +912,15 @@ impl Default for InspectFast {
             recs_end: std::ptr::null_mut(),
             unit: 0,
             rec_step: 0,
+            wbits: NO_WRITTEN_GRANULES.as_ptr(),
+            wgmin: 0,
+            wspan: 0,
         }
     }
 }
+
+/// The `wbits` of an [`InspectFast`] without a read filter (`wspan = 0`).
+pub static NO_WRITTEN_GRANULES: [u64; 2] = [0; 2];
 
 /// The inspector handle and the inline state of the `weft_inspect_fast`
 /// family, or the error naming the null one.

@@ -413,6 +413,13 @@ pub struct SlabRecorder {
     filtered: u64,
     /// All line touches (blocks of `2^line_shift` bytes).
     touches: u64,
+    /// Every granule the inspection writes, known before it
+    /// ([`SlabRecorder::with_read_filter`]): reads touching none are not kept.
+    read_filter: Option<std::sync::Arc<WrittenGranules>>,
+    /// The inspector ran its writes-only slice into this recorder (or a
+    /// recorder merged into it): it holds the checked writes, not a full
+    /// inspection.
+    writes_only: bool,
 }
 
 impl SlabRecorder {
@@ -452,6 +459,8 @@ impl SlabRecorder {
             filter: None,
             filtered: 0,
             touches: 0,
+            read_filter: None,
+            writes_only: false,
         }
     }
 
@@ -471,6 +480,47 @@ impl SlabRecorder {
     pub fn with_pool(mut self, pool: &std::sync::Arc<RecordPool>) -> Self {
         self.pool = Some(pool.clone());
         self
+    }
+
+    /// The same recorder keeping only the reads that touch a granule of
+    /// `written`, which must hold every granule the inspected accesses
+    /// write (the writes-first phase of an inspection; the caller checks
+    /// that with [`WrittenGranules::covers_writes`] afterwards). A read
+    /// touching no written granule cannot conflict, so the dependences are
+    /// those of keeping every read, as with
+    /// [`SlabRecorder::retain_conflicting`] afterwards.
+    pub fn with_read_filter(mut self, written: std::sync::Arc<WrittenGranules>) -> Self {
+        self.read_filter = Some(written);
+        self
+    }
+
+    /// The read filter as an inline recorder tests it (`wbits`, `wgmin`,
+    /// `wspan` of [`crate::abi::InspectFast`]): the bitmap's words (one
+    /// past the last bit's word), its first granule and its granules.
+    /// Valid while the recorder lives.
+    pub fn inline_read_filter(&self) -> Option<(*const u64, u64, u64)> {
+        self.read_filter
+            .as_ref()
+            .filter(|w| w.span > 0)
+            .map(|w| (w.bits.as_ptr(), w.gmin, w.span as u64))
+    }
+
+    /// The inspector runs its writes-only slice into this recorder
+    /// ([`crate::abi::weft_inspect_writes_first`]).
+    pub fn mark_writes_only(&mut self) {
+        self.writes_only = true;
+    }
+
+    /// Whether the accesses are those of the writes-only slice (in part:
+    /// merged recorders), not a full inspection.
+    pub fn writes_only(&self) -> bool {
+        self.writes_only
+    }
+
+    /// Whether the reads were filtered while recording
+    /// ([`SlabRecorder::with_read_filter`]).
+    pub fn reads_filtered(&self) -> bool {
+        self.read_filter.is_some()
     }
 
     /// Takes a record buffer from the pool, if there is one (the recorder
@@ -561,6 +611,7 @@ impl SlabRecorder {
             self.monotone &= a.unit <= b.unit;
         }
         self.monotone &= other.monotone;
+        self.writes_only |= other.writes_only;
     }
 
     fn merge_bits(&mut self, other: &SlabRecorder) {
@@ -698,11 +749,19 @@ impl SlabRecorder {
                  in the free records [{base:#x}, {issued_end:#x}]"
             )));
         }
-        let (nr, nw) = ((c - base) / REC_BYTES, (issued_end - e) / REC_BYTES);
+        let (mut nr, nw) = ((c - base) / REC_BYTES, (issued_end - e) / REC_BYTES);
+        if let Some(w) = &self.read_filter {
+            // SAFETY: the reads lie in the free records after `len` (`c <=
+            // issued_end`), all written by the caller (any bit pattern is a
+            // valid `Rec`); only reads are compacted, below `c <= e`.
+            let reads =
+                unsafe { std::slice::from_raw_parts_mut(self.recs.as_mut_ptr().add(len), nr) };
+            nr = retain_touching(reads, w);
+        }
         // SAFETY: both ranges lie in the free records (`base <= c <= e <=
         // issued_end`, the end of the allocation); the writes move down to
-        // right after the reads (`ptr::copy` allows the overlap), and the
-        // caller wrote all of them (any bit pattern is a valid `Rec`).
+        // right after the (kept) reads (`ptr::copy` allows the overlap), and
+        // the caller wrote all of them (any bit pattern is a valid `Rec`).
         unsafe {
             let p = self.recs.as_mut_ptr().add(len);
             std::ptr::copy(p.add((e - base) / REC_BYTES), p.add(nr), nw);
@@ -784,6 +843,14 @@ impl SlabRecorder {
         if iter < self.rec_from {
             return;
         }
+        if !write
+            && self
+                .read_filter
+                .as_ref()
+                .is_some_and(|w| !w.touches(addr, size as u64))
+        {
+            return;
+        }
         let rec = Rec {
             addr,
             unit: self.cur_unit,
@@ -816,6 +883,11 @@ impl SlabRecorder {
     /// then depends on every access, so none may be skipped).
     pub fn has_miss_filter(&self) -> bool {
         self.filter.is_some()
+    }
+
+    /// Number of records kept (reads and writes) for the dependence check.
+    pub fn kept(&self) -> usize {
+        self.recs.len()
     }
 
     /// Number of reported accesses (kept or not).
@@ -909,17 +981,8 @@ impl SlabRecorder {
     /// appended, so the serial check streams only the reads that matter
     /// (gauss_seidel: one read in eight).
     pub fn retain_conflicting(&mut self, w: &WrittenGranules) {
-        // In-place compaction without a branch per record (most are dropped).
-        let recs = &mut self.recs;
-        let mut k = 0;
-        for i in 0..recs.len() {
-            let r = recs[i];
-            let keep =
-                r.size_w & WRITE_BIT != 0 || w.touches(r.addr, (r.size_w & !WRITE_BIT) as u64);
-            recs[k] = r;
-            k += keep as usize;
-        }
-        recs.truncate(k);
+        let k = retain_touching(&mut self.recs, w);
+        self.recs.truncate(k);
     }
 
     /// Pages (`PAGE_BITS` granules) holding a written granule, numbered in
@@ -1104,6 +1167,10 @@ impl WrittenGranules {
     }
 
     fn build<'a>(gmin: u64, span: usize, writes: impl Iterator<Item = &'a Rec>) -> Self {
+        // The first granule a multiple of 64: an aligned access of up to 16
+        // bytes then lies in one bitmap word (the compiled read filter,
+        // `weft_inspect_fast_t`).
+        let (gmin, span) = (gmin & !63, span + (gmin & 63) as usize);
         let mut bits = vec![0u64; span.div_ceil(64) + 1];
         for r in writes {
             for g in SlabRecorder::granules(r) {
@@ -1159,6 +1226,14 @@ impl WrittenGranules {
         self.any(g0, g1)
     }
 
+    /// Whether every granule the writes of `recs` touch is one of these
+    /// (the bitmap [`SlabRecorder::with_read_filter`] needs).
+    pub fn covers_writes(&self, recs: &[SlabRecorder]) -> bool {
+        recs.iter()
+            .flat_map(|r| &r.wrecs)
+            .all(|r| SlabRecorder::granules(r).all(|g| self.index(g).is_some()))
+    }
+
     /// Whether a granule in `[g0, g1]` is written.
     #[inline]
     fn any(&self, g0: u64, g1: u64) -> bool {
@@ -1179,6 +1254,20 @@ impl WrittenGranules {
             m != 0
         })
     }
+}
+
+/// Moves the writes of `recs` and the reads that touch a granule of `w` to
+/// its front, in order, and returns their number (an in-place compaction
+/// without a branch per record: most reads are dropped).
+fn retain_touching(recs: &mut [Rec], w: &WrittenGranules) -> usize {
+    let mut k = 0;
+    for i in 0..recs.len() {
+        let r = recs[i];
+        let keep = r.size_w & WRITE_BIT != 0 || w.touches(r.addr, (r.size_w & !WRITE_BIT) as u64);
+        recs[k] = r;
+        k += keep as usize;
+    }
+    k
 }
 
 /// Granules per page of [`SlabRecorder`]'s paged dependence check (4 KiB).

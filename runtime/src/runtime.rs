@@ -150,6 +150,15 @@ pub struct RuntimeConfig {
     /// `accesses` / `line_touches` counts cover less. See
     /// `Runtime::inspect_chunk`.
     pub inspect_saturate: bool,
+    /// Writes-first inspection of loops that need the dependence check
+    /// (`WEFT_WRITES_FIRST`, default `true`; `0` turns it off; native runs
+    /// only). When the compiled inspector has a slice of its checked writes
+    /// alone ([`crate::abi::weft_inspect_writes_first`]), the cores first run
+    /// that slice over their chunks, and the granules it writes form a bitmap;
+    /// the full inspection then keeps only the reads that touch a written
+    /// granule (the others cannot conflict). Same DAG and schedule; see
+    /// `Runtime::build_irregular`.
+    pub writes_first: bool,
 }
 
 /// Which irregular regions are inspected lazily ([`RuntimeConfig::lazy`]):
@@ -262,6 +271,7 @@ impl Default for RuntimeConfig {
             miss_filter: MissFilter::Off,
             inspect_inline: true,
             inspect_saturate: true,
+            writes_first: true,
         }
     }
 }
@@ -270,7 +280,7 @@ impl RuntimeConfig {
     /// Reads `WEFT_CORES`, `WEFT_TRACE`, `WEFT_STATS`, `WEFT_MACHINE`,
     /// `WEFT_SLOT_BARRIER`, `WEFT_MIN_PARALLEL_NS`, `WEFT_REINSPECT_LIMIT`,
     /// `WEFT_BLP_WINDOW`, `WEFT_MISS_FILTER`, `WEFT_LAZY_INSPECT`,
-    /// `WEFT_INSPECT_INLINE`, `WEFT_INSPECT_SATURATE`.
+    /// `WEFT_INSPECT_INLINE`, `WEFT_INSPECT_SATURATE`, `WEFT_WRITES_FIRST`.
     pub fn from_env() -> Result<Self> {
         let mut c = RuntimeConfig::default();
         if let Ok(v) = std::env::var("WEFT_CORES") {
@@ -331,6 +341,7 @@ impl RuntimeConfig {
         }
         c.inspect_inline = env_on_off("WEFT_INSPECT_INLINE", c.inspect_inline)?;
         c.inspect_saturate = env_on_off("WEFT_INSPECT_SATURATE", c.inspect_saturate)?;
+        c.writes_first = env_on_off("WEFT_WRITES_FIRST", c.writes_first)?;
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(
@@ -361,6 +372,9 @@ pub struct Inspector {
     /// drops ([`InlineRecs::Drop`], a cursor that does not advance).
     /// Aligned as records are (8 bytes).
     sink: Box<[u64; REC_BYTES / 8]>,
+    /// The runtime asks for the checked writes only
+    /// ([`crate::abi::weft_inspect_writes_first`]).
+    writes_only: bool,
 }
 
 /// `(core, start, end)` of every per-core chunk (`chunk` has P+1 bounds).
@@ -433,7 +447,10 @@ impl Inspector {
                     out.unit = s.unit;
                     match r.inline_records(out.lo, out.hi) {
                         InlineRecs::Keep { cur, end } => {
-                            (out.recs, out.recs_end, out.rec_step) = (cur, end, REC_BYTES as u32)
+                            (out.recs, out.recs_end, out.rec_step) = (cur, end, REC_BYTES as u32);
+                            if let Some((bits, gmin, span)) = r.inline_read_filter() {
+                                (out.wbits, out.wgmin, out.wspan) = (bits, gmin, span);
+                            }
                         }
                         InlineRecs::Drop => {
                             let p = self.sink.as_mut_ptr() as *mut u8;
@@ -530,7 +547,18 @@ impl Inspector {
             error: None,
             maps_only: false,
             sink: Box::new([0; REC_BYTES / 8]),
+            writes_only: false,
         }
+    }
+
+    /// See [`crate::abi::weft_inspect_writes_first`]: whether the inspector
+    /// is to run its writes-only slice (then its recorder notes that it
+    /// holds the writes only).
+    pub fn writes_first(&mut self) -> bool {
+        if let (true, Layout::Slabs(r)) = (self.writes_only, &mut self.layout) {
+            r.mark_writes_only();
+        }
+        self.writes_only
     }
 
     /// See [`crate::abi::weft_inspect_maps_only`].
@@ -1504,7 +1532,22 @@ impl Runtime {
         layout: Layout,
         insp: InspectRef<'_>,
     ) -> Result<Inspected> {
+        self.inspect_phase(lo, hi, ranges, layout, insp, false)
+    }
+
+    /// [`Runtime::inspect`], asking an inspector with a writes-only slice to
+    /// run that slice (`writes_only`, [`crate::abi::weft_inspect_writes_first`]).
+    fn inspect_phase(
+        &self,
+        lo: i64,
+        hi: i64,
+        ranges: &[(usize, i64, i64)],
+        layout: Layout,
+        insp: InspectRef<'_>,
+        writes_only: bool,
+    ) -> Result<Inspected> {
         let mut h = Inspector::new(lo, hi, self.cfg.inspect_inline, layout);
+        h.writes_only = writes_only;
         let tracing = self.tracing();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for &(c, a, b) in ranges {
@@ -1545,12 +1588,26 @@ impl Runtime {
         rec: SlabRecorder,
         insp: InspectRef<'_>,
     ) -> Result<(SlabRecorder, bool)> {
-        match self.inspect(
+        self.inspect_slabs_phase(core, lo, hi, rec, insp, false)
+    }
+
+    /// [`Runtime::inspect_slabs`], with the writes-only slice when `writes_only`.
+    fn inspect_slabs_phase(
+        &self,
+        core: usize,
+        lo: i64,
+        hi: i64,
+        rec: SlabRecorder,
+        insp: InspectRef<'_>,
+        writes_only: bool,
+    ) -> Result<(SlabRecorder, bool)> {
+        match self.inspect_phase(
             lo,
             hi,
             &[(core, lo, hi)],
             Layout::Slabs(Box::new(rec)),
             insp,
+            writes_only,
         )? {
             Inspected {
                 layout: Layout::Slabs(r),
@@ -1604,6 +1661,7 @@ impl Runtime {
         mut rec: SlabRecorder,
         layout: &SlabLayout,
         insp: InspectRef<'_>,
+        offer: bool,
     ) -> Result<SlabRecorder> {
         let mut probing = self.cfg.inspect_saturate
             && !rec.has_miss_filter()
@@ -1612,12 +1670,12 @@ impl Runtime {
         let mut x = a;
         while x < b {
             if !probing {
-                return Ok(self.inspect_slabs(core, x, b, rec, insp)?.0);
+                return Ok(self.inspect_slabs_phase(core, x, b, rec, insp, offer)?.0);
             }
             let (u, lo, hi) = layout.slab_of(x);
             let (mut y, mut step) = probe.first(u, lo, hi);
             while x < hi {
-                let (r, maps_only) = self.inspect_slabs(core, x, y, rec, insp)?;
+                let (r, maps_only) = self.inspect_slabs_phase(core, x, y, rec, insp, offer)?;
                 (rec, x) = (r, y);
                 if !maps_only || rec.first_write_iter().is_some() {
                     probing = false;
@@ -1675,44 +1733,86 @@ impl Runtime {
             .with_miss_filter(filter_lines)
             .with_pool(&self.rec_pool)
         };
-        // Chunk `c` into a lazy recorder; a chunk that reports a write is
-        // completed by re-inspecting its iterations up to the first write.
-        let chunk_rec = |c: usize| -> Result<SlabRecorder> {
+        // Runs `f` for every core's chunk: natively on the workers, in trace
+        // mode one virtual core at a time (the tracer tags the current core).
+        let per_core = |f: &(dyn Fn(usize) -> Result<SlabRecorder> + Sync)| {
+            let parts: Vec<Result<SlabRecorder>> = if self.tracing() {
+                self.traced_phase(true, || Ok((0..p).map(f).collect()))?
+            } else {
+                let slots: Vec<Mutex<Option<Result<SlabRecorder>>>> =
+                    (0..p).map(|_| Mutex::new(None)).collect();
+                on_workers(p, &|c| *lock(&slots[c]) = Some(f(c)));
+                slots
+                    .into_iter()
+                    .map(|m| {
+                        m.into_inner()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .unwrap_or_else(|| Err(invalid("internal: a chunk was not inspected")))
+                    })
+                    .collect()
+            };
+            parts.into_iter().collect::<Result<Vec<_>>>()
+        };
+        // Chunk `c`: with the written granules known, into a recorder that
+        // keeps every write and the reads of written granules; otherwise into
+        // a lazy recorder, a chunk that reports a write being completed by
+        // re-inspecting its iterations up to the first write. `offer`: ask
+        // for the writes-only slice (`weft_inspect_writes_first`).
+        let chunk_rec = |c: usize, filter: Option<&Arc<WrittenGranules>>, offer: bool| {
             let (a, b) = (chunk[c], chunk[c + 1]);
-            let mut r = self.inspect_chunk(c, (a, b), make(true), &layout, insp)?;
+            if let Some(w) = filter {
+                let r = make(false).with_read_filter(w.clone());
+                return Ok(self.inspect_slabs(c, a, b, r, insp)?.0);
+            }
+            let mut r = self.inspect_chunk(c, (a, b), make(true), &layout, insp, offer)?;
             if let Some(s) = r.first_write_iter() {
-                r.prepend(self.inspect_slabs(c, a, s + 1, make(false), insp)?.0);
+                let head = self.inspect_slabs_phase(c, a, s + 1, make(false), insp, offer)?;
+                r.prepend(head.0);
             }
             Ok(r)
         };
-        let parts: Vec<Result<SlabRecorder>> = if self.tracing() {
-            // One virtual core at a time (the tracer tags the current core).
-            self.traced_phase(true, || Ok((0..p).map(chunk_rec).collect()))?
-        } else {
-            let slots: Vec<Mutex<Option<Result<SlabRecorder>>>> =
-                (0..p).map(|_| Mutex::new(None)).collect();
-            on_workers(p, &|c| *lock(&slots[c]) = Some(chunk_rec(c)));
-            slots
-                .into_iter()
-                .map(|m| {
-                    m.into_inner()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .unwrap_or_else(|| Err(invalid("internal: a chunk was not inspected")))
-                })
-                .collect()
-        };
-        let mut parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
-        let t1 = Instant::now();
-        // Reads of granules nobody writes cannot conflict: each core drops
-        // those of its chunk before the serial check.
-        let written = WrittenGranules::of(&parts);
-        if let Some(w) = &written {
-            let cells: Vec<Mutex<&mut SlabRecorder>> = parts.iter_mut().map(Mutex::new).collect();
-            match self.tracing() {
-                true => cells.iter().for_each(|r| lock(r).retain_conflicting(w)),
-                false => on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(w)),
+        // Writes first (`RuntimeConfig::writes_first`): the chunks are
+        // inspected offering the writes-only slice. An inspector without one
+        // ignores the offer, and that is the inspection. One with it reports
+        // its checked writes only; the granules they touch then filter the
+        // reads of the full inspection (reads of others cannot conflict).
+        let offer = self.cfg.writes_first && !self.tracing();
+        let mut parts = per_core(&|c| chunk_rec(c, None, offer))?;
+        let mut prefilter = None;
+        if parts.iter().any(|r| r.writes_only()) {
+            prefilter = WrittenGranules::of(&parts).map(Arc::new);
+            parts = per_core(&|c| chunk_rec(c, prefilter.as_ref(), false))?;
+            if prefilter.as_ref().is_some_and(|w| !w.covers_writes(&parts)) {
+                // The writes-only slice missed a write of the full inspector
+                // (a compiler bug): its filter may have dropped a conflicting
+                // read. Inspect again without it.
+                prefilter = None;
+                parts = per_core(&|c| chunk_rec(c, None, false))?;
             }
         }
+        let t1 = Instant::now();
+        // Reads of granules nobody writes cannot conflict: each core drops
+        // those of its chunk before the serial check. When the writes were
+        // known first, the recorders dropped them already, and the check
+        // numbers the granules of the writes-first phase (a superset of
+        // those written, checked above: the extra ones link nothing).
+        let written = match (&prefilter, parts.iter().all(|r| r.reads_filtered())) {
+            (Some(w), true) => Some(w.clone()),
+            _ => {
+                let written = WrittenGranules::of(&parts);
+                if let Some(w) = &written {
+                    let cells: Vec<Mutex<&mut SlabRecorder>> =
+                        parts.iter_mut().map(Mutex::new).collect();
+                    match self.tracing() {
+                        true => cells.iter().for_each(|r| lock(r).retain_conflicting(w)),
+                        false => {
+                            on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(w))
+                        }
+                    }
+                }
+                written.map(Arc::new)
+            }
+        };
         // The chunks in core order, appended to the first one's recorder
         // (their records are not copied into a new one).
         let mut parts = parts.into_iter();
@@ -1721,7 +1821,7 @@ impl Runtime {
             rec.append(part);
         }
         let maps = rec.bank_maps();
-        let dag = rec.dependences_with(written.as_ref())?;
+        let dag = rec.dependences_with(written.as_deref())?;
         let t2 = Instant::now();
         let accesses = rec.accesses() as u64;
         let (predicted_hits, line_touches) = rec.filter_counts();
@@ -2494,7 +2594,9 @@ mod tests {
                 match kind {
                     0 => {
                         write_record(st.recs, addr, st.unit, size);
-                        st.recs = st.recs.add(st.rec_step as usize);
+                        if !unwritten_read(st, addr, size) {
+                            st.recs = st.recs.add(st.rec_step as usize);
+                        }
                     }
                     1 => {
                         st.recs_end = st.recs_end.sub(16);
@@ -2515,6 +2617,20 @@ mod tests {
             ),
         }
         false
+    }
+
+    /// The compiled read filter's rule (`InspectFast::wbits`): a read the
+    /// inspector need not record.
+    fn unwritten_read(st: &InspectFast, addr: u64, size: u32) -> bool {
+        let g = addr >> 2;
+        let n = ((addr + size as u64 - 1) >> 2) - g;
+        let i = g.wrapping_sub(st.wgmin);
+        if st.wspan == 0 || i >= st.wspan || n >= 32 {
+            return false;
+        }
+        // SAFETY: the runtime's bitmap, valid during the inspection; bits
+        // `i..=i + n` lie in its words (one past the last bit's word).
+        (i..=i + n).all(|j| unsafe { *st.wbits.add((j / 64) as usize) } >> (j % 64) & 1 == 0)
     }
 
     /// Writes a 16-byte record (`InspectFast`'s layout) at `p`.
@@ -2582,18 +2698,26 @@ mod tests {
             accesses.push(((lo, hi), chunk));
         }
         let t = BankTable::new(&m);
-        // Lazy recorders (checked reads dropped before the first write) and
-        // keeping ones (the dependences compare).
-        for lazy in [true, false] {
+        // Lazy recorders (checked reads dropped before the first write),
+        // keeping ones (the dependences compare), and keeping ones whose
+        // inline reads go through the writes-first filter (the granules the
+        // keeping run wrote; the one-by-one side keeps every read).
+        let mut written = None;
+        for mode in ["lazy", "keep", "filtered"] {
+            let lazy = mode == "lazy";
             let make = || match lazy {
                 true => SlabRecorder::lazy(layout.clone(), banks, 6, t.clone()),
                 false => SlabRecorder::new(layout.clone(), banks, 6, t.clone()),
             };
-            let (mut slow, mut fast) = (make(), make());
+            let make_fast = || match (mode, &written) {
+                ("filtered", Some(w)) => make().with_read_filter(Arc::clone(w)),
+                _ => make(),
+            };
+            let (mut slow, mut fast) = (make(), make_fast());
             let (mut inline, mut inline_checked) = (0, 0);
             for ((lo, hi), chunk) in &accesses {
                 let mut hs = slab_inspector(*lo, *hi, make());
-                let mut hf = slab_inspector(*lo, *hi, make());
+                let mut hf = slab_inspector(*lo, *hi, make_fast());
                 let shift = hf.line_shift();
                 let mut st = InspectFast {
                     enabled: 1,
@@ -2633,7 +2757,24 @@ mod tests {
             assert_eq!(fast.writes(), slow.writes());
             assert!(slow.writes() > 0);
             assert_eq!(fast.first_write_iter(), slow.first_write_iter());
+            match mode {
+                "keep" => {
+                    let w = WrittenGranules::of(std::slice::from_ref(&slow)).expect("dense");
+                    written = Some(Arc::new(w));
+                }
+                "filtered" => {
+                    assert!(fast.reads_filtered());
+                    assert!(
+                        fast.kept() + 100 < slow.kept(),
+                        "{} of {} records kept",
+                        fast.kept(),
+                        slow.kept()
+                    );
+                }
+                _ => {}
+            }
         }
+        assert!(written.is_some());
     }
 
     #[test]
@@ -2857,7 +2998,7 @@ mod tests {
     #[test]
     fn inspect_fast_layout_is_the_c_struct() {
         use std::mem::{offset_of, size_of};
-        assert_eq!(size_of::<InspectFast>(), 96);
+        assert_eq!(size_of::<InspectFast>(), 120);
         assert_eq!(offset_of!(InspectFast, row), 16);
         assert_eq!(offset_of!(InspectFast, mask), 32);
         assert_eq!(offset_of!(InspectFast, lsb), 40);
@@ -2868,6 +3009,9 @@ mod tests {
         assert_eq!(offset_of!(InspectFast, recs_end), 80);
         assert_eq!(offset_of!(InspectFast, unit), 88);
         assert_eq!(offset_of!(InspectFast, rec_step), 92);
+        assert_eq!(offset_of!(InspectFast, wbits), 96);
+        assert_eq!(offset_of!(InspectFast, wgmin), 104);
+        assert_eq!(offset_of!(InspectFast, wspan), 112);
     }
 
     #[test]

@@ -193,9 +193,12 @@ fn irregular_benchmarks_match_bit_for_bit() {
                 // reporting each element (`streams=false`), and checked
                 // reads recorded inline (then filtered per core before the
                 // dependence check) give the DAG of reporting each one to
-                // the runtime (`inline-checked=false`).
+                // the runtime (`inline-checked=false`); so do the reads
+                // the writes-first phase drops, inline or in the runtime
+                // (`writes-first=false`).
                 runs += 1;
-                let one_by_one = "insert-inspector<streams=false,inline-checked=false>";
+                let one_by_one =
+                    "insert-inspector<streams=false,inline-checked=false,writes-first=false>";
                 let (eexe, _) = build(one_by_one, "elements");
                 let elements = schedules(&eexe, &args, 3, &env);
                 let what = format!("{}: schedules differ with {one_by_one}", b.name);

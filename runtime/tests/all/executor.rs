@@ -241,6 +241,91 @@ fn irregular_conflicts_respect_original_order_bitwise() {
     }
 }
 
+/// Writes first (`RuntimeConfig::writes_first`): an inspector with a
+/// writes-only slice gets the plan of a full inspection that keeps every
+/// read (its reads of `x`, never written, are dropped), the results of the
+/// original order, and a slice that misses writes (a compiler bug) is
+/// caught: the runtime inspects again without the filter, same plan.
+#[test]
+fn writes_first_gives_the_plan_of_a_full_inspection() {
+    // transposed SpMV with checked reads of x: y[col[j]] += val[j] * x[i]
+    let m = csr(900, 6, 5);
+    let x: Vec<AtomicU64> = (0..m.n)
+        .map(|i| AtomicU64::new((1.0 + i as f64).to_bits()))
+        .collect();
+    // (One y for every run: the bank maps, hence the plans, depend on its address.)
+    let y: Vec<AtomicU64> = (0..m.n).map(|_| AtomicU64::new(0)).collect();
+    let run = |cores: usize, writes_first: bool, lie: bool| {
+        y.iter().for_each(|v| v.store(0, Ordering::Relaxed));
+        let body = |lo: i64, hi: i64| {
+            for i in lo as usize..hi as usize {
+                for j in m.rowptr[i]..m.rowptr[i + 1] {
+                    let c = m.col[j];
+                    store(&y, c, load(&y, c) + m.val[j] * load(&x, i));
+                }
+            }
+        };
+        let slices = AtomicUsize::new(0);
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            let only_writes = h.writes_first();
+            slices.fetch_add(only_writes as usize, Ordering::Relaxed);
+            for i in lo..hi {
+                let iu = i as usize;
+                if !only_writes {
+                    h.access(i, &x[iu] as *const AtomicU64 as u64, 8, false)
+                        .unwrap();
+                }
+                for j in m.rowptr[iu]..m.rowptr[iu + 1] {
+                    let a = &y[m.col[j]] as *const AtomicU64 as u64;
+                    if !only_writes {
+                        h.access(i, a, 8, false).unwrap();
+                    }
+                    // the lying slice misses the writes of odd columns
+                    if !(only_writes && lie && m.col[j] % 2 == 1) {
+                        h.access(i, a, 8, true).unwrap();
+                    }
+                }
+            }
+        };
+        let r = rt_with(RuntimeConfig {
+            cores,
+            min_parallel_ns: 0,
+            writes_first,
+            ..eager()
+        });
+        r.run_irregular(6, 0, m.n as i64, 5, Some(&insp), &body)
+            .unwrap();
+        let plan = r.cached_irregular_plan(6).unwrap();
+        let y: Vec<u64> = y.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+        (
+            y,
+            plan.steps.clone(),
+            plan.waits.clone(),
+            slices.load(Ordering::Relaxed),
+        )
+    };
+    let (seq, ..) = run(1, false, false);
+    for cores in [2, 3] {
+        let (full_y, full_steps, full_waits, none) = run(cores, false, false);
+        assert_eq!(none, 0, "writes first off: no slice");
+        assert!(full_waits.iter().any(|w| !w.is_empty()), "conflicts");
+        for lie in [false, true] {
+            let (y, steps, waits, slices) = run(cores, true, lie);
+            assert!(
+                slices >= cores,
+                "{slices} writes-only slices on {cores} cores"
+            );
+            assert_eq!(
+                (&steps, &waits),
+                (&full_steps, &full_waits),
+                "{cores} cores, lie {lie}"
+            );
+            assert_eq!(y, seq, "{cores} cores, lie {lie}");
+        }
+        assert_eq!(full_y, seq);
+    }
+}
+
 #[test]
 fn affine_schemes_run_every_iteration_once() {
     // 2-D stencil b[j][i] = a[j][i-1] + a[j][i] + a[j][i+1], flattened.

@@ -1,6 +1,6 @@
 // PASSES: executor-form
 // CHECK: call i32 @weft_num_cores(
-// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 %weft.tc, i64 %weft.slab, ptr @kernel.weft.inspect.0, ptr @kernel.weft.body.0
+// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 %weft.tc, i64 %weft.slab, ptr @kernel.weft.inspect.0.phases, ptr @kernel.weft.body.0
 // REMARK: inspector @kernel.weft.inspect.0 for the runtime dependence check
 // run: @test(2000, 300)
 // cores: 1,2,4

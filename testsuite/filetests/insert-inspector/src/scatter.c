@@ -1,11 +1,19 @@
 // PASSES: insert-inspector<slab=16>
-// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 {{.*}}, i64 16,
+// CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64 {{.*}}, i64 16, ptr @kernel.weft.inspect.0.phases,
 // CHECK: define internal void @kernel.weft.inspect.0(
 // CHECK-NOT: weft_inspect_maps_only
 // CHECK: call void @weft.inspect.report_line(ptr %insp, i64 %weft.k
 // CHECK: call void @weft.inspect.report_checked(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i64 {{.*}}, i1 true, i32 0)
 // CHECK: call void @weft.inspect.report_checked(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i64 {{.*}}, i1 true, i32 1)
 // CHECK: call i32 @weft_inspect_checked(
+// CHECK: define internal void @kernel.weft.inspect.0.writes(
+// CHECK-NOT: report_line
+// CHECK-NOT: i1 true, i32 0)
+// CHECK: call void @weft.inspect.report_checked(ptr %insp, i64 %weft.k, ptr {{.*}}, i32 8, i64 {{.*}}, i1 true, i32 1)
+// CHECK: define internal void @kernel.weft.inspect.0.phases(
+// CHECK: call i32 @weft_inspect_writes_first(ptr %insp, ptr %weft.writes_only)
+// CHECK: call void @kernel.weft.inspect.0.writes(
+// CHECK: call void @kernel.weft.inspect.0(
 // REMARK: slab 16 iterations
 // run: @test(2000, 300)
 // run: @test(5, 2)

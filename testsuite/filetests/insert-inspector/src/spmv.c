@@ -5,8 +5,8 @@
 // CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 // CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
 // CHECK: call i32 @weft_inspect_line_shift(ptr %insp, ptr %weft.line.shift)
-// CHECK: store { i64, i64, ptr, ptr, i64, i32, i32, i32, i32, i64, i64, ptr, ptr, i32, i32 } zeroinitializer, ptr %weft.fast
-// CHECK: { i64 0, i64 0, ptr null, ptr null, i64 0, i32 0, i32 0, i32 1, i32 0, i64 0, i64 0, ptr null, ptr null, i32 0, i32 0, i64 0 }, ptr %weft.fast.cur
+// CHECK: store { i64, i64, ptr, ptr, i64, i32, i32, i32, i32, i64, i64, ptr, ptr, i32, i32, ptr, i64, i64 } zeroinitializer, ptr %weft.fast
+// CHECK: { i64 0, i64 0, ptr null, ptr null, i64 0, i32 0, i32 0, i32 1, i32 0, i64 0, i64 0, ptr null, ptr null, i32 0, i32 0, ptr null, i64 0, i64 0, i64 0 }, ptr %weft.fast.cur
 // CHECK: call i32 @weft_inspect_maps_only(ptr %insp)
 // CHECK: %weft.same.slab = and i1
 // CHECK: select i1 %weft.same.slab, i64 %{{.*}}, i64 -1
