@@ -91,6 +91,15 @@
 //! state back and refills it. On gauss_seidel this and the runtime's side (records
 //! pooled, reads of unwritten granules dropped per core) took the inspection
 //! from 53 to 22 ms (`docs/runtime.md`, "Checked reads recorded inline").
+//!
+//! Writes first (option `writes-first`): such a loop also gets the slice of
+//! its checked writes alone, `@<inspector>.writes` (every other report
+//! dropped, and with it the loads that fed only them), and the runtime calls
+//! `@<inspector>.phases`, which asks `weft_inspect_writes_first` which slice
+//! to run. The runtime runs the writes first; in the full inspection the
+//! wrapper then tests each checked read against the bitmap of written
+//! granules the runtime hands over in the inline state and records only
+//! those that touch one ([`writes_first_dispatch`], `docs/runtime.md` item 6).
 
 use std::collections::{HashMap, HashSet};
 
