@@ -208,7 +208,7 @@ typedef struct weft_inspect_fast {
     uint32_t unit;         /* current slab's number, for the records */
     uint32_t rec_step;     /* bytes to advance recs by: 16, or 0 (records dropped) */
     const uint64_t *wbits; /* granules written (writes first): bit i = granule wgmin + i */
-    uint64_t wgmin;
+    uint64_t wgmin;        /* a multiple of 64: an aligned access of <= 16 bytes is one word */
     uint64_t wspan;        /* bits in wbits; 0: keep every checked read */
 } weft_inspect_fast_t;
 
