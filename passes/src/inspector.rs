@@ -1286,7 +1286,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let on = b.build_int_compare(IntPredicate::NE, wspan, i64t.const_zero(), "")?;
         b.build_conditional_branch(b.build_and(read, on, "")?, filter, record)?;
         b.position_at_end(filter);
-        let skip = Self::unwritten_read(&b, lty, cur, (a, size64, aligned), read)?;
+        let skip = Self::unwritten_read(&b, lty, cur, (a, size64, aligned), wspan)?;
         let br = b.build_conditional_branch(skip, marked, record)?;
         let weights = cx.metadata_node(&[
             cx.metadata_string("branch_weights").into(),
@@ -1347,10 +1347,10 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         Ok(w)
     }
 
-    /// At `b`'s position: whether the checked access of `size` bytes at `a`
-    /// is a read (`read`) that touches no granule of the state's
-    /// written-granule bitmap (`wbits`, `wgmin`, `wspan` of `cur`; the
-    /// runtime's rule, see `weft_inspect_fast_t`): accesses of up to 32
+    /// At `b`'s position: whether the checked read of `size` bytes at `a`
+    /// touches no granule of the state's written-granule bitmap (`wbits`,
+    /// `wgmin` of `cur`, `wspan` loaded by the caller, which checked it is
+    /// not 0; the runtime's rule, see `weft_inspect_fast_t`): accesses of up to 32
     /// granules that start in the bitmap's span are decided, others are
     /// kept. `aligned` (a constant at every call): the access is at most 16
     /// bytes, aligned to its power-of-two size; its granules then lie in
@@ -1361,7 +1361,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         lty: inkwell::types::StructType<'ctx>,
         cur: inkwell::values::PointerValue<'ctx>,
         (a, size, aligned): (IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>),
-        read: IntValue<'ctx>,
+        wspan: IntValue<'ctx>,
     ) -> Result<IntValue<'ctx>> {
         let i64t = a.get_type();
         let cx = i64t.get_context();
@@ -1376,7 +1376,6 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let n_al = b.build_right_shift(b.build_int_sub(size, c(1), "")?, c(2), false, "")?;
         let n = b.build_select(aligned, n_al, n, "g.n")?.into_int_value();
         let wgmin = b.build_load(i64t, gcur(fast::WGMIN)?, "")?.into_int_value();
-        let wspan = b.build_load(i64t, gcur(fast::WSPAN)?, "")?.into_int_value();
         let wbits = b
             .build_load(ptr, gcur(fast::WBITS)?, "wbits")?
             .into_pointer_value();
@@ -1410,7 +1409,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let two = b.build_and(window, mask, "")?;
         let touched = b.build_select(aligned, one, two, "")?.into_int_value();
         let clear = b.build_int_compare(IntPredicate::EQ, touched, c(0), "")?;
-        Ok(b.build_and(b.build_and(read, decided, "")?, clear, "skip")?)
+        Ok(b.build_and(decided, clear, "skip")?)
     }
 
     /// At `b`'s position (a block of `w`): branches to `hit` when `k` lies

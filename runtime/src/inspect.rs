@@ -941,28 +941,28 @@ impl SlabRecorder {
             return UnitDag::from_accesses(n, &acc);
         }
         // Written granules: their span decides between dense arrays and hashing.
-        let (dense, budget) = match written {
-            Some(w) => (Some((w.gmin, w.span)), 0),
-            None => WrittenGranules::dense_span(self.wrecs.iter()),
-        };
-        let edges = if let Some((gmin, span)) = dense {
-            let built;
-            let w = match written {
-                Some(w) => w,
-                None => {
+        let built;
+        let dense = match written {
+            Some(w) => Ok(w),
+            None => match WrittenGranules::dense_span(self.wrecs.iter()) {
+                (Some((gmin, span)), _) => {
                     built = WrittenGranules::build(gmin, span, self.wrecs.iter());
-                    &built
+                    Ok(&built)
                 }
-            };
-            self.edges_with(w.count, |g| w.index(g))
-        } else {
-            // Written arrays far apart (a matrix and a vector): dense state per
-            // written page when the pages are not too sparsely written.
-            let pages = self.written_pages();
-            if ((pages.len() as u64) << PAGE_BITS) <= budget {
-                self.edges_paged(&pages)
-            } else {
-                self.edges_hashed()
+                (None, budget) => Err(budget),
+            },
+        };
+        let edges = match dense {
+            Ok(w) => self.edges_with(w.count, |g| w.index(g)),
+            Err(budget) => {
+                // Written arrays far apart (a matrix and a vector): dense state
+                // per written page when the pages are not too sparsely written.
+                let pages = self.written_pages();
+                if ((pages.len() as u64) << PAGE_BITS) <= budget {
+                    self.edges_paged(&pages)
+                } else {
+                    self.edges_hashed()
+                }
             }
         };
         UnitDag::from_edges(n, &edges)

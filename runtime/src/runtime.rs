@@ -2645,6 +2645,15 @@ mod tests {
         }
     }
 
+    /// One core over [0, 10), slabs [0, 5) and [5, 10).
+    fn one_core_two_slabs() -> SlabLayout {
+        SlabLayout {
+            chunk: vec![0, 10],
+            offset: vec![0, 2],
+            slab_iters: 5,
+        }
+    }
+
     fn slab_inspector(lo: i64, hi: i64, rec: SlabRecorder) -> Inspector {
         Inspector::new(lo, hi, true, Layout::Slabs(Box::new(rec)))
     }
@@ -2781,11 +2790,7 @@ mod tests {
     fn range_reports_keep_the_range_rule() {
         use crate::abi::weft_inspect_range;
         let m = Arc::new(Machine::load("table5.2").unwrap());
-        let layout = SlabLayout {
-            chunk: vec![0, 10],
-            offset: vec![0, 2],
-            slab_iters: 5,
-        };
+        let layout = one_core_two_slabs();
         let rec = SlabRecorder::new(layout, m.num_mem_banks(), 6, BankTable::new(&m));
         let mut h = slab_inspector(0, 8, rec);
         let a = 0x1000_0000usize as *const std::ffi::c_void;
@@ -2810,12 +2815,7 @@ mod tests {
     fn inline_records_of_checked_reads() {
         let m = Arc::new(Machine::load("table5.2").unwrap());
         let banks = m.num_mem_banks();
-        // One core over [0, 10), slabs [0, 5) and [5, 10).
-        let layout = SlabLayout {
-            chunk: vec![0, 10],
-            offset: vec![0, 2],
-            slab_iters: 5,
-        };
+        let layout = one_core_two_slabs();
         let t = BankTable::new(&m);
         let a = 0x2000_0000u64;
         let write_rec = |st: &mut InspectFast, addr: u64, size: u32| {
@@ -2927,11 +2927,7 @@ mod tests {
     fn inline_recording_is_off_where_it_would_not_be_exact() {
         let m = Arc::new(Machine::load("table5.2").unwrap());
         let banks = m.num_mem_banks();
-        let layout = SlabLayout {
-            chunk: vec![0, 10],
-            offset: vec![0, 2],
-            slab_iters: 5,
-        };
+        let layout = one_core_two_slabs();
         let rec = || SlabRecorder::new(layout.clone(), banks, 6, BankTable::new(&m));
         let mut st = InspectFast::default();
         // Exact: the slab of iteration 6 is [5, 10), cut to the inspected [0, 8).
