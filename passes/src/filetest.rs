@@ -283,6 +283,9 @@ pub fn run_case(case: &Case) -> Result<Outcome> {
             let run = |exe: &Path| -> Result<String> {
                 let out = std::process::Command::new(exe)
                     .env("WEFT_CORES", p.to_string())
+                    // Schedules even for the small inputs of the cases
+                    // (grain control would run them in original order).
+                    .env("WEFT_MIN_PARALLEL_NS", "0")
                     .env_remove("WEFT_TRACE")
                     .output()
                     .map_err(|e| io(exe, e))?;

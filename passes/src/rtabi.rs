@@ -50,6 +50,12 @@ pub enum RtFn {
     InspectFastFlush,
     /// `weft_inspect_checked(h, st, iter, addr, size, is_write)`.
     InspectChecked,
+    /// `weft_inspect_gather(h, st, iter, base, idx, n, idx_bytes, scale, size, is_write)`.
+    InspectGather,
+    /// `weft_trace_reads(addr, n, size, gap)`.
+    TraceReads,
+    /// `weft_trace_compute(n)`.
+    TraceCompute,
     /// `weft_num_cores(&out)`.
     NumCores,
     /// `weft_grain_hint(&out)`.
@@ -76,6 +82,9 @@ impl RtFn {
             RtFn::InspectFast => "weft_inspect_fast",
             RtFn::InspectFastFlush => "weft_inspect_fast_flush",
             RtFn::InspectChecked => "weft_inspect_checked",
+            RtFn::InspectGather => "weft_inspect_gather",
+            RtFn::TraceReads => "weft_trace_reads",
+            RtFn::TraceCompute => "weft_trace_compute",
             RtFn::NumCores => "weft_num_cores",
             RtFn::GrainHint => "weft_grain_hint",
         }

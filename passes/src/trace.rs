@@ -15,8 +15,12 @@
 //!
 //! Selection: option `only=<glob>|<glob>` (default: every defined function),
 //! `exclude=<glob>|...`; functions of the runtime (`weft_*`) are never
-//! instrumented, and generated inspectors (`*.weft.inspect.*`) only with
-//! `inspectors=true` (their cost is the inspector overhead, measured apart).
+//! instrumented, nor are the passes' inline wrappers (`weft.*`), and
+//! generated inspectors (`*.weft.inspect.*`) only with `inspectors=true`
+//! (their cost is the inspector overhead, measured apart). An inspector's
+//! `weft.inspect.report_gather` call, whose index loads the runtime performs,
+//! records them with `weft_trace_reads` ([`GATHER_GAP`] instructions apart),
+//! as the inner loop it replaces would have.
 //! Code outside the selected functions is not traced. The executor tags each
 //! record with its virtual core (runtime side). Memory intrinsics
 //! (`llvm.memcpy` and friends) are not recorded.
@@ -71,7 +75,8 @@ impl InstrumentTrace {
 
     /// Whether function `name` is selected.
     pub fn selects(&self, name: &str) -> bool {
-        if name.starts_with("weft_") || name.starts_with("llvm.") {
+        // (`weft.*`: the inline wrappers the passes generate, runtime glue.)
+        if name.starts_with("weft_") || name.starts_with("weft.") || name.starts_with("llvm.") {
             return false;
         }
         if !self.inspectors && name.contains(".weft.inspect") {
@@ -91,6 +96,44 @@ struct Record<'ctx> {
     size: u64,
     is_write: bool,
     gap: u64,
+    /// A gather of an inspector ([`gather_loads`]): the number of index
+    /// loads the runtime performs from `ptr`, `size` bytes each.
+    loads: Option<inkwell::values::IntValue<'ctx>>,
+}
+
+/// Non-memory instructions per index load of an inspector's gather: what
+/// the inner loop it replaces ran per element (the index's address, its
+/// extension, the gathered address, the report call, the increment, the
+/// compare and the branch).
+pub const GATHER_GAP: u64 = 7;
+
+/// A call of an inspector's gather wrapper
+/// ([`crate::inspector::GATHER_WRAPPER`], `(h, k, base, idx, n, st, cur,
+/// scale, size, is_write, idx_bytes)`): `(idx, n, idx_bytes)`, the index
+/// loads the runtime performs in its place, which a traced inspector
+/// records as the loop it replaces would have.
+fn gather_loads<'ctx>(
+    inst: InstructionValue<'ctx>,
+) -> Option<(
+    inkwell::values::PointerValue<'ctx>,
+    inkwell::values::IntValue<'ctx>,
+    u64,
+)> {
+    if inst.get_opcode() != InstructionOpcode::Call
+        || util::callee_name(inst).as_deref() != Some(crate::inspector::GATHER_WRAPPER)
+    {
+        return None;
+    }
+    let idx = util::value_operand(inst, 3)?;
+    let n = util::value_operand(inst, 4)?;
+    let bytes = weft_frontend::ir::const_int(util::value_operand(inst, 10)?)?;
+    match (idx, n) {
+        (
+            inkwell::values::BasicValueEnum::PointerValue(p),
+            inkwell::values::BasicValueEnum::IntValue(n),
+        ) => Some((p, n, u64::try_from(bytes).ok()?)),
+        _ => None,
+    }
 }
 
 /// Classifies a memory instruction: `(pointer, accessed type size, is_write)`.
@@ -176,7 +219,9 @@ pub fn instrument_function<'ctx>(
         let mut first_prefix = None;
         let mut cur = b.get_first_instruction();
         while let Some(i) = cur {
-            if let Some((ptr, size, is_write)) = memory_access(i, td) {
+            let access = memory_access(i, td).map(|(p, s, w)| (p, s, w, None));
+            let gather = || gather_loads(i).map(|(p, n, s)| (p, s, false, Some(n)));
+            if let Some((ptr, size, is_write, loads)) = access.or_else(gather) {
                 if first_prefix.is_none() {
                     first_prefix = Some(run);
                 }
@@ -186,6 +231,7 @@ pub fn instrument_function<'ctx>(
                     size,
                     is_write,
                     gap: run,
+                    loads,
                 });
                 run = 0;
             } else if counts(i) {
@@ -218,6 +264,7 @@ pub fn instrument_function<'ctx>(
     }
     // Patch.
     let trace = rtabi::declare(module, RtFn::TraceAccess)?;
+    let i64t = module.get_context().i64_type();
     let cx = module.get_context();
     let i32t = cx.i32_type();
     let builder: Builder<'ctx> = cx.create_builder();
@@ -226,6 +273,24 @@ pub fn instrument_function<'ctx>(
         for (j, r) in recs.iter().enumerate() {
             let gap = if j == 0 { r.gap + carry[k] } else { r.gap };
             builder.position_before(&r.inst);
+            if let Some(count) = r.loads {
+                // The instructions before the gather, then its index loads.
+                if gap > 0 {
+                    let compute = rtabi::declare(module, RtFn::TraceCompute)?;
+                    let g = i32t.const_int(gap.min(u32::MAX as u64), false);
+                    builder.build_call(compute, &[g.into()], "")?;
+                }
+                let reads = rtabi::declare(module, RtFn::TraceReads)?;
+                let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+                    r.ptr.into(),
+                    builder.build_int_cast(count, i64t, "")?.into(),
+                    i32t.const_int(r.size, false).into(),
+                    i32t.const_int(GATHER_GAP, false).into(),
+                ];
+                builder.build_call(reads, &args, "")?;
+                n += 1;
+                continue;
+            }
             let args: [BasicMetadataValueEnum<'ctx>; 4] = [
                 r.ptr.into(),
                 i32t.const_int(r.size.min(u32::MAX as u64), false).into(),

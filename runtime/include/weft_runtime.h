@@ -228,10 +228,24 @@ int32_t weft_inspect_fast_flush(weft_inspector_t *h, weft_inspect_fast_t *st);
  * refills st for the slab of iter as weft_inspect_fast (also after an error). */
 int32_t weft_inspect_checked(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *addr, uint32_t size, uint32_t is_write);
 
+/* A gather of an inspector recording inline: iteration iter reads size bytes at
+ * base + idx[j] * scale for every j < n (idx: n signed integers of idx_bytes = 4 or 8
+ * bytes); each read is a report of kind is_write (0: checked read, 2 =
+ * WEFT_ACCESS_UNCHECKED), recorded as the inline rules above or weft_inspect_checked
+ * would record it. st is handed back before the call as for weft_inspect_checked and
+ * is current again on return (also after an error). Compilers call it before an inner
+ * counted loop whose only report is such a read (x[col[j]] of a CSR row). */
+int32_t weft_inspect_gather(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *base, const void *idx, uint64_t n, uint32_t idx_bytes, int64_t scale, uint32_t size, uint32_t is_write);
+
 /* Trace mode: records an access of the current virtual core (core 0 outside
  * executors); gap = non-memory instructions since the caller's previous report.
  * A no-op returning WEFT_OK when WEFT_TRACE is not set. */
 int32_t weft_trace_access(const void *addr, uint32_t size, uint32_t is_write, uint32_t gap);
+
+/* Trace mode: records n reads of size bytes at addr, addr + size, ..., each gap
+ * non-memory instructions after the previous one (the index loads of a
+ * weft_inspect_gather, which the runtime performs). A no-op without WEFT_TRACE. */
+int32_t weft_trace_reads(const void *addr, uint64_t n, uint32_t size, uint32_t gap);
 
 /* Trace mode: adds n non-memory instructions to the current virtual core's gap. */
 int32_t weft_trace_compute(uint32_t n);

@@ -232,6 +232,23 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_inspect_checked(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *addr, uint32_t size, uint32_t is_write)",
     },
     AbiFn {
+        name: "weft_inspect_gather",
+        ret: I32,
+        params: &[
+            ("h", Ptr),
+            ("st", Ptr),
+            ("iter", I64),
+            ("base", Ptr),
+            ("idx", Ptr),
+            ("n", U64),
+            ("idx_bytes", U32),
+            ("scale", I64),
+            ("size", U32),
+            ("is_write", U32),
+        ],
+        c_proto: "int32_t weft_inspect_gather(weft_inspector_t *h, weft_inspect_fast_t *st, int64_t iter, const void *base, const void *idx, uint64_t n, uint32_t idx_bytes, int64_t scale, uint32_t size, uint32_t is_write)",
+    },
+    AbiFn {
         name: "weft_inspect_fast_flush",
         ret: I32,
         params: &[("h", Ptr), ("st", Ptr)],
@@ -242,6 +259,12 @@ pub const ABI: &[AbiFn] = &[
         ret: I32,
         params: &[("addr", Ptr), ("size", U32), ("is_write", U32), ("gap", U32)],
         c_proto: "int32_t weft_trace_access(const void *addr, uint32_t size, uint32_t is_write, uint32_t gap)",
+    },
+    AbiFn {
+        name: "weft_trace_reads",
+        ret: I32,
+        params: &[("addr", Ptr), ("n", U64), ("size", U32), ("gap", U32)],
+        c_proto: "int32_t weft_trace_reads(const void *addr, uint64_t n, uint32_t size, uint32_t gap)",
     },
     AbiFn {
         name: "weft_trace_compute",
@@ -962,6 +985,48 @@ pub extern "C" fn weft_inspect_checked(
     })
 }
 
+/// A gather of an inspector recording inline: iteration `iter` reads `size`
+/// bytes at `base + idx[j] * scale` for every `j < n`, where `idx` holds `n`
+/// signed integers of `idx_bytes` bytes (4 or 8), each read a report of kind
+/// `is_write` (0: checked read, [`ACCESS_UNCHECKED`]: unchecked; writes are
+/// an error). The same as reporting each read through the inline wrappers
+/// (bank bits, counts, records and the read filter of [`InspectFast`]) or
+/// [`weft_inspect_checked`], in one call: compilers make it for an inner
+/// counted loop whose only report is such a read (`x[col[j]]` of a CSR row),
+/// before the loop. `st` is handed back before the call, as for
+/// [`weft_inspect_checked`], and is current again on return (also after an
+/// error).
+#[no_mangle]
+pub extern "C" fn weft_inspect_gather(
+    h: *mut Inspector,
+    st: *mut InspectFast,
+    iter: i64,
+    base: *const c_void,
+    idx: *const c_void,
+    n: u64,
+    idx_bytes: u32,
+    scale: i64,
+    size: u32,
+    is_write: u32,
+) -> i32 {
+    guard(|| {
+        let (h, st) = handle_and_state(h, st)?;
+        if idx.is_null() && n > 0 {
+            return Err(null("index array"));
+        }
+        let g = crate::runtime::Gather {
+            base: base as u64,
+            idx: idx as *const u8,
+            n,
+            idx_bytes,
+            scale,
+            size,
+            kind: is_write,
+        };
+        h.gather(iter, st, &g).map_err(rt_err)
+    })
+}
+
 /// Inline recording of unchecked accesses (see [`InspectFast`]): adds
 /// `st->reported` / `st->touches` to the inspector's counts and zeroes them,
 /// then makes the slab of iteration `iter` current (as an access of `iter`
@@ -1008,6 +1073,21 @@ pub extern "C" fn weft_trace_access(
     guard(|| {
         global()?
             .trace_access(addr as u64, size, is_write != 0, gap)
+            .map_err(rt_err)
+    })
+}
+
+/// Trace mode: records `n` reads of `size` bytes at `addr`, `addr + size`,
+/// ..., each `gap` non-memory instructions after the previous one, for the
+/// current virtual core (what a loop that loads an array element by element
+/// records; compilers call it for the index loads of an inspector's
+/// [`weft_inspect_gather`], which the runtime performs). A no-op when
+/// `WEFT_TRACE` is not set.
+#[no_mangle]
+pub extern "C" fn weft_trace_reads(addr: *const c_void, n: u64, size: u32, gap: u32) -> i32 {
+    guard(|| {
+        global()?
+            .trace_reads(addr as u64, n, size, gap)
             .map_err(rt_err)
     })
 }

@@ -377,6 +377,250 @@ pub struct Inspector {
     writes_only: bool,
 }
 
+/// The reads of one [`Inspector::gather`] report
+/// ([`crate::abi::weft_inspect_gather`]): `size` bytes at `base + idx[j] *
+/// scale` for `j < n`, `idx` holding `n` signed integers of `idx_bytes` (4 or
+/// 8) bytes; `kind` is `is_write` of `weft_inspect_access` (0: checked read,
+/// [`crate::abi::ACCESS_UNCHECKED`]: unchecked).
+#[derive(Clone, Copy, Debug)]
+pub struct Gather {
+    /// Address of element 0 of the gathered array.
+    pub base: u64,
+    /// The indices (`n` of them must be readable).
+    pub idx: *const u8,
+    /// Number of reads.
+    pub n: u64,
+    /// Bytes per index: 4 (`int32_t`) or 8 (`int64_t`).
+    pub idx_bytes: u32,
+    /// Bytes per index step.
+    pub scale: i64,
+    /// Bytes per read.
+    pub size: u32,
+    /// 0 (checked read) or 2 (unchecked).
+    pub kind: u32,
+}
+
+impl Gather {
+    /// Address of read `j < n`.
+    #[inline(always)]
+    fn address(&self, j: u64) -> u64 {
+        // SAFETY: the caller of `weft_inspect_gather` passes `n` readable
+        // indices of `idx_bytes` bytes (checked to be 4 or 8).
+        let ix = unsafe {
+            if self.idx_bytes == 4 {
+                (self.idx as *const i32).add(j as usize).read_unaligned() as i64
+            } else {
+                (self.idx as *const i64).add(j as usize).read_unaligned()
+            }
+        };
+        self.base.wrapping_add(ix.wrapping_mul(self.scale) as u64)
+    }
+}
+
+/// An index type of [`Gather`] (`i32` or `i64`).
+trait GatherIndex: Copy {
+    fn to_i64(self) -> i64;
+}
+
+impl GatherIndex for i32 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+}
+
+impl GatherIndex for i64 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+}
+
+/// [`gather_inline`] for reads aligned to their power-of-two `size` of at
+/// most 16 bytes, no longer than the bank maps' line: each lies in one line
+/// and in one word of the read filter. Same records, bits and counts.
+#[inline(never)]
+fn gather_aligned<I: GatherIndex, const CHECKED: bool>(
+    st: &mut crate::abi::InspectFast,
+    g: &Gather,
+    from: u64,
+    size: u32,
+) -> u64 {
+    let (shift, table, lsb, mask, row) = (st.shift, st.table, st.lsb, st.mask, st.row);
+    let (wbits, wgmin, wspan) = (st.wbits, st.wgmin, st.wspan);
+    let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
+    let keep_reads = CHECKED && step != 0;
+    let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
+    let gshift = crate::deps::GRANULE.trailing_zeros();
+    // The granules of one read (1 for up to 4 bytes, 2 for 8, 4 for 16).
+    let gmask = (1u64 << (size as u64).div_ceil(crate::deps::GRANULE)) - 1;
+    let (mut last_block, mut word0, mut j) = (u64::MAX, 0u64, from);
+    while j < n {
+        // SAFETY: `j < n` indices are readable (the ABI contract).
+        let ix = unsafe { idx.add(j as usize).read_unaligned() }.to_i64();
+        let a = base.wrapping_add(ix.wrapping_mul(scale) as u64);
+        let keep = keep_reads && {
+            let i = (a >> gshift).wrapping_sub(wgmin);
+            // SAFETY: `i < wspan`: a word of the filter.
+            wspan == 0
+                || (i < wspan && unsafe { *wbits.add((i >> 6) as usize) } >> (i & 63) & gmask != 0)
+        };
+        if keep && recs >= recs_end {
+            break;
+        }
+        j += 1;
+        let block = a >> shift;
+        if block != last_block {
+            last_block = block;
+            // SAFETY: as in `gather_inline`.
+            unsafe {
+                let b = *table.add(((a >> lsb) & mask) as usize) as usize;
+                match b < 64 {
+                    true => word0 |= 1u64 << b,
+                    false => *row.add(b >> 6) |= 1u64 << (b & 63),
+                }
+            }
+        }
+        if keep {
+            // SAFETY: as in `gather_inline`.
+            unsafe {
+                (recs as *mut u64).write(a);
+                (recs.add(8) as *mut u32).write(unit);
+                (recs.add(12) as *mut u32).write(size);
+                recs = recs.add(step);
+            }
+        }
+    }
+    if word0 != 0 {
+        // SAFETY: the current slab's row has at least one word.
+        unsafe { *row |= word0 };
+    }
+    // One line each.
+    st.reported += j - from;
+    st.touches += j - from;
+    st.recs = recs;
+    j
+}
+
+/// The inline path of [`Inspector::gather`] from read `j` on, with `st`'s
+/// slab current: records reads into `st` (bank bits into its row, counts,
+/// records of checked reads when `CHECKED`) until the last one or one it
+/// cannot take (over more than two lines, or a record to keep and no free
+/// one), whose index it returns (`g.n` when all were taken).
+#[inline(never)]
+fn gather_inline<I: GatherIndex, const CHECKED: bool>(
+    st: &mut crate::abi::InspectFast,
+    g: &Gather,
+    mut j: u64,
+    size: u32,
+) -> u64 {
+    let (shift, table, lsb, mask, row) = (st.shift, st.table, st.lsb, st.mask, st.row);
+    let (wbits, wgmin, wspan) = (st.wbits, st.wgmin, st.wspan);
+    let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
+    let keep_reads = CHECKED && step != 0;
+    let (mut reported, mut touches) = (st.reported, st.touches);
+    let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
+    let gshift = crate::deps::GRANULE.trailing_zeros();
+    let mut last_block = u64::MAX;
+    // Banks 0..64 (every bank on most machines) gather here, not in memory:
+    // a read-modify-write of the row per access would chain one access's
+    // marking to the next through the store.
+    let mut word0 = 0u64;
+    while j < n {
+        // SAFETY: `j < n` indices are readable (the ABI contract).
+        let ix = unsafe { idx.add(j as usize).read_unaligned() }.to_i64();
+        let a = base.wrapping_add(ix.wrapping_mul(scale) as u64);
+        let end = a.wrapping_add(size as u64 - 1);
+        let (first, last) = (a >> shift, end >> shift);
+        let extra = last.wrapping_sub(first);
+        if extra >= 2 {
+            break;
+        }
+        let keep = keep_reads && {
+            // The read filter: one bitmap word for reads inside one word's
+            // granules, the general test otherwise.
+            let (g0, g1) = (a >> gshift, end >> gshift);
+            let i = g0.wrapping_sub(wgmin);
+            if wspan == 0 {
+                true
+            } else if i < wspan && g1 - g0 < 64 - (i & 63) {
+                let m = (2u64 << (g1 - g0)).wrapping_sub(1) << (i & 63);
+                // SAFETY: `i < wspan`: a word of the filter.
+                unsafe { *wbits.add((i >> 6) as usize) & m != 0 }
+            } else {
+                !unwritten_read(st, a, end)
+            }
+        };
+        if keep && recs >= recs_end {
+            break;
+        }
+        j += 1;
+        reported += 1;
+        touches += extra + 1;
+        if first != last_block || last != last_block {
+            for x in [a, end] {
+                // SAFETY: `(x >> lsb) & mask` indexes the runtime's table of
+                // `mask + 1` entries, and a bank indexes the current slab's
+                // row (the InspectFast contract).
+                unsafe {
+                    let b = *table.add(((x >> lsb) & mask) as usize) as usize;
+                    match b < 64 {
+                        true => word0 |= 1u64 << b,
+                        false => *row.add(b >> 6) |= 1u64 << (b & 63),
+                    }
+                }
+            }
+            last_block = last;
+        }
+        if keep {
+            // SAFETY: `recs < recs_end`: a free record of the recorder's
+            // buffer (16 bytes, 8-byte aligned), as the wrappers write it.
+            unsafe {
+                (recs as *mut u64).write(a);
+                (recs.add(8) as *mut u32).write(unit);
+                (recs.add(12) as *mut u32).write(size);
+                recs = recs.add(step);
+            }
+        }
+    }
+    if word0 != 0 {
+        // SAFETY: the current slab's row has at least one word.
+        unsafe { *row |= word0 };
+    }
+    (st.reported, st.touches, st.recs) = (reported, touches, recs);
+    j
+}
+
+/// Whether the read of bytes `[a, end]` touches no granule the read filter of
+/// `st` marks written (`wspan = 0`: no filter, false). Exact: granules
+/// outside `[wgmin, wgmin + wspan)` are unwritten.
+#[inline(always)]
+fn unwritten_read(st: &crate::abi::InspectFast, a: u64, end: u64) -> bool {
+    if st.wspan == 0 {
+        return false;
+    }
+    let shift = crate::deps::GRANULE.trailing_zeros();
+    let (g0, g1) = (a >> shift, end >> shift);
+    let (lo, hi) = (st.wgmin, st.wgmin + st.wspan);
+    if g1 < g0 {
+        return false; // wrapped around the address space: keep it
+    }
+    if g1 < lo || g0 >= hi {
+        return true;
+    }
+    let (s, e) = (g0.max(lo) - lo, g1.min(hi - 1) - lo);
+    for w in s >> 6..=e >> 6 {
+        let from = if w == s >> 6 { s & 63 } else { 0 };
+        let to = if w == e >> 6 { e & 63 } else { 63 };
+        let m = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+        // SAFETY: `w <= (wspan - 1) / 64`, within the filter's words.
+        if unsafe { *st.wbits.add(w as usize) } & m != 0 {
+            return false;
+        }
+    }
+    true
+}
+
 /// `(core, start, end)` of every per-core chunk (`chunk` has P+1 bounds).
 fn core_ranges(chunk: &[i64]) -> Vec<(usize, i64, i64)> {
     chunk
@@ -559,6 +803,104 @@ impl Inspector {
             r.mark_writes_only();
         }
         self.writes_only
+    }
+
+    /// See [`crate::abi::weft_inspect_gather`]: iteration `iter` reads
+    /// `g.size` bytes at `g.base + idx[j] * g.scale` for every `j < g.n`, one
+    /// report each, recorded as the compiled wrappers would record them one
+    /// by one (checked reads: bank bits, counts and a record unless the read
+    /// filter drops it; unchecked reads: bank bits and counts). `st` holds
+    /// the inline state the caller handed back (counts and record cursor
+    /// current, accumulated bits written back) and is current again on
+    /// return. Elements the inline path cannot take (no inline path, `iter`
+    /// outside its slab, no free record, an access over more than two
+    /// lines) go the way of [`crate::abi::weft_inspect_checked`].
+    pub fn gather(
+        &mut self,
+        iter: i64,
+        st: &mut crate::abi::InspectFast,
+        g: &Gather,
+    ) -> Result<()> {
+        let kind = g.kind;
+        if kind != 0 && kind != crate::abi::ACCESS_UNCHECKED {
+            let m = format!(
+                "weft_inspect_gather: is_write = {kind} (only 0, a checked read, or 2, unchecked)"
+            );
+            self.error.get_or_insert(m.clone());
+            return Err(invalid(m));
+        }
+        if g.idx_bytes != 4 && g.idx_bytes != 8 {
+            let m = format!(
+                "weft_inspect_gather: index width {} (4 or 8 bytes)",
+                g.idx_bytes
+            );
+            self.error.get_or_insert(m.clone());
+            return Err(invalid(m));
+        }
+        let size = g.size.max(1);
+        let mut j = 0u64;
+        // The inline path: the elements of one slab, straight into its row;
+        // an element it cannot take goes through the runtime alone.
+        // Reads aligned to their power-of-two size of at most 16 bytes lie in
+        // one line and one word of the read filter (`wgmin` is a multiple
+        // of 64 granules): the short loop.
+        let aligned = size.is_power_of_two()
+            && size <= 16
+            && g.base % size as u64 == 0
+            && g.scale % size as i64 == 0
+            && 1u64 << st.shift.min(63) >= size as u64;
+        while j < g.n && self.gather_inline_ok(iter, st, kind) {
+            j = match (aligned, g.idx_bytes, kind) {
+                (true, 4, 0) => gather_aligned::<i32, true>(st, g, j, size),
+                (true, 4, _) => gather_aligned::<i32, false>(st, g, j, size),
+                (true, _, 0) => gather_aligned::<i64, true>(st, g, j, size),
+                (true, _, _) => gather_aligned::<i64, false>(st, g, j, size),
+                (false, 4, 0) => gather_inline::<i32, true>(st, g, j, size),
+                (false, 4, _) => gather_inline::<i32, false>(st, g, j, size),
+                (false, _, 0) => gather_inline::<i64, true>(st, g, j, size),
+                (false, _, _) => gather_inline::<i64, false>(st, g, j, size),
+            };
+            if j < g.n {
+                self.gather_one_slow(iter, st, g.address(j), size, kind)?;
+                j += 1;
+            }
+        }
+        if j < g.n {
+            // One report each, the generic way.
+            let flushed = self.fast_flush(st);
+            let mut r = flushed;
+            while r.is_ok() && j < g.n {
+                r = self.report(iter, g.address(j), size, kind);
+                j += 1;
+            }
+            let refilled = self.fast_refresh(iter, st);
+            r.and(refilled)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the inline path records the gathered accesses of `iter` of
+    /// kind `kind` (see [`Inspector::gather`]).
+    fn gather_inline_ok(&self, iter: i64, st: &crate::abi::InspectFast, kind: u32) -> bool {
+        st.enabled != 0 && iter >= st.lo && iter < st.hi && (kind != 0 || !st.recs.is_null())
+    }
+
+    /// One gathered access through the runtime, as
+    /// [`crate::abi::weft_inspect_checked`] takes it: hands back `st`,
+    /// reports, refills `st` (also after an error).
+    #[cold]
+    fn gather_one_slow(
+        &mut self,
+        iter: i64,
+        st: &mut crate::abi::InspectFast,
+        addr: u64,
+        size: u32,
+        kind: u32,
+    ) -> Result<()> {
+        let flushed = self.fast_flush(st);
+        let r = flushed.and_then(|()| self.report(iter, addr, size, kind));
+        let refilled = self.fast_refresh(iter, st);
+        r.and(refilled)
     }
 
     /// See [`crate::abi::weft_inspect_maps_only`].
@@ -2486,6 +2828,26 @@ impl Runtime {
         }
     }
 
+    /// Trace mode: `n` reads of `size` bytes from `addr` on, `gap` apart
+    /// ([`crate::abi::weft_trace_reads`]).
+    pub fn trace_reads(&self, addr: u64, n: u64, size: u32, gap: u32) -> Result<()> {
+        let Some(t) = &self.tracer else {
+            return Ok(());
+        };
+        let mut t = lock(t);
+        let core = self.cur_core.load(Ordering::Relaxed);
+        for j in 0..n {
+            t.access(
+                core,
+                addr.wrapping_add(j.wrapping_mul(size as u64)),
+                size,
+                false,
+                gap,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Trace mode: adds `n` non-memory instructions to the current virtual core.
     pub fn trace_compute(&self, n: u32) {
         if let Some(t) = &self.tracer {
@@ -2784,6 +3146,224 @@ mod tests {
             }
         }
         assert!(written.is_some());
+    }
+
+    /// `weft_inspect_gather` against one `weft_inspect_access` per read:
+    /// gathers through `int32_t` and `int64_t` indices (0 to 40 reads, some
+    /// over three lines, some negative indices), mixed with checked writes
+    /// and unchecked accesses through the inline model, iterations revisited
+    /// out of order; lazy, keeping and filtered recorders. Same bank maps,
+    /// edges and counts; most gathered reads take the inline path; the
+    /// filtered side keeps fewer records.
+    #[test]
+    fn gather_equals_one_report_per_read() {
+        use crate::abi::weft_inspect_gather;
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let banks = m.num_mem_banks();
+        let layout = SlabLayout {
+            chunk: vec![0, 120, 240],
+            offset: vec![0, 18, 36],
+            slab_iters: 7,
+        };
+        let mut next = crate::testutil::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move |n: u64| next() % n;
+        // The gathered array: 8 KB of doubles at a fixed address (the reads
+        // are not performed), indices into it.
+        let base = 0x2000_0000u64;
+        enum Op {
+            One(i64, u64, u32, u32),
+            Gather {
+                k: i64,
+                idx32: Vec<i32>,
+                idx64: Vec<i64>,
+                wide: bool,
+                scale: i64,
+                size: u32,
+                kind: u32,
+            },
+        }
+        let mut chunks = Vec::new();
+        for (lo, hi) in [(0i64, 120i64), (120, 240)] {
+            let mut ops = Vec::new();
+            let mut iters: Vec<i64> = (lo..hi).collect();
+            for _ in 0..8 {
+                iters.push(lo + rnd((hi - lo) as u64) as i64);
+            }
+            for k in iters {
+                for _ in 0..1 + rnd(3) {
+                    match rnd(10) {
+                        0 => ops.push(Op::One(k, base + rnd(8 << 10), 8, 1)),
+                        1 => ops.push(Op::One(k, 0x1000_0000 + rnd(64 << 20), 8, ACCESS_UNCHECKED)),
+                        r => {
+                            let n = rnd(41) as usize;
+                            // Indices around the middle of the array: doubles,
+                            // 24-byte elements, or 2100-byte reads (two or three
+                            // 2 KB blocks: the one-by-one way).
+                            let (scale, size) = match rnd(8) {
+                                0 => (24, 24),
+                                1 => (8, 2100),
+                                _ => (8, 8),
+                            };
+                            let idx64: Vec<i64> = (0..n).map(|_| rnd(800) as i64 - 200).collect();
+                            ops.push(Op::Gather {
+                                k,
+                                idx32: idx64.iter().map(|&x| x as i32).collect(),
+                                idx64,
+                                wide: r % 2 == 0,
+                                scale,
+                                size,
+                                kind: if r < 8 { 0 } else { ACCESS_UNCHECKED },
+                            });
+                        }
+                    }
+                }
+            }
+            chunks.push(((lo, hi), ops));
+        }
+        let base_g = base + 200 * 8;
+        let t = BankTable::new(&m);
+        let mut written = None;
+        let mut gathered_inline = 0u64;
+        for mode in ["lazy", "keep", "filtered"] {
+            let lazy = mode == "lazy";
+            let make = || match lazy {
+                true => SlabRecorder::lazy(layout.clone(), banks, 6, t.clone()),
+                false => SlabRecorder::new(layout.clone(), banks, 6, t.clone()),
+            };
+            let make_fast = || match (mode, &written) {
+                ("filtered", Some(w)) => make().with_read_filter(Arc::clone(w)),
+                _ => make(),
+            };
+            let (mut slow, mut fast) = (make(), make_fast());
+            for ((lo, hi), ops) in &chunks {
+                let mut hs = slab_inspector(*lo, *hi, make());
+                let mut hf = slab_inspector(*lo, *hi, make_fast());
+                let shift = hf.line_shift();
+                let mut st = InspectFast {
+                    enabled: 1,
+                    ..Default::default()
+                };
+                for op in ops {
+                    match op {
+                        &Op::One(k, addr, size, kind) => {
+                            let h: *mut Inspector = &mut hs;
+                            assert_eq!(weft_inspect_access(h, k, addr as *const _, size, kind), 0);
+                            report_inline(&mut hf, &mut st, shift, (k, addr, size, kind));
+                        }
+                        Op::Gather {
+                            k,
+                            idx32,
+                            idx64,
+                            wide,
+                            scale,
+                            size,
+                            kind,
+                        } => {
+                            for &ix in idx64 {
+                                let a = base_g.wrapping_add((ix * scale) as u64);
+                                let h: *mut Inspector = &mut hs;
+                                assert_eq!(
+                                    weft_inspect_access(h, *k, a as *const _, *size, *kind),
+                                    0
+                                );
+                            }
+                            let (idx, bytes) = match wide {
+                                true => (idx64.as_ptr() as *const std::ffi::c_void, 8),
+                                false => (idx32.as_ptr() as *const std::ffi::c_void, 4),
+                            };
+                            let before = st.reported;
+                            let r = weft_inspect_gather(
+                                &mut hf,
+                                &mut st,
+                                *k,
+                                base_g as *const _,
+                                idx,
+                                idx64.len() as u64,
+                                bytes,
+                                *scale,
+                                *size,
+                                *kind,
+                            );
+                            assert_eq!(r, 0);
+                            gathered_inline += st.reported.saturating_sub(before);
+                            if !idx64.is_empty() {
+                                assert!(st.enabled == 1 && st.lo <= *k && *k < st.hi);
+                            }
+                        }
+                    }
+                }
+                assert_eq!(weft_inspect_fast_flush(&mut hf, &mut st), 0);
+                slow.append(recorder(hs));
+                fast.append(recorder(hf));
+            }
+            assert_eq!(fast.bank_maps(), slow.bank_maps(), "{mode}");
+            if !lazy {
+                let (df, ds) = (fast.dependences().unwrap(), slow.dependences().unwrap());
+                assert!(ds.num_edges() > 10, "{} edges", ds.num_edges());
+                assert_eq!(df.edges(), ds.edges(), "{mode}");
+            }
+            assert_eq!(fast.accesses(), slow.accesses(), "{mode}");
+            assert_eq!(fast.filter_counts(), slow.filter_counts(), "{mode}");
+            assert_eq!(fast.writes(), slow.writes());
+            assert_eq!(fast.first_write_iter(), slow.first_write_iter());
+            match mode {
+                "keep" => {
+                    assert_eq!(fast.kept(), slow.kept());
+                    let w = WrittenGranules::of(std::slice::from_ref(&slow)).expect("dense");
+                    written = Some(Arc::new(w));
+                }
+                "filtered" => {
+                    assert!(fast.reads_filtered());
+                    assert!(
+                        fast.kept() + 100 < slow.kept(),
+                        "{} of {} records kept",
+                        fast.kept(),
+                        slow.kept()
+                    );
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            gathered_inline > 3000,
+            "{gathered_inline} gathered reads inline"
+        );
+    }
+
+    /// Bad gathers are errors that leave the state current: a write, an
+    /// index width other than 4 or 8, no index array; an empty one is fine.
+    #[test]
+    fn gather_rejects_what_it_cannot_take() {
+        use crate::abi::weft_inspect_gather;
+        let m = Arc::new(Machine::load("table5.2").unwrap());
+        let rec = SlabRecorder::new(
+            one_core_two_slabs(),
+            m.num_mem_banks(),
+            6,
+            BankTable::new(&m),
+        );
+        let mut h = slab_inspector(0, 10, rec);
+        let mut st = InspectFast::default();
+        let idx = [1i32, 2, 3];
+        let (x, p) = (
+            0x1000_0000usize as *const std::ffi::c_void,
+            idx.as_ptr() as *const _,
+        );
+        let g = |h: &mut Inspector, st: &mut InspectFast, idx, n, bytes, kind| {
+            weft_inspect_gather(h, st, 3, x, idx, n, bytes, 8, 8, kind)
+        };
+        assert_ne!(g(&mut h, &mut st, p, 3, 4, 1), 0);
+        assert_ne!(g(&mut h, &mut st, p, 3, 2, 0), 0);
+        assert_ne!(g(&mut h, &mut st, std::ptr::null(), 3, 4, 0), 0);
+        assert_eq!(g(&mut h, &mut st, std::ptr::null(), 0, 4, 0), 0);
+        assert_eq!(g(&mut h, &mut st, p, 3, 4, 0), 0);
+        assert!(st.enabled == 1 && st.lo <= 3 && 3 < st.hi);
+        assert_ne!(
+            weft_inspect_gather(std::ptr::null_mut(), &mut st, 3, x, p, 3, 4, 8, 8, 0),
+            0
+        );
+        assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
+        assert_eq!(recorder(h).accesses(), 3);
     }
 
     #[test]

@@ -403,6 +403,35 @@ fn affine_schemes_run_every_iteration_once() {
     }
 }
 
+/// `weft_trace_reads`: n records of size bytes from addr on, the first
+/// carrying the pending work, each `gap` after the previous one.
+#[test]
+fn trace_reads_records_each_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.trace");
+    let r = rt(2, Some(path.clone()));
+    r.trace_compute(3);
+    r.trace_reads(0x1000, 4, 4, 7).unwrap();
+    r.trace_reads(0x2000, 0, 8, 7).unwrap();
+    r.trace_access(0x40, 8, true, 1).unwrap();
+    r.trace_finish().unwrap();
+    let (_, recs) = read_trace(&path);
+    let got: Vec<(u16, u64, u32, bool)> = recs
+        .iter()
+        .map(|x| (x.core, x.addr, x.gap, x.kind.is_write()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, 0x1000, 10, false),
+            (0, 0x1004, 7, false),
+            (0, 0x1008, 7, false),
+            (0, 0x100c, 7, false),
+            (0, 0x40, 1, true),
+        ]
+    );
+}
+
 #[test]
 fn trace_mode_tags_virtual_cores_and_gaps() {
     let dir = tempfile::tempdir().unwrap();
