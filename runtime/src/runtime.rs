@@ -844,10 +844,10 @@ impl Inspector {
         // Reads aligned to their power-of-two size of at most 16 bytes lie in
         // one line and one word of the read filter (`wgmin` is a multiple
         // of 64 granules): the short loop.
+        let low = size as u64 - 1;
         let aligned = size.is_power_of_two()
             && size <= 16
-            && g.base % size as u64 == 0
-            && g.scale % size as i64 == 0
+            && (g.base | g.scale as u64) & low == 0
             && 1u64 << st.shift.min(63) >= size as u64;
         while j < g.n && self.gather_inline_ok(iter, st, kind) {
             j = match (aligned, g.idx_bytes, kind) {
