@@ -436,6 +436,44 @@ impl GatherIndex for i64 {
     }
 }
 
+/// Sets the bank bit of address `x` from the inline state's bank lookup:
+/// banks 0..64 into `word0` (every bank on most machines; a read-modify-write
+/// of the row per access would chain one access's marking to the next through
+/// the store), others straight into the row.
+///
+/// # Safety
+/// `table`, `lsb`, `mask` and `row` of a filled [`crate::abi::InspectFast`].
+#[inline(always)]
+unsafe fn mark_bank(st: &crate::abi::InspectFast, word0: &mut u64, x: u64) {
+    // SAFETY: `(x >> lsb) & mask` indexes the runtime's table of `mask + 1`
+    // entries, and a bank indexes the current slab's row (the contract).
+    unsafe {
+        let b = *st.table.add(((x >> st.lsb) & st.mask) as usize) as usize;
+        match b < 64 {
+            true => *word0 |= 1u64 << b,
+            false => *st.row.add(b >> 6) |= 1u64 << (b & 63),
+        }
+    }
+}
+
+/// Writes the 16-byte record of a checked read at `*recs` and advances it
+/// by `step`, as the compiled wrappers do.
+///
+/// # Safety
+/// `*recs < recs_end` of a filled [`crate::abi::InspectFast`] (a free record
+/// of the recorder's buffer, 8-byte aligned).
+#[inline(always)]
+unsafe fn push_read_record(recs: &mut *mut u8, step: usize, a: u64, unit: u32, size: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let r = *recs;
+        (r as *mut u64).write(a);
+        (r.add(8) as *mut u32).write(unit);
+        (r.add(12) as *mut u32).write(size);
+        *recs = r.add(step);
+    }
+}
+
 /// [`gather_inline`] for reads aligned to their power-of-two `size` of at
 /// most 16 bytes, no longer than the bank maps' line: each lies in one line
 /// and in one word of the read filter. Same records, bits and counts.
@@ -446,8 +484,7 @@ fn gather_aligned<I: GatherIndex, const CHECKED: bool>(
     from: u64,
     size: u32,
 ) -> u64 {
-    let (shift, table, lsb, mask, row) = (st.shift, st.table, st.lsb, st.mask, st.row);
-    let (wbits, wgmin, wspan) = (st.wbits, st.wgmin, st.wspan);
+    let (shift, wbits, wgmin, wspan) = (st.shift, st.wbits, st.wgmin, st.wspan);
     let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
     let keep_reads = CHECKED && step != 0;
     let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
@@ -472,28 +509,17 @@ fn gather_aligned<I: GatherIndex, const CHECKED: bool>(
         let block = a >> shift;
         if block != last_block {
             last_block = block;
-            // SAFETY: as in `gather_inline`.
-            unsafe {
-                let b = *table.add(((a >> lsb) & mask) as usize) as usize;
-                match b < 64 {
-                    true => word0 |= 1u64 << b,
-                    false => *row.add(b >> 6) |= 1u64 << (b & 63),
-                }
-            }
+            // SAFETY: `st` is filled (the caller's slab is current).
+            unsafe { mark_bank(st, &mut word0, a) };
         }
         if keep {
-            // SAFETY: as in `gather_inline`.
-            unsafe {
-                (recs as *mut u64).write(a);
-                (recs.add(8) as *mut u32).write(unit);
-                (recs.add(12) as *mut u32).write(size);
-                recs = recs.add(step);
-            }
+            // SAFETY: `recs < recs_end`, tested above.
+            unsafe { push_read_record(&mut recs, step, a, unit, size) };
         }
     }
     if word0 != 0 {
         // SAFETY: the current slab's row has at least one word.
-        unsafe { *row |= word0 };
+        unsafe { *st.row |= word0 };
     }
     // One line each.
     st.reported += j - from;
@@ -514,18 +540,13 @@ fn gather_inline<I: GatherIndex, const CHECKED: bool>(
     mut j: u64,
     size: u32,
 ) -> u64 {
-    let (shift, table, lsb, mask, row) = (st.shift, st.table, st.lsb, st.mask, st.row);
-    let (wbits, wgmin, wspan) = (st.wbits, st.wgmin, st.wspan);
+    let (shift, wbits, wgmin, wspan) = (st.shift, st.wbits, st.wgmin, st.wspan);
     let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
     let keep_reads = CHECKED && step != 0;
     let (mut reported, mut touches) = (st.reported, st.touches);
     let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
     let gshift = crate::deps::GRANULE.trailing_zeros();
-    let mut last_block = u64::MAX;
-    // Banks 0..64 (every bank on most machines) gather here, not in memory:
-    // a read-modify-write of the row per access would chain one access's
-    // marking to the next through the store.
-    let mut word0 = 0u64;
+    let (mut last_block, mut word0) = (u64::MAX, 0u64);
     while j < n {
         // SAFETY: `j < n` indices are readable (the ABI contract).
         let ix = unsafe { idx.add(j as usize).read_unaligned() }.to_i64();
@@ -558,34 +579,21 @@ fn gather_inline<I: GatherIndex, const CHECKED: bool>(
         reported += 1;
         touches += extra + 1;
         if first != last_block || last != last_block {
-            for x in [a, end] {
-                // SAFETY: `(x >> lsb) & mask` indexes the runtime's table of
-                // `mask + 1` entries, and a bank indexes the current slab's
-                // row (the InspectFast contract).
-                unsafe {
-                    let b = *table.add(((x >> lsb) & mask) as usize) as usize;
-                    match b < 64 {
-                        true => word0 |= 1u64 << b,
-                        false => *row.add(b >> 6) |= 1u64 << (b & 63),
-                    }
-                }
+            // SAFETY: `st` is filled (the caller's slab is current).
+            unsafe {
+                mark_bank(st, &mut word0, a);
+                mark_bank(st, &mut word0, end);
             }
             last_block = last;
         }
         if keep {
-            // SAFETY: `recs < recs_end`: a free record of the recorder's
-            // buffer (16 bytes, 8-byte aligned), as the wrappers write it.
-            unsafe {
-                (recs as *mut u64).write(a);
-                (recs.add(8) as *mut u32).write(unit);
-                (recs.add(12) as *mut u32).write(size);
-                recs = recs.add(step);
-            }
+            // SAFETY: `recs < recs_end`, tested above.
+            unsafe { push_read_record(&mut recs, step, a, unit, size) };
         }
     }
     if word0 != 0 {
         // SAFETY: the current slab's row has at least one word.
-        unsafe { *row |= word0 };
+        unsafe { *st.row |= word0 };
     }
     (st.reported, st.touches, st.recs) = (reported, touches, recs);
     j
@@ -826,6 +834,13 @@ impl Inspector {
             let m = format!(
                 "weft_inspect_gather: is_write = {kind} (only 0, a checked read, or 2, unchecked)"
             );
+            self.error.get_or_insert(m.clone());
+            return Err(invalid(m));
+        }
+        if kind == 0 && self.maps_only {
+            let m = "weft_inspect_gather: checked reads from an inspector that declared \
+                     only unchecked reports (weft_inspect_maps_only)"
+                .to_string();
             self.error.get_or_insert(m.clone());
             return Err(invalid(m));
         }
@@ -3007,6 +3022,48 @@ mod tests {
         }
     }
 
+    /// What the wrapper-model tests check after recording the same accesses
+    /// one call per access (`slow`) and the compiled way (`fast`) in `mode`
+    /// (`lazy`, `keep` or `filtered`): same bank maps, edges (not for lazy
+    /// recorders, which drop reads before the first write), counts and writes;
+    /// after `keep`, `written` holds the granules written (the next mode's
+    /// filter); the filtered side keeps at least 100 records fewer.
+    fn same_recording(
+        mode: &str,
+        fast: &SlabRecorder,
+        slow: &SlabRecorder,
+        written: &mut Option<Arc<WrittenGranules>>,
+    ) {
+        assert_eq!(fast.bank_maps(), slow.bank_maps(), "{mode}");
+        if mode != "lazy" {
+            let (df, ds) = (fast.dependences().unwrap(), slow.dependences().unwrap());
+            assert!(ds.num_edges() > 10, "{} edges", ds.num_edges());
+            assert_eq!(df.edges(), ds.edges(), "{mode}");
+        }
+        assert_eq!(fast.accesses(), slow.accesses(), "{mode}");
+        assert_eq!(fast.filter_counts(), slow.filter_counts(), "{mode}");
+        assert_eq!(fast.writes(), slow.writes(), "{mode}");
+        assert!(slow.writes() > 0);
+        assert_eq!(fast.first_write_iter(), slow.first_write_iter(), "{mode}");
+        match mode {
+            "keep" => {
+                assert_eq!(fast.kept(), slow.kept());
+                let w = WrittenGranules::of(std::slice::from_ref(slow)).expect("dense");
+                *written = Some(Arc::new(w));
+            }
+            "filtered" => {
+                assert!(fast.reads_filtered());
+                assert!(
+                    fast.kept() + 100 < slow.kept(),
+                    "{} of {} records kept",
+                    fast.kept(),
+                    slow.kept()
+                );
+            }
+            _ => {}
+        }
+    }
+
     /// One core over [0, 10), slabs [0, 5) and [5, 10).
     fn one_core_two_slabs() -> SlabLayout {
         SlabLayout {
@@ -3117,33 +3174,7 @@ mod tests {
                 inline_checked > 100,
                 "{inline_checked} checked reads recorded inline"
             );
-            assert_eq!(fast.bank_maps(), slow.bank_maps());
-            if !lazy {
-                let (df, ds) = (fast.dependences().unwrap(), slow.dependences().unwrap());
-                assert!(ds.num_edges() > 10, "{} edges", ds.num_edges());
-                assert_eq!(df.edges(), ds.edges());
-            }
-            assert_eq!(fast.accesses(), slow.accesses());
-            assert_eq!(fast.filter_counts(), slow.filter_counts());
-            assert_eq!(fast.writes(), slow.writes());
-            assert!(slow.writes() > 0);
-            assert_eq!(fast.first_write_iter(), slow.first_write_iter());
-            match mode {
-                "keep" => {
-                    let w = WrittenGranules::of(std::slice::from_ref(&slow)).expect("dense");
-                    written = Some(Arc::new(w));
-                }
-                "filtered" => {
-                    assert!(fast.reads_filtered());
-                    assert!(
-                        fast.kept() + 100 < slow.kept(),
-                        "{} of {} records kept",
-                        fast.kept(),
-                        slow.kept()
-                    );
-                }
-                _ => {}
-            }
+            same_recording(mode, &fast, &slow, &mut written);
         }
         assert!(written.is_some());
     }
@@ -3296,33 +3327,7 @@ mod tests {
                 slow.append(recorder(hs));
                 fast.append(recorder(hf));
             }
-            assert_eq!(fast.bank_maps(), slow.bank_maps(), "{mode}");
-            if !lazy {
-                let (df, ds) = (fast.dependences().unwrap(), slow.dependences().unwrap());
-                assert!(ds.num_edges() > 10, "{} edges", ds.num_edges());
-                assert_eq!(df.edges(), ds.edges(), "{mode}");
-            }
-            assert_eq!(fast.accesses(), slow.accesses(), "{mode}");
-            assert_eq!(fast.filter_counts(), slow.filter_counts(), "{mode}");
-            assert_eq!(fast.writes(), slow.writes());
-            assert_eq!(fast.first_write_iter(), slow.first_write_iter());
-            match mode {
-                "keep" => {
-                    assert_eq!(fast.kept(), slow.kept());
-                    let w = WrittenGranules::of(std::slice::from_ref(&slow)).expect("dense");
-                    written = Some(Arc::new(w));
-                }
-                "filtered" => {
-                    assert!(fast.reads_filtered());
-                    assert!(
-                        fast.kept() + 100 < slow.kept(),
-                        "{} of {} records kept",
-                        fast.kept(),
-                        slow.kept()
-                    );
-                }
-                _ => {}
-            }
+            same_recording(mode, &fast, &slow, &mut written);
         }
         assert!(
             gathered_inline > 3000,
@@ -3362,6 +3367,20 @@ mod tests {
             weft_inspect_gather(std::ptr::null_mut(), &mut st, 3, x, p, 3, 4, 8, 8, 0),
             0
         );
+        assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
+        assert_eq!(recorder(h).accesses(), 3);
+        // A maps-only inspector reports unchecked gathers only.
+        let rec = SlabRecorder::new(
+            one_core_two_slabs(),
+            m.num_mem_banks(),
+            6,
+            BankTable::new(&m),
+        );
+        let mut h = slab_inspector(0, 10, rec);
+        h.declare_maps_only();
+        let mut st = InspectFast::default();
+        assert_ne!(g(&mut h, &mut st, p, 3, 4, 0), 0);
+        assert_eq!(g(&mut h, &mut st, p, 3, 4, ACCESS_UNCHECKED), 0);
         assert_eq!(weft_inspect_fast_flush(&mut h, &mut st), 0);
         assert_eq!(recorder(h).accesses(), 3);
     }

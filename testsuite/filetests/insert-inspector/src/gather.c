@@ -23,28 +23,20 @@
    is checked; rows of one call may depend on each other, which the runtime's
    dependence check orders. col as int (sweep) and as long (sweep64); scatter_rows
    writes in its inner loop, so its reads are reported one by one. */
-__attribute__((noinline)) void sweep(long first, long last, const int *restrict rows,
-                                     const long *restrict rowptr, const int *restrict col,
-                                     const double *restrict val, const double *restrict b,
-                                     double *restrict x) {
-  for (long k = first; k < last; k++) {
-    int i = rows[k];
-    double s = b[i];
-    for (long j = rowptr[i]; j < rowptr[i + 1]; j++) s -= val[j] * x[col[j]];
-    x[i] = s * 0.25;
+#define SWEEP(name, T)                                                                      \
+  __attribute__((noinline)) void name(long first, long last, const int *restrict rows,       \
+                                      const long *restrict rowptr, const T *restrict col,    \
+                                      const double *restrict val, const double *restrict b,  \
+                                      double *restrict x) {                                  \
+    for (long k = first; k < last; k++) {                                                    \
+      int i = rows[k];                                                                       \
+      double s = b[i];                                                                       \
+      for (long j = rowptr[i]; j < rowptr[i + 1]; j++) s -= val[j] * x[col[j]];              \
+      x[i] = s * 0.25;                                                                       \
+    }                                                                                        \
   }
-}
-__attribute__((noinline)) void sweep64(long first, long last, const int *restrict rows,
-                                       const long *restrict rowptr, const long *restrict col,
-                                       const double *restrict val, const double *restrict b,
-                                       double *restrict x) {
-  for (long k = first; k < last; k++) {
-    int i = rows[k];
-    double s = b[i];
-    for (long j = rowptr[i]; j < rowptr[i + 1]; j++) s -= val[j] * x[col[j]];
-    x[i] = s * 0.25;
-  }
-}
+SWEEP(sweep, int)
+SWEEP(sweep64, long)
 __attribute__((noinline)) void scatter_rows(long n, const long *restrict rowptr,
                                             const int *restrict col, const double *restrict val,
                                             const double *restrict x, double *restrict y) {
