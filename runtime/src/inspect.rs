@@ -1502,6 +1502,64 @@ mod tests {
         assert!(w.touches(g(63) + 3, 2) && !w.touches(g(62), 4) && w.touches(g(62), 5));
     }
 
+    /// The bitmap `build` sets and `covers_writes` against granule-by-granule
+    /// versions, on random writes of 1 byte to 300 granules (the window paths
+    /// and the long fallbacks), and on writes that leave it partly or wholly.
+    #[test]
+    fn written_bitmap_and_cover_match_granule_by_granule() {
+        let m = machine();
+        let banks = m.num_mem_banks();
+        let mut next = crate::testutil::xorshift(0x51_7cc1_b727_220a);
+        let mut rnd = move |n: u64| next() % n;
+        let base = 0x4000_0000u64;
+        let mut seen = [0usize; 2];
+        for round in 0..40 {
+            let mut r = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+            let mut granules = std::collections::BTreeSet::new();
+            for i in 0..10 {
+                for _ in 0..1 + rnd(6) {
+                    let size = match rnd(5) {
+                        0 => 1 + rnd(1200) as u32,
+                        _ => [1u32, 4, 8, 16, 24, 250][rnd(6) as usize],
+                    };
+                    let addr = base + rnd(4096) * 3 + (round % 5);
+                    r.record(i, addr, size, true);
+                    granules.extend(addr / GRANULE..=(addr + size as u64 - 1) / GRANULE);
+                }
+            }
+            let w = WrittenGranules::of(std::slice::from_ref(&r)).expect("dense");
+            let set: Vec<u64> = (w.gmin..w.gmin + w.span as u64)
+                .filter(|&g| w.index(g).is_some())
+                .collect();
+            assert_eq!(
+                set,
+                granules.iter().copied().collect::<Vec<_>>(),
+                "round {round}"
+            );
+            assert_eq!(w.count, granules.len());
+            assert!(w.covers_writes(std::slice::from_ref(&r)));
+            // Other writes: covered exactly when each of their granules is written.
+            for _ in 0..50 {
+                let mut o = SlabRecorder::new(layout(), banks, 6, BankTable::new(&m));
+                let size = [1u32, 4, 8, 40, 300][rnd(5) as usize];
+                let addr = base - 64 + rnd(12_500);
+                o.record(3, addr, size, true);
+                let want = (addr / GRANULE..=(addr + size as u64 - 1) / GRANULE)
+                    .all(|g| granules.contains(&g));
+                assert_eq!(
+                    w.covers_writes(std::slice::from_ref(&o)),
+                    want,
+                    "{addr} {size}"
+                );
+                seen[want as usize] += 1;
+            }
+        }
+        assert!(
+            seen[0] > 100 && seen[1] > 100,
+            "{seen:?} (uncovered, covered)"
+        );
+    }
+
     #[test]
     fn maps_and_dependences_match_the_generic_path() {
         let m = machine();
