@@ -51,11 +51,22 @@ struct Entry {
     valid: bool,
 }
 
+/// Files of at most this many entries find a line by scanning `tags` (an L1's
+/// 10 or 16 MSHRs: one or two cache lines of tags), larger ones through the
+/// hash index.
+const SCAN_MAX: usize = 32;
+
+/// Tag of a free entry (no line address is all ones).
+const NO_LINE: u64 = u64::MAX;
+
 /// A file of MSHRs.
 #[derive(Clone, Debug)]
 pub struct MshrFile {
     entries: Vec<Entry>,
     free: Vec<u32>,
+    /// The line of every entry (`NO_LINE` when free), scanned by small files.
+    tags: Vec<u64>,
+    /// Line to entry, kept by files of more than [`SCAN_MAX`] entries.
     index: IntMap<u64, u32>,
     pool: Vec<(u32, u32)>,
     pool_free: u32,
@@ -67,7 +78,9 @@ impl MshrFile {
     pub fn new(capacity: usize, max_targets: u32) -> Self {
         let capacity = capacity.max(1);
         let mut index = IntMap::default();
-        index.reserve(capacity * 2);
+        if capacity > SCAN_MAX {
+            index.reserve(capacity * 2);
+        }
         MshrFile {
             entries: vec![
                 Entry {
@@ -80,6 +93,7 @@ impl MshrFile {
                 capacity
             ],
             free: (0..capacity as u32).rev().collect(),
+            tags: vec![NO_LINE; capacity],
             index,
             pool: Vec::with_capacity(capacity * 4),
             pool_free: NIL,
@@ -90,6 +104,9 @@ impl MshrFile {
     /// Entry tracking `line`, if any.
     #[inline]
     pub fn find(&self, line: u64) -> Option<MshrId> {
+        if self.tags.len() <= SCAN_MAX {
+            return self.tags.iter().position(|&t| t == line).map(|i| i as MshrId);
+        }
         self.index.get(&line).copied()
     }
 
@@ -115,7 +132,10 @@ impl MshrFile {
             targets: 0,
             valid: true,
         };
-        self.index.insert(line, id);
+        self.tags[id as usize] = line;
+        if self.tags.len() > SCAN_MAX {
+            self.index.insert(line, id);
+        }
         Some(id)
     }
 
@@ -171,7 +191,10 @@ impl MshrFile {
             self.pool_free = n;
             n = next;
         }
-        self.index.remove(&line);
+        self.tags[id as usize] = NO_LINE;
+        if self.tags.len() > SCAN_MAX {
+            self.index.remove(&line);
+        }
         self.free.push(id);
         line
     }
@@ -180,6 +203,39 @@ impl MshrFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scanned file (16 entries) and a hashed one (64) agree with a model
+    /// on random allocate / find / release sequences.
+    #[test]
+    fn scanned_and_hashed_files_find_the_same_lines() {
+        for cap in [16usize, SCAN_MAX, SCAN_MAX + 1, 64] {
+            let mut m = MshrFile::new(cap, 4);
+            let mut model: std::collections::HashMap<u64, MshrId> = Default::default();
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            let mut out = Vec::new();
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let line = x % (cap as u64 * 2);
+                assert_eq!(m.find(line), model.get(&line).copied(), "cap {cap}");
+                match model.get(&line).copied() {
+                    Some(id) if x & 1 == 0 => {
+                        assert_eq!(m.release(id, &mut out), line);
+                        model.remove(&line);
+                    }
+                    Some(_) => {}
+                    None => match m.allocate(line) {
+                        Some(id) => {
+                            model.insert(line, id);
+                        }
+                        None => assert_eq!(model.len(), cap),
+                    },
+                }
+                assert_eq!(m.in_use(), model.len());
+            }
+        }
+    }
 
     #[test]
     fn merge_and_release() {
