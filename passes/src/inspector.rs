@@ -509,7 +509,7 @@ pub fn make_inspector_with<'ctx>(
     // price of a compare (one call per row cost more on the SpMV rows of
     // gmres, minife and hpcg: 1.09 -> 1.58, 0.61 -> 0.84, 0.61 -> 0.78 ms
     // per inspection).
-    let gathers = match dedup.is_some() && how.gathers && !how.writes_only {
+    let gathers = match dedup.is_some() && how.gathers && inline_checked && !how.writes_only {
         true => {
             let write_blocks: HashSet<usize> = ops
                 .iter()
@@ -518,7 +518,6 @@ pub fn make_inspector_with<'ctx>(
                 .collect();
             let eligible = |i: &InstructionValue<'ctx>| {
                 !is_unchecked(i, false)
-                    && inline_checked
                     && !runs.contains_key(&util::key(i))
                     && i.get_parent()
                         .is_some_and(|h| !write_blocks.contains(&util::bkey(h)))
@@ -544,48 +543,25 @@ pub fn make_inspector_with<'ctx>(
         }
         b.position_before(&i);
         if let (Some(d), Some(g)) = (&mut dedup, gathers.get(&util::key(&i))) {
-            let term = g
-                .pre
-                .get_terminator()
-                .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
-            b.position_before(&term);
-            let i64t = cx.i64_type();
-            let off = b.build_int_mul(
-                g.start,
-                i64t.const_int(g.idx_bytes, false),
-                "weft.gather.off",
-            )?;
-            // SAFETY: the loop's first index; a byte offset from the index array.
-            let idx =
-                unsafe { b.build_gep(i8t, g.idx.into_pointer_value(), &[off], "weft.gather.idx")? };
-            let n = b.build_int_sub(g.end, g.start, "weft.gather.n")?;
-            let kind = match is_unchecked(&i, false) {
-                true => weft_runtime::abi::ACCESS_UNCHECKED,
-                false => 0,
-            };
+            let span = (g.start, g.end, g.idx_bytes);
+            let names = ("weft.gather.off", "weft.gather.idx", "weft.gather.n");
+            let (idx, n) = before_counted_loop(&b, g.pre, g.idx, span, names)?;
+            // (Only checked reads are gathered: `is_write` 0.)
             d.report_gather(
                 &b,
                 k,
                 g.base,
                 idx.into(),
                 n,
-                (g.scale, size, kind, g.idx_bytes),
+                (g.scale, size, 0, g.idx_bytes),
             )?;
             continue;
         }
         if let (Some(d), Some(st)) = (&mut dedup, streams.get(&util::key(&i))) {
-            let term = st
-                .pre
-                .get_terminator()
-                .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
-            b.position_before(&term);
-            let i64t = cx.i64_type();
-            let stride = i64t.const_int(st.stride, false);
-            let off = b.build_int_mul(st.start, stride, "weft.stream.off")?;
-            // SAFETY: the loop's first element; a byte offset from its base.
-            let at =
-                unsafe { b.build_gep(i8t, st.base.into_pointer_value(), &[off], "weft.stream")? };
-            let n = b.build_int_sub(st.end, st.start, "weft.stream.n")?;
+            let span = (st.start, st.end, st.stride);
+            let names = ("weft.stream.off", "weft.stream", "weft.stream.n");
+            let (at, n) = before_counted_loop(&b, st.pre, st.base, span, names)?;
+            let stride = cx.i64_type().const_int(st.stride, false);
             let bytes = b.build_int_mul(n, stride, "weft.stream.bytes")?;
             d.report_bytes(&b, h, k, at.into(), bytes, false)?;
             continue;
@@ -661,6 +637,29 @@ pub fn make_inspector_with<'ctx>(
     Ok(n)
 }
 
+/// Positions `b` at the end of `pre` (before its branch into a counted loop
+/// from `S` to `E`, `(S, E, elem)` in `span`) and builds the address of
+/// element `S` of `array` (`elem` bytes each) and the trip count `E - S`,
+/// with the value names `(byte offset, address, count)` of `names`.
+fn before_counted_loop<'ctx>(
+    b: &inkwell::builder::Builder<'ctx>,
+    pre: BasicBlock<'ctx>,
+    array: BasicValueEnum<'ctx>,
+    (start, end, elem): (IntValue<'ctx>, IntValue<'ctx>, u64),
+    (off_name, at_name, n_name): (&str, &str, &str),
+) -> Result<(inkwell::values::PointerValue<'ctx>, IntValue<'ctx>)> {
+    let term = pre
+        .get_terminator()
+        .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
+    b.position_before(&term);
+    let cx = pre.get_context();
+    let off = b.build_int_mul(start, cx.i64_type().const_int(elem, false), off_name)?;
+    // SAFETY: the loop's first element; a byte offset from the array.
+    let at = unsafe { b.build_gep(cx.i8_type(), array.into_pointer_value(), &[off], at_name)? };
+    let n = b.build_int_sub(end, start, n_name)?;
+    Ok((at, n))
+}
+
 /// An unchecked load that walks an array element by element in an inner
 /// counted loop ([`inner_streams`]): the loop's iterations read the
 /// contiguous bytes `[base + start * stride, base + end * stride)`.
@@ -692,12 +691,7 @@ fn inner_streams<'ctx>(
     td: &inkwell::targets::TargetData,
     k: IntValue<'ctx>,
 ) -> HashMap<util::ValueKey, Stream<'ctx>> {
-    use inkwell::llvm_sys::core::{LLVMGetGEPSourceElementType, LLVMGetNumOperands};
-    use inkwell::llvm_sys::target::LLVMABISizeOfType;
     use InstructionOpcode as O;
-    let outside = |v: BasicValueEnum<'ctx>, h: BasicBlock<'ctx>| {
-        util::as_instruction(v).map_or(true, |i| i.get_parent() != Some(h))
-    };
     let mut out = HashMap::new();
     // The function's predecessor lists, made once, when a candidate needs them.
     let mut preds = None;
@@ -711,26 +705,12 @@ fn inner_streams<'ctx>(
         if k.as_instruction().and_then(|d| d.get_parent()) == Some(h) {
             continue;
         }
-        let Some(gep) = util::as_instruction(p).filter(|g| g.get_opcode() == O::GetElementPtr)
-        else {
+        // p = gep T, base, j with base outside the loop (`counted_loop`
+        // checks `j`).
+        let Some((base, j, stride)) = two_operand_gep(p, td) else {
             continue;
         };
-        let r = gep.as_value_ref();
-        // SAFETY: `r` is a live GEP instruction; its source element type is sized.
-        let (two, stride) = unsafe {
-            (
-                LLVMGetNumOperands(r) == 2,
-                LLVMABISizeOfType(td.as_mut_ptr(), LLVMGetGEPSourceElementType(r)),
-            )
-        };
-        let (Some(base), Some(j)) = (util::value_operand(gep, 0), util::value_operand(gep, 1))
-        else {
-            continue;
-        };
-        if !two || stride != size || !outside(base, h) || !j.is_int_value() {
-            continue;
-        }
-        if j.into_int_value().get_type().get_bit_width() != 64 {
+        if stride != size || !defined_outside(base, h) {
             continue;
         }
         let Some((pre, start, end)) = counted_loop(h, j, &mut preds) else {
@@ -799,7 +779,7 @@ fn inner_gathers<'ctx>(
         let Some((base, ix, scale)) = two_operand_gep(p, td) else {
             continue;
         };
-        if util::as_instruction(base).is_some_and(|b| b.get_parent() == Some(h)) {
+        if !defined_outside(base, h) {
             continue;
         }
         // ix = sext (load i32 q) or load i64 q, in the loop.
@@ -829,9 +809,7 @@ fn inner_gathers<'ctx>(
         let Some((idx, j, stride)) = two_operand_gep(q, td) else {
             continue;
         };
-        if stride != idx_bytes
-            || util::as_instruction(idx).is_some_and(|b| b.get_parent() == Some(h))
-        {
+        if stride != idx_bytes || !defined_outside(idx, h) {
             continue;
         }
         let Some((pre, start, end)) = counted_loop(h, j, &mut preds) else {
@@ -851,6 +829,12 @@ fn inner_gathers<'ctx>(
         );
     }
     out
+}
+
+/// Whether `v` is not an instruction of block `h` (a constant, an argument,
+/// or defined in another block).
+fn defined_outside<'ctx>(v: BasicValueEnum<'ctx>, h: BasicBlock<'ctx>) -> bool {
+    util::as_instruction(v).map_or(true, |i| i.get_parent() != Some(h))
 }
 
 /// `p = getelementptr T, base, ix` with one index, as `(base, ix, alloc size of T)`.
@@ -887,9 +871,6 @@ fn counted_loop<'ctx>(
     preds: &mut Option<HashMap<usize, Vec<BasicBlock<'ctx>>>>,
 ) -> Option<(BasicBlock<'ctx>, IntValue<'ctx>, IntValue<'ctx>)> {
     use InstructionOpcode as O;
-    let outside = |v: BasicValueEnum<'ctx>, h: BasicBlock<'ctx>| {
-        util::as_instruction(v).map_or(true, |i| i.get_parent() != Some(h))
-    };
     if !j.is_int_value() || j.into_int_value().get_type().get_bit_width() != 64 {
         return None;
     }
@@ -908,7 +889,7 @@ fn counted_loop<'ctx>(
     } else {
         ((v1, b1), (v0, b0))
     };
-    if latch != h || pre == h || !outside(start, h) {
+    if latch != h || pre == h || !defined_outside(start, h) {
         return None;
     }
     let is_inc = util::as_instruction(next).is_some_and(|a| {
@@ -938,7 +919,7 @@ fn counted_loop<'ctx>(
         Some(IntPredicate::NE) => t == h && f != h,
         _ => false,
     };
-    if !loops || !outside(end, h) || !end.is_int_value() || !start.is_int_value() {
+    if !loops || !defined_outside(end, h) || !end.is_int_value() || !start.is_int_value() {
         return None;
     }
     // The preheader only enters the loop, which has no other entry.

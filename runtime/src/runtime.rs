@@ -401,18 +401,20 @@ pub struct Gather {
 }
 
 impl Gather {
-    /// Address of read `j < n`.
-    #[inline(always)]
+    /// Address of read `j < n` (`idx_bytes` checked to be 4 or 8).
     fn address(&self, j: u64) -> u64 {
+        match self.idx_bytes {
+            4 => self.address_of::<i32>(j),
+            _ => self.address_of::<i64>(j),
+        }
+    }
+
+    /// Address of read `j < n`, the indices being `I`s.
+    #[inline(always)]
+    fn address_of<I: GatherIndex>(&self, j: u64) -> u64 {
         // SAFETY: the caller of `weft_inspect_gather` passes `n` readable
-        // indices of `idx_bytes` bytes (checked to be 4 or 8).
-        let ix = unsafe {
-            if self.idx_bytes == 4 {
-                (self.idx as *const i32).add(j as usize).read_unaligned() as i64
-            } else {
-                (self.idx as *const i64).add(j as usize).read_unaligned()
-            }
-        };
+        // indices of `idx_bytes` bytes, the size of `I`.
+        let ix = unsafe { (self.idx as *const I).add(j as usize).read_unaligned() }.to_i64();
         self.base.wrapping_add(ix.wrapping_mul(self.scale) as u64)
     }
 }
@@ -487,15 +489,12 @@ fn gather_aligned<I: GatherIndex, const CHECKED: bool>(
     let (shift, wbits, wgmin, wspan) = (st.shift, st.wbits, st.wgmin, st.wspan);
     let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
     let keep_reads = CHECKED && step != 0;
-    let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
     let gshift = crate::deps::GRANULE.trailing_zeros();
     // The granules of one read (1 for up to 4 bytes, 2 for 8, 4 for 16).
     let gmask = (1u64 << (size as u64).div_ceil(crate::deps::GRANULE)) - 1;
     let (mut last_block, mut word0, mut j) = (u64::MAX, 0u64, from);
-    while j < n {
-        // SAFETY: `j < n` indices are readable (the ABI contract).
-        let ix = unsafe { idx.add(j as usize).read_unaligned() }.to_i64();
-        let a = base.wrapping_add(ix.wrapping_mul(scale) as u64);
+    while j < g.n {
+        let a = g.address_of::<I>(j);
         let keep = keep_reads && {
             let i = (a >> gshift).wrapping_sub(wgmin);
             // SAFETY: `i < wspan`: a word of the filter.
@@ -544,13 +543,10 @@ fn gather_inline<I: GatherIndex, const CHECKED: bool>(
     let (mut recs, recs_end, step, unit) = (st.recs, st.recs_end, st.rec_step as usize, st.unit);
     let keep_reads = CHECKED && step != 0;
     let (mut reported, mut touches) = (st.reported, st.touches);
-    let (base, scale, idx, n) = (g.base, g.scale, g.idx as *const I, g.n);
     let gshift = crate::deps::GRANULE.trailing_zeros();
     let (mut last_block, mut word0) = (u64::MAX, 0u64);
-    while j < n {
-        // SAFETY: `j < n` indices are readable (the ABI contract).
-        let ix = unsafe { idx.add(j as usize).read_unaligned() }.to_i64();
-        let a = base.wrapping_add(ix.wrapping_mul(scale) as u64);
+    while j < g.n {
+        let a = g.address_of::<I>(j);
         let end = a.wrapping_add(size as u64 - 1);
         let (first, last) = (a >> shift, end >> shift);
         let extra = last.wrapping_sub(first);

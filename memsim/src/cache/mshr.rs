@@ -105,7 +105,11 @@ impl MshrFile {
     #[inline]
     pub fn find(&self, line: u64) -> Option<MshrId> {
         if self.tags.len() <= SCAN_MAX {
-            return self.tags.iter().position(|&t| t == line).map(|i| i as MshrId);
+            return self
+                .tags
+                .iter()
+                .position(|&t| t == line)
+                .map(|i| i as MshrId);
         }
         self.index.get(&line).copied()
     }
