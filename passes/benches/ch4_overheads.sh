@@ -3,7 +3,8 @@
 #  1. `weft opt` time (default pipeline, on clang's IR) against `clang-19 -O1 -c` of the C file
 #     (best of 3 each);
 #  2. the inspector's share of the regions' run time, inspector_ns / (inspector_ns + executor_ns)
-#     summed over the kernel regions (runtime stats), natively (WEFT_CORES=2, default pipeline)
+#     summed over the kernel regions (runtime stats), natively (WEFT_CORES=2, default pipeline;
+#     the run with the median share of N, the other columns from that run)
 #     and in trace mode (WEFT_CORES=16, instrumented kernels); plus the region executions and
 #     inspections, and where the inspector's time went (record / dependence check / schedule);
 #     natively also the cost of one inspection in executions of the loop (inspector ns per
@@ -56,6 +57,10 @@ print("%.2f %d %d %.1f %.1f %.1f %.1f" % (100.0 * ins / tot, ex, insp,
       100.0 * rec / tot, 100.0 * dep / tot, 100.0 * sch / tot, per))
 PY
 }
+median_run() { # of $1.1.json .. $1.N.json, the file whose share is the median
+  for f in "$1".*.json; do echo "$(share "$f" | cut -d' ' -f1) $f"; done | sort -g |
+    awk '{ l[NR] = $2 } END { print l[int((NR + 1) / 2)] }'
+}
 printf "%-13s %7s %7s %6s | %8s %5s %5s %6s %6s %6s %9s %9s | %8s | %8s %8s %7s\n" \
   bench clang_s opt_s opt% insp_nat% execs insps rec% deps% sched% insp/exec "nat%@$LONG" insp_tr% orig_s exec_s exec%
 for c in $B/irregular/*.c; do
@@ -69,8 +74,14 @@ for c in $B/irregular/*.c; do
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.exec --passes=executor-form
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.blp --passes=insert-inspector,parallel-for
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.tr --passes='insert-inspector,parallel-for,instrument-trace<only=kernel_*>'
-  WEFT_CORES=2 WEFT_STATS=$OUT/$n.nat.json $OUT/$n.blp $A >/dev/null 2>&1
-  WEFT_CORES=2 WEFT_STATS=$OUT/$n.long.json $OUT/$n.blp $A --iters $LONG >/dev/null 2>&1
+  # native shares: the run with the median share of N (single runs of millisecond
+  # inspections move by a factor of 2 on this host)
+  for k in $(seq "$N"); do
+    WEFT_CORES=2 WEFT_STATS=$OUT/$n.nat.$k.json $OUT/$n.blp $A >/dev/null 2>&1
+    WEFT_CORES=2 WEFT_STATS=$OUT/$n.long.$k.json $OUT/$n.blp $A --iters $LONG >/dev/null 2>&1
+  done
+  cp "$(median_run $OUT/$n.nat)" $OUT/$n.nat.json
+  cp "$(median_run $OUT/$n.long)" $OUT/$n.long.json
   # the trace itself is not needed (full-size traces take tens of GB)
   # (stun's full-size traced run takes many minutes: bounded by TRACE_TIMEOUT seconds, and a
   # run that does not finish leaves its column empty instead of ending the script)

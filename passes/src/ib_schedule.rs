@@ -456,7 +456,7 @@ pub fn decide_affine<'ctx>(
     if let Some(h) = inspector::inspector_hazard(fa, l, &plan) {
         return (Decision::Skip(format!("no address inspector: {h}")), false);
     }
-    (Decision::Transform(plan), par)
+    (Decision::Transform(Box::new(plan)), par)
 }
 
 impl Pass for IbSchedule {

@@ -377,7 +377,7 @@ fn decide<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
     if let Some(h) = inspector_hazard(fa, l, &plan) {
         return Decision::Skip(format!("no inspector: {h}"));
     }
-    Decision::Transform(plan)
+    Decision::Transform(Box::new(plan))
 }
 
 /// Turns a clone made with [`CloneKind::Inspector`] into the inspector:

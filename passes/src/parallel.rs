@@ -63,8 +63,8 @@ pub fn selected(only: &[String], name: &str) -> bool {
 
 /// Outcome of looking at one loop.
 pub enum Decision<'ctx> {
-    /// Transform it with this plan.
-    Transform(LoopPlan<'ctx>),
+    /// Transform it with this plan (boxed: a plan is far larger than a reason).
+    Transform(Box<LoopPlan<'ctx>>),
     /// Leave it; look at its children.
     Skip(String),
 }
@@ -124,7 +124,7 @@ pub fn drive<'ctx>(
             match d {
                 Decision::Skip(why) => cx.remark(&name, Some(label), RemarkKind::Missed, why),
                 Decision::Transform(plan) => {
-                    let msg = apply(module, plan, cx)?;
+                    let msg = apply(module, *plan, cx)?;
                     cx.remark(&name, Some(label), RemarkKind::Applied, msg);
                     cx.invalidate();
                     changed = true;
@@ -141,7 +141,7 @@ fn decide_parallel<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ct
         return Decision::Skip(format!("not parallel: {}", d.reasons.join("; ")));
     }
     match outline::plan_loop(fa, l) {
-        Ok(p) => Decision::Transform(p),
+        Ok(p) => Decision::Transform(Box::new(p)),
         Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
     }
 }

@@ -636,11 +636,12 @@ impl AffineDesc {
         acc: &mut Acc<'_>,
     ) -> Result<()> {
         let addr_at = |vals: &[i64; MAX_DEPTH + 1], upto: usize| {
-            let mut a = r.base.wrapping_add(r.off_c);
-            for j in 0..upto {
-                a = a.wrapping_add(r.off[j].wrapping_mul(vals[j]));
-            }
-            a
+            r.off[..upto]
+                .iter()
+                .zip(&vals[..upto])
+                .fold(r.base.wrapping_add(r.off_c), |a, (&o, &v)| {
+                    a.wrapping_add(o.wrapping_mul(v))
+                })
         };
         if lev == r.chain.len() {
             // The reference sits directly in P: one access.

@@ -1898,9 +1898,9 @@ mod tests {
         for v in 0..n {
             for &p in d.preds(v) {
                 r[p as usize][v] = true;
-                for u in 0..n {
-                    if r[u][p as usize] {
-                        r[u][v] = true;
+                for row in r.iter_mut() {
+                    if row[p as usize] {
+                        row[v] = true;
                     }
                 }
             }

@@ -454,8 +454,8 @@ fn algorithm5(inst: &IbInstance, opts: &MlpOptions, dag: Option<&UnitDag>) -> Ib
     let mut succ_off = vec![0usize; if dag.is_some() { m + 1 } else { 0 }];
     let mut succ: Vec<u32> = Vec::new();
     if let Some(d) = dag {
-        for v in 0..m {
-            indeg[v] = d.preds(v).len() as u32;
+        for (v, deg) in indeg.iter_mut().enumerate() {
+            *deg = d.preds(v).len() as u32;
             for &u in d.preds(v) {
                 succ_off[u as usize + 1] += 1;
             }
@@ -651,8 +651,8 @@ pub fn schedule_la_mlp(inst: &IbInstance, dag: Option<&UnitDag>) -> IbSchedule {
     let mut indeg = vec![0u32; m];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); if dag.is_some() { m } else { 0 }];
     if let Some(d) = dag {
-        for v in 0..m {
-            indeg[v] = d.preds(v).len() as u32;
+        for (v, deg) in indeg.iter_mut().enumerate() {
+            *deg = d.preds(v).len() as u32;
             for &u in d.preds(v) {
                 succs[u as usize].push(v as u32);
             }
@@ -977,6 +977,8 @@ impl Index {
         }
     }
 
+    // `r` (0 = primary, 1 = secondary) indexes `sets` and three per-resource fields.
+    #[allow(clippy::needless_range_loop)]
     fn group_filled(&mut self, sets: &[Sets; 2], g: usize) {
         for r in 0..2 {
             self.templates[r].push(sets[r].size[g], g);
@@ -994,6 +996,8 @@ impl Index {
         }
     }
 
+    // `r` (0 = primary, 1 = secondary) indexes `sets` and three per-resource fields.
+    #[allow(clippy::needless_range_loop)]
     fn group_emptied(&mut self, sets: &[Sets; 2], g: usize) {
         for r in 0..2 {
             self.templates[r].remove(sets[r].size[g], g);

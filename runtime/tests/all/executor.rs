@@ -202,6 +202,8 @@ fn irregular_spmv_matches_sequential_and_caches() {
 }
 
 #[test]
+// CSR row `i` indexes both `x` and the row pointers at `i` and `i + 1`.
+#[allow(clippy::needless_range_loop)]
 fn irregular_conflicts_respect_original_order_bitwise() {
     // transposed SpMV: y[col[j]] += val[j] * x[i]; slabs conflict on y.
     let m = csr(800, 6, 11);
@@ -327,6 +329,8 @@ fn writes_first_gives_the_plan_of_a_full_inspection() {
 }
 
 #[test]
+// Flat index `k` gives the (row, column) pair and indexes `count` and `b`.
+#[allow(clippy::needless_range_loop)]
 fn affine_schemes_run_every_iteration_once() {
     // 2-D stencil b[j][i] = a[j][i-1] + a[j][i] + a[j][i+1], flattened.
     let (rows, cols) = (64usize, 256usize);

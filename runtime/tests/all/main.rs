@@ -33,7 +33,7 @@ pub fn inst_from_bits(rows: &[&[&str]]) -> SlabInstance {
 pub struct Rng(pub u64);
 impl Rng {
     /// Next raw value.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -42,7 +42,7 @@ impl Rng {
     }
     /// Value in 0..n.
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }
 

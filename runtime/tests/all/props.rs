@@ -210,6 +210,8 @@ proptest! {
     }
 
     #[test]
+    // `v` is a column of `reach` (`reach[u][v]`), so iterating its rows does not fit.
+    #[allow(clippy::needless_range_loop)]
     fn dependence_check_links_every_conflict(
         acc in prop::collection::vec((0u32..6, 0u64..16, any::<bool>()), 0..40)
     ) {

@@ -18,7 +18,7 @@ use super::engine::SweepPoint;
 use super::paper;
 use super::results::{Derived, VersionAverage};
 use super::versions::Study;
-use super::{EvalError, Result};
+use super::{ChecksumMismatch, EvalError, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -77,7 +77,7 @@ pub fn check_checksums(runs: &[ChecksumRun]) -> Result<ChecksumCount> {
         let Some(reference) = reference else { continue };
         for r in rs.iter().filter(|r| !r.reordered) {
             if reference.checksum != r.checksum {
-                return Err(EvalError::ChecksumMismatch {
+                return Err(EvalError::ChecksumMismatch(Box::new(ChecksumMismatch {
                     study: r.study.name().to_string(),
                     bench: r.bench.clone(),
                     version: r.version.clone(),
@@ -85,7 +85,7 @@ pub fn check_checksums(runs: &[ChecksumRun]) -> Result<ChecksumCount> {
                     reference_version: reference.version.clone(),
                     expected: reference.checksum.clone(),
                     got: r.checksum.clone(),
-                });
+                })));
             }
             count.checked += 1;
         }
@@ -628,7 +628,7 @@ mod tests {
                 value,
             })
         };
-        let mut at = |value, time| {
+        let at = |value, time| {
             let mut d = derived("blp-opt", 1000, 0, 0);
             d.point = point(value);
             d.blp_gain_pct = Some(5.0);

@@ -36,28 +36,11 @@ use versions::Study;
 /// Errors of the harness.
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
-    /// A run printed a checksum different from its baseline's.
-    #[error(
-        "checksum mismatch: {study} benchmark `{bench}` version `{version}`{} printed `{got}`, \
-         but `{reference_version}` printed `{expected}`",
-        point.as_ref().map(|p| format!(" at {p}")).unwrap_or_default()
-    )]
-    ChecksumMismatch {
-        /// Study.
-        study: String,
-        /// Benchmark.
-        bench: String,
-        /// Version whose checksum differs.
-        version: String,
-        /// Sweep point, if any.
-        point: Option<String>,
-        /// Version the reference checksum comes from.
-        reference_version: String,
-        /// Reference checksum.
-        expected: String,
-        /// Checksum printed.
-        got: String,
-    },
+    /// A run printed a checksum different from its baseline's (boxed: it is
+    /// several times larger than the other variants, and every `Result` of the
+    /// harness would carry its size).
+    #[error(transparent)]
+    ChecksumMismatch(Box<ChecksumMismatch>),
     /// Writing outputs failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -72,6 +55,30 @@ pub enum EvalError {
         /// What went wrong.
         msg: String,
     },
+}
+
+/// A run printed a checksum different from its baseline's.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "checksum mismatch: {study} benchmark `{bench}` version `{version}`{} printed `{got}`, \
+     but `{reference_version}` printed `{expected}`",
+    point.as_ref().map(|p| format!(" at {p}")).unwrap_or_default()
+)]
+pub struct ChecksumMismatch {
+    /// Study.
+    pub study: String,
+    /// Benchmark.
+    pub bench: String,
+    /// Version whose checksum differs.
+    pub version: String,
+    /// Sweep point, if any.
+    pub point: Option<String>,
+    /// Version the reference checksum comes from.
+    pub reference_version: String,
+    /// Reference checksum.
+    pub expected: String,
+    /// Checksum printed.
+    pub got: String,
 }
 
 /// Result alias of the harness.

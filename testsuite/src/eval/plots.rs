@@ -107,12 +107,15 @@ fn both(set: &mut PlotSet, dir: &Path, name: &str, title: &str, size: (u32, u32)
     }
 }
 
+/// A labelled line: `(label, points)`.
+type Line = (String, Vec<(f64, f64)>);
+
 /// A line chart panel.
 struct Panel {
     title: String,
     x_desc: String,
     y_desc: String,
-    lines: Vec<(String, Vec<(f64, f64)>)>,
+    lines: Vec<Line>,
 }
 
 /// What a plot file shows.
@@ -134,12 +137,15 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure) -> Dr
     }
 }
 
+/// One version's bars: `(label, value per benchmark)`.
+type Series = (String, Vec<Option<f64>>);
+
 /// A grouped bar chart: `values[version][bench]`.
 struct Bars {
     title: String,
     y_label: String,
     benches: Vec<String>,
-    series: Vec<(String, Vec<Option<f64>>)>,
+    series: Vec<Series>,
 }
 
 fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, b: &Bars) -> DrawResult {
@@ -215,7 +221,7 @@ fn bars_for(
     derived: &[Derived],
     study: Study,
     f: impl Fn(&Derived) -> Option<f64>,
-) -> (Vec<String>, Vec<(String, Vec<Option<f64>>)>) {
+) -> (Vec<String>, Vec<Series>) {
     let benches: Vec<String> = out
         .benchmarks
         .get(study.name())
@@ -241,17 +247,32 @@ fn bars_for(
     (benches, series)
 }
 
+/// What one bar plot of [`bar_plot`] shows.
+struct BarSpec<'a> {
+    /// File stem.
+    name: &'a str,
+    /// Caption.
+    title: &'a str,
+    /// Y-axis label.
+    y_label: &'a str,
+    /// Study whose benchmarks and versions are plotted.
+    study: Study,
+}
+
 fn bar_plot(
     set: &mut PlotSet,
     dir: &Path,
-    name: &str,
-    title: &str,
-    y_label: &str,
     out: &EngineOutput,
     derived: &[Derived],
-    study: Study,
+    spec: BarSpec<'_>,
     f: impl Fn(&Derived) -> Option<f64>,
 ) {
+    let BarSpec {
+        name,
+        title,
+        y_label,
+        study,
+    } = spec;
     let (benches, series) = bars_for(out, derived, study, f);
     if series.is_empty() {
         set.skipped
@@ -274,7 +295,7 @@ fn draw_lines<DB: DrawingBackend>(
     title: &str,
     x_desc: &str,
     y_desc: &str,
-    lines: &[(String, Vec<(f64, f64)>)],
+    lines: &[Line],
 ) -> DrawResult {
     let xs = lines.iter().flat_map(|l| l.1.iter().map(|p| p.0));
     let ys: Vec<f64> = lines.iter().flat_map(|l| l.1.iter().map(|p| p.1)).collect();
@@ -331,13 +352,13 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
     }
 
     // Fig. 4.3: BLP over time, one panel per ch. 4 benchmark, Original vs BLP Optimized.
-    let panels: Vec<(String, Vec<(String, Vec<(f64, f64)>)>)> = out
+    let panels: Vec<(String, Vec<Line>)> = out
         .benchmarks
         .get("ch4")
         .map(|bs| {
             bs.iter()
                 .filter_map(|b| {
-                    let lines: Vec<(String, Vec<(f64, f64)>)> = ["original", "blp-opt"]
+                    let lines: Vec<Line> = ["original", "blp-opt"]
                         .iter()
                         .filter_map(|v| {
                             let r = out.records.iter().find(|r| {
@@ -398,23 +419,27 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
     bar_plot(
         &mut set,
         dir,
-        "ch4_blp",
-        "BLP per benchmark and version (Figs. 4.4, 4.10, 4.17a)",
-        "BLP (banks)",
         out,
         derived,
-        Study::Ch4,
+        BarSpec {
+            name: "ch4_blp",
+            title: "BLP per benchmark and version (Figs. 4.4, 4.10, 4.17a)",
+            y_label: "BLP (banks)",
+            study: Study::Ch4,
+        },
         |d| Some(d.blp),
     );
     bar_plot(
         &mut set,
         dir,
-        "ch4_time",
-        "Execution-time reduction vs Original, % (Figs. 4.5, 4.12, 4.17b)",
-        "% faster",
         out,
         derived,
-        Study::Ch4,
+        BarSpec {
+            name: "ch4_time",
+            title: "Execution-time reduction vs Original, % (Figs. 4.5, 4.12, 4.17b)",
+            y_label: "% faster",
+            study: Study::Ch4,
+        },
         |d| d.time_reduction_pct,
     );
     // Fig. 4.13: overhead of BLP Optimized only.
@@ -517,34 +542,40 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
     bar_plot(
         &mut set,
         dir,
-        "ch5_mlp",
-        "MLP per benchmark and version (Fig. 5.6)",
-        "MLP (banks)",
         out,
         derived,
-        Study::Ch5,
+        BarSpec {
+            name: "ch5_mlp",
+            title: "MLP per benchmark and version (Fig. 5.6)",
+            y_label: "MLP (banks)",
+            study: Study::Ch5,
+        },
         |d| Some(d.mlp),
     );
     bar_plot(
         &mut set,
         dir,
-        "ch5_clp",
-        "CLP per benchmark and version (Fig. 5.7)",
-        "CLP (LLC banks)",
         out,
         derived,
-        Study::Ch5,
+        BarSpec {
+            name: "ch5_clp",
+            title: "CLP per benchmark and version (Fig. 5.7)",
+            y_label: "CLP (LLC banks)",
+            study: Study::Ch5,
+        },
         |d| Some(d.clp),
     );
     bar_plot(
         &mut set,
         dir,
-        "ch5_time",
-        "Execution-time reduction vs Default, % (Fig. 5.10)",
-        "% faster",
         out,
         derived,
-        Study::Ch5,
+        BarSpec {
+            name: "ch5_time",
+            title: "Execution-time reduction vs Default, % (Fig. 5.10)",
+            y_label: "% faster",
+            study: Study::Ch5,
+        },
         |d| d.time_reduction_pct,
     );
     // Fig. 5.11: beta histogram in 10 bins.
@@ -555,7 +586,7 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
             "no Balanced run reported beta values".into(),
         ));
     } else {
-        let mut bins = vec![0usize; 10];
+        let mut bins = [0usize; 10];
         for b in &betas {
             let i = ((b.clamp(0.0, 1.0) * 10.0) as usize).min(9);
             bins[i] += 1;

@@ -473,7 +473,7 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
         },
     );
     // Coverage and overhead.
-    let cov: Vec<&Derived> = main_blp_opt(&inp.derived).collect();
+    let cov: Vec<&Derived> = main_blp_opt(inp.derived).collect();
     let _ = writeln!(
         s,
         "\n**Coverage ratio and inspector overhead of BLP Optimized (§4.5.1, Fig. 4.13)**\n"
