@@ -8,80 +8,15 @@
 #[allow(dead_code, missing_docs)]
 mod reference;
 
-use weft_runtime::bankmap::{unit_maps, AddressMap};
-use weft_runtime::bankset::BankSet;
+use weft_runtime::bankmap::AddressMap;
 use weft_runtime::blp::{schedule_blp, BlpOptions, CoreOrder, SlabInstance};
-use weft_runtime::deps::Access;
 use weft_runtime::deps::UnitDag;
 use weft_runtime::machine::Machine;
-use weft_runtime::mlp::{iw_size, schedule_ibs, BlockVectors, IbInstance, MlpOptions, Scheme};
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use weft_runtime::mlp::{iw_size, schedule_ibs, IbInstance, MlpOptions, Scheme};
 
-fn slab_instance(p: usize, m: usize, q: usize) -> SlabInstance {
-    let mut r = Rng(p as u64);
-    let slabs = (0..p)
-        .map(|_| {
-            (0..m)
-                .map(|_| {
-                    let k = 2 + (r.next() % 10) as usize;
-                    let b: Vec<usize> = (0..k).map(|_| (r.next() % q as u64) as usize).collect();
-                    BankSet::from_banks(q, &b).unwrap()
-                })
-                .collect()
-        })
-        .collect();
-    SlabInstance::new(q, slabs).unwrap()
-}
-
-/// 32,000 IBs of a 2-D stencil b[j][i] = a[j][i-1] + a[j][i] + a[j][i+1] (doubles,
-/// 16 iterations per IB) mapped through the table5.2 machine.
-fn stencil_blocks(m: &Machine, ibs: usize) -> (Vec<BlockVectors>, f64) {
-    let ib = 16u64;
-    let cols = 4096u64;
-    let a_base = 0x1000_0000u64;
-    let b_base = 0x4000_0000u64;
-    let mut acc = Vec::new();
-    for u in 0..ibs as u64 {
-        for k in u * ib..(u + 1) * ib {
-            let (j, i) = (k / cols, k % cols);
-            for d in [i.saturating_sub(1), i, (i + 1).min(cols - 1)] {
-                acc.push(Access {
-                    unit: u as u32,
-                    addr: a_base + (j * cols + d) * 8,
-                    size: 8,
-                    write: false,
-                });
-            }
-            acc.push(Access {
-                unit: u as u32,
-                addr: b_base + k * 8,
-                size: 8,
-                write: true,
-            });
-        }
-    }
-    let maps = unit_maps(m as &dyn AddressMap, ibs, &acc).unwrap();
-    let ds = maps.mean_ds_lines();
-    let blocks = maps
-        .mem_weighted
-        .into_iter()
-        .zip(maps.llc_weighted)
-        .map(|(a, b)| BlockVectors {
-            mem: a.counts,
-            llc: b.counts,
-        })
-        .collect();
-    (blocks, ds)
-}
+#[path = "../benches/common/sched_workloads.rs"]
+mod sched_workloads;
+use sched_workloads::{slab_instance, stencil_blocks, Rng};
 
 fn main() {
     let reps: usize = std::env::args()
@@ -101,8 +36,8 @@ fn main() {
     let mut r = Rng(3);
     let edges: Vec<(u32, u32)> = (0..n / 2)
         .map(|_| {
-            let a = r.next() % n as u64;
-            let b = (a + 1 + r.next() % 200).min(n as u64 - 1);
+            let a = r.next_u64() % n as u64;
+            let b = (a + 1 + r.next_u64() % 200).min(n as u64 - 1);
             (a as u32, b as u32)
         })
         .filter(|(a, b)| a < b)
