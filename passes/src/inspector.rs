@@ -157,6 +157,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "report an inner counted loop's element-by-element loads (val[j], col[j] of a CSR row) once before the loop, as one byte range (default true; false reports each element)",
     ),
     (
+        "row-streams",
+        "with streams: an inner loop over a CSR row (j from rowptr[i] to rowptr[i+1], i the parallel loop's counter) reports the streams of every row left in the current slab at once, as one range, the first time a row of the slab enters it (default true; false reports each row's range)",
+    ),
+    (
         "gathers",
         "report a gathered read of an inner counted loop (x[col[j]] of a CSR row) with one weft_inspect_gather call before the loop, which reads the index array itself (default true; false reports each element)",
     ),
@@ -187,6 +191,9 @@ pub struct InsertInspector {
     /// Report inner loops' streaming loads as one range before the loop
     /// ([`inner_streams`]).
     pub streams: bool,
+    /// With `streams`: report the streams of a CSR loop's rows once per
+    /// slab ([`csr_rows`]).
+    pub row_streams: bool,
     /// Report inner loops' gathered reads with one runtime call before the
     /// loop ([`inner_gathers`]).
     pub gathers: bool,
@@ -206,6 +213,7 @@ impl Default for InsertInspector {
             original: false,
             data_key: false,
             streams: true,
+            row_streams: true,
             gathers: true,
             inline_checked: true,
             writes_first: true,
@@ -223,6 +231,7 @@ impl InsertInspector {
             original: o.choice_or("schedule", &["blp", "original"], "blp")? == "original",
             data_key: o.bool_or("data-key", false)?,
             streams: o.bool_or("streams", true)?,
+            row_streams: o.bool_or("row-streams", true)?,
             gathers: o.bool_or("gathers", true)?,
             inline_checked: o.bool_or("inline-checked", true)?,
             writes_first: o.bool_or("writes-first", true)?,
@@ -400,6 +409,8 @@ pub fn make_inspector<'ctx>(
 pub struct Reports {
     /// Inner loops' streaming loads as one range ([`inner_streams`]).
     pub streams: bool,
+    /// With `streams`: a CSR loop's row streams once per slab ([`csr_rows`]).
+    pub row_streams: bool,
     /// Inner loops' gathered reads as one runtime call ([`inner_gathers`]).
     pub gathers: bool,
     /// Checked reads recorded inline ([`LineDedup::CHECKED`]).
@@ -563,7 +574,13 @@ pub fn make_inspector_with<'ctx>(
             let (at, n) = before_counted_loop(&b, st.pre, st.base, span, names)?;
             let stride = cx.i64_type().const_int(st.stride, false);
             let bytes = b.build_int_mul(n, stride, "weft.stream.bytes")?;
-            d.report_bytes(&b, h, k, at.into(), bytes, false)?;
+            match (&st.rows, how.row_streams) {
+                (Some(r), true) => {
+                    let rows = (r.next, r.bytes, st.end, st.base, st.stride);
+                    d.report_rows(&b, k, (at, bytes), rows)?
+                }
+                _ => d.report_bytes(&b, h, k, at.into(), bytes, false)?,
+            }
             continue;
         }
         match &mut dedup {
@@ -671,6 +688,104 @@ struct Stream<'ctx> {
     end: IntValue<'ctx>,
     /// Bytes per element (= the load's size).
     stride: u64,
+    /// The loop runs over a CSR row ([`csr_rows`]).
+    rows: Option<Rows<'ctx>>,
+}
+
+/// The rows of a CSR loop: iteration `k`'s inner loop runs from `P[x]` to
+/// `P[x + 1]`, with `x` = `k` plus a value that does not change with `k`
+/// ([`csr_rows`]). So iterations `k` to `e - 1` together run their inner
+/// loops over `[P[x], P[x + e - k])`, when `P` does not decrease (a CSR row
+/// pointer), and their streams are one range of the streamed array.
+struct Rows<'ctx> {
+    /// `&P[x + 1]`, where the loop's end bound is loaded from.
+    next: inkwell::values::PointerValue<'ctx>,
+    /// Bytes of an element of `P`: 8, or 4 (sign-extended to 64 bits).
+    bytes: u64,
+}
+
+/// [`Rows`] of a stream's bounds: `start` = `P[x]` and `end` = `P[x + 1]`
+/// (loads of `i64`, or of `i32` sign-extended), `x` unit-stepped in `k`
+/// ([`steps_with`]).
+fn csr_rows<'ctx>(
+    start: IntValue<'ctx>,
+    end: IntValue<'ctx>,
+    k: IntValue<'ctx>,
+    td: &inkwell::targets::TargetData,
+) -> Option<Rows<'ctx>> {
+    use InstructionOpcode as O;
+    // A bound: `load i64 p` or `sext (load i32 p)`; its load and width.
+    let bound = |v: IntValue<'ctx>| -> Option<(InstructionValue<'ctx>, u64)> {
+        let i = v.as_instruction()?;
+        let (load, bytes) = match i.get_opcode() {
+            O::Load => (i, 8),
+            O::SExt => (util::value_operand(i, 0).and_then(util::as_instruction)?, 4),
+            _ => return None,
+        };
+        let width = util::basic_type_of(load)
+            .filter(|t| t.is_int_type())
+            .map(|t| t.into_int_type().get_bit_width());
+        (load.get_opcode() == O::Load && width == Some(bytes as u32 * 8)).then_some((load, bytes))
+    };
+    let (ls, bytes) = bound(start)?;
+    let (le, bytes_e) = bound(end)?;
+    let (ps, pe) = (util::value_operand(ls, 0)?, util::value_operand(le, 0)?);
+    let (base_s, xs, es) = two_operand_gep(ps, td)?;
+    let (base_e, xe, ee) = two_operand_gep(pe, td)?;
+    if bytes_e != bytes || es != bytes || ee != bytes || util::key(&base_s) != util::key(&base_e) {
+        return None;
+    }
+    // xe = xs + 1
+    let plus_one = util::as_instruction(xe).is_some_and(|a| {
+        let ops = util::value_operands(a);
+        a.get_opcode() == O::Add
+            && ops.len() == 2
+            && (0..2).any(|i| {
+                util::key(&ops[i]) == util::key(&xs)
+                    && weft_frontend::ir::const_int(ops[1 - i]) == Some(1)
+            })
+    });
+    (plus_one && steps_with(xs, k, 4)).then(|| Rows {
+        next: pe.into_pointer_value(),
+        bytes,
+    })
+}
+
+/// Whether `x` is `k` plus a value that does not change with `k`: `k`,
+/// `c + y` or `y + c` with `y` such a value and `c` a constant or defined in
+/// the function's entry block, `y * 1` (how the outliner writes the loop's
+/// counter from `k`).
+fn steps_with<'ctx>(x: BasicValueEnum<'ctx>, k: IntValue<'ctx>, depth: u32) -> bool {
+    use InstructionOpcode as O;
+    if util::key(&x) == util::key(&k) {
+        return true;
+    }
+    let Some(i) = util::as_instruction(x) else {
+        return false;
+    };
+    if depth == 0 {
+        return false;
+    }
+    let ops = util::value_operands(i);
+    if ops.len() != 2 {
+        return false;
+    }
+    let entry = i
+        .get_parent()
+        .and_then(|bb| bb.get_parent())
+        .and_then(|f| f.get_first_basic_block());
+    let fixed = |v: BasicValueEnum<'ctx>| {
+        weft_frontend::ir::const_int(v).is_some()
+            || util::as_instruction(v)
+                .is_some_and(|d| d.get_parent().is_some() && d.get_parent() == entry)
+    };
+    match i.get_opcode() {
+        O::Add => (0..2).any(|j| steps_with(ops[j], k, depth - 1) && fixed(ops[1 - j])),
+        O::Mul => (0..2).any(|j| {
+            steps_with(ops[j], k, depth - 1) && weft_frontend::ir::const_int(ops[1 - j]) == Some(1)
+        }),
+        _ => false,
+    }
 }
 
 /// Unchecked loads `gep T, base, j` of a one-block counted loop `for (j =
@@ -716,6 +831,7 @@ fn inner_streams<'ctx>(
         let Some((pre, start, end)) = counted_loop(h, j, &mut preds) else {
             continue;
         };
+        let rows = csr_rows(start, end, k, td);
         out.insert(
             util::key(&i),
             Stream {
@@ -724,6 +840,7 @@ fn inner_streams<'ctx>(
                 start,
                 end,
                 stride,
+                rows,
             },
         );
     }
@@ -1082,6 +1199,7 @@ fn is_report_call(i: InstructionValue<'_>) -> bool {
                 || n == LineDedup::REPORT
                 || n == LineDedup::CHECKED
                 || n == GATHER_WRAPPER
+                || n.starts_with(ROWS_WRAPPER)
         )
 }
 
@@ -1149,6 +1267,10 @@ struct LineDedup<'m, 'ctx> {
 /// records the index loads the runtime performs for it.
 pub const GATHER_WRAPPER: &str = "weft.inspect.report_gather";
 
+/// Prefix of the `alwaysinline` wrappers of [`LineDedup::report_rows`]
+/// (`.64` or `.32`: the width of the row pointers).
+pub const ROWS_WRAPPER: &str = "weft.inspect.report_rows.";
+
 /// Field indices of `weft_inspect_fast_t` (`weft_runtime::abi::InspectFast`,
 /// `#[repr(C)]`; a test checks that the LLVM struct has its layout).
 mod fast {
@@ -1168,15 +1290,16 @@ mod fast {
     pub const WBITS: u32 = 15;
     pub const WGMIN: u32 = 16;
     pub const WSPAN: u32 = 17;
+    pub const SLAB_END: u32 = 18;
     /// Only in the inspector's own copy: the bits of the row's word 0 set
     /// since the row was last written (banks 0..64 in a register instead of
     /// a read-modify-write of memory per access).
-    pub const ACC: u32 = 18;
+    pub const ACC: u32 = 19;
     /// The fields the runtime fills (copied into the inspector's copy after
     /// each call that fills them).
-    pub const FILLED: [u32; 16] = [
+    pub const FILLED: [u32; 17] = [
         LO, HI, ROW, TABLE, MASK, LSB, ENABLED, REPORTED, TOUCHES, RECS, RECS_END, UNIT, REC_STEP,
-        WBITS, WGMIN, WSPAN,
+        WBITS, WGMIN, WSPAN, SLAB_END,
     ];
     /// The fields the inspector hands back before such a call.
     pub const HANDED_BACK: [u32; 4] = [REPORTED, TOUCHES, RECS, RECS_END];
@@ -1206,6 +1329,7 @@ fn fast_type(cx: inkwell::context::ContextRef<'_>, local: bool) -> inkwell::type
         ptr.into(),  // wbits
         i64t.into(), // wgmin
         i64t.into(), // wspan
+        i64t.into(), // slab_end
     ];
     let acc = [i64t.into()];
     let fields: Vec<inkwell::types::BasicTypeEnum<'_>> = match local {
@@ -1967,6 +2091,194 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         Ok(())
     }
 
+    /// Reports the stream of a CSR loop's row, `bytes` at `at`, in
+    /// iteration `k`, and with it the streams of the rows after it that lie
+    /// in the same slab, through
+    /// `weft.inspect.report_rows.<bits>` (`rows`: `&P[x + 1]`, the bytes of
+    /// an element of `P`, the row's end `P[x + 1]`, the streamed array and
+    /// its element size; see [`Rows`]). A row already covered reports
+    /// nothing. Only while the inline path holds `k`'s slab is the slab's
+    /// end known; otherwise the row reports its own range, as
+    /// [`LineDedup::report_bytes`] does.
+    fn report_rows(
+        &mut self,
+        b: &inkwell::builder::Builder<'ctx>,
+        k: IntValue<'ctx>,
+        (at, bytes): (inkwell::values::PointerValue<'ctx>, IntValue<'ctx>),
+        (next, pbytes, end, base, stride): (
+            inkwell::values::PointerValue<'ctx>,
+            u64,
+            IntValue<'ctx>,
+            BasicValueEnum<'ctx>,
+            u64,
+        ),
+    ) -> Result<()> {
+        let cx = self.module.get_context();
+        let i64t = cx.i64_type();
+        let line = outline::entry_alloca(self.module, b, i64t.into(), "weft.line")?;
+        self.lines.push(line);
+        // The first iteration not yet covered (none at entry).
+        let done = outline::entry_alloca(self.module, b, i64t.into(), "weft.rows.done")?;
+        let init = cx.create_builder();
+        let after = done
+            .as_instruction()
+            .and_then(|i| i.get_next_instruction())
+            .ok_or_else(|| PassError::Llvm("entry alloca without successor".into()))?;
+        init.position_before(&after);
+        init.build_store(done, i64t.const_int(i64::MIN as u64, true))?;
+        let w = Self::rows_wrapper(self.module, self.wrapper, pbytes)?;
+        let args: [BasicMetadataValueEnum<'ctx>; 13] = [
+            self.h.into(),
+            k.into(),
+            at.into(),
+            bytes.into(),
+            line.into(),
+            self.shift.into(),
+            self.st.into(),
+            self.cur.into(),
+            done.into(),
+            next.into(),
+            end.into(),
+            base.into(),
+            i64t.const_int(stride, false).into(),
+        ];
+        b.build_call(w, &args, "")?;
+        Ok(())
+    }
+
+    /// Declares (once per module and width of `P`) and returns the wrapper
+    /// of [`LineDedup::report_rows`]: `void (ptr h, i64 k, ptr at, i64
+    /// bytes, ptr line, i64 shift, ptr st, ptr cur, ptr done, ptr next, i64
+    /// end, ptr base, i64 stride)`. When `k < *done` the row was covered.
+    /// Otherwise it reports its own `[at, at + bytes)` through `report`
+    /// (which makes `k`'s slab current when the inline path records it);
+    /// then, if the inline path holds `k`'s slab, the rows `k + 1 .. e`,
+    /// `e` the slab's end (`slab_end`, not clipped to the inspected range:
+    /// a probe of the slab then sees the whole slab's streams), are reported
+    /// as the one range `[base + end * stride, base + next[e - k - 1] *
+    /// stride)` (when it is not empty), still in iteration `k`, whose slab
+    /// is theirs, and `*done = e`. `next[e - k - 1]` is `P[x + e - k]`, the
+    /// end bound the loop itself loads for row `e - 1` (a slab lies in the
+    /// loop's iteration range).
+    fn rows_wrapper(
+        module: &Module<'ctx>,
+        report: FunctionValue<'ctx>,
+        pbytes: u64,
+    ) -> Result<FunctionValue<'ctx>> {
+        let name = format!("{ROWS_WRAPPER}{}", pbytes * 8);
+        if let Some(w) = module.get_function(&name) {
+            return Ok(w);
+        }
+        let cx = module.get_context();
+        let i64t = cx.i64_type();
+        let ptr = cx.ptr_type(inkwell::AddressSpace::default());
+        let fty = cx.void_type().fn_type(
+            &[
+                ptr.into(),
+                i64t.into(),
+                ptr.into(),
+                i64t.into(),
+                ptr.into(),
+                i64t.into(),
+                ptr.into(),
+                ptr.into(),
+                ptr.into(),
+                ptr.into(),
+                i64t.into(),
+                ptr.into(),
+                i64t.into(),
+            ],
+            false,
+        );
+        let w = Self::always_inline(module, &name, fty);
+        let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
+        let (h, k, at, bytes, line, shift, st, cur) =
+            (p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7));
+        let k = k.into_int_value();
+        let (done, next) = (p(8).into_pointer_value(), p(9).into_pointer_value());
+        let (end, base, stride) = (
+            p(10).into_int_value(),
+            p(11).into_pointer_value(),
+            p(12).into_int_value(),
+        );
+        let b = cx.create_builder();
+        let entry = cx.append_basic_block(w, "entry");
+        let own = cx.append_basic_block(w, "own");
+        let slab = cx.append_basic_block(w, "slab");
+        let rest = cx.append_basic_block(w, "rest");
+        let more = cx.append_basic_block(w, "more");
+        let out = cx.append_basic_block(w, "out");
+        b.position_at_end(entry);
+        let d = b.build_load(i64t, done, "done")?.into_int_value();
+        let covered = b.build_int_compare(IntPredicate::SLT, k, d, "covered")?;
+        b.build_conditional_branch(covered, out, own)?;
+        // The row's own range (and `k`'s slab made current).
+        b.position_at_end(own);
+        let no = cx.bool_type().const_zero();
+        let args =
+            |a: BasicValueEnum<'ctx>, n: IntValue<'ctx>| -> [BasicMetadataValueEnum<'ctx>; 9] {
+                [
+                    h.into(),
+                    k.into(),
+                    a.into(),
+                    n.into(),
+                    line.into(),
+                    shift.into(),
+                    st.into(),
+                    cur.into(),
+                    no.into(),
+                ]
+            };
+        b.build_call(report, &args(at, bytes.into_int_value()), "")?;
+        let cur = cur.into_pointer_value();
+        let lty = fast_type(cx, true);
+        let i32t = cx.i32_type();
+        let en = b.build_load(
+            i32t,
+            b.build_struct_gep(lty, cur, fast::ENABLED, "")?,
+            "enabled",
+        )?;
+        let en =
+            b.build_int_compare(IntPredicate::NE, en.into_int_value(), i32t.const_zero(), "")?;
+        let held = b.build_and(en, Self::in_current_slab(&b, cur, k)?, "held")?;
+        b.build_conditional_branch(held, slab, out)?;
+        // The rows after `k` in its slab, up to the call's end.
+        b.position_at_end(slab);
+        let e = b.build_load(i64t, b.build_struct_gep(lty, cur, fast::SLAB_END, "")?, "e")?;
+        let e = e.into_int_value();
+        b.build_store(done, e)?;
+        let k1 = b.build_int_add(k, i64t.const_int(1, false), "")?;
+        let any = b.build_int_compare(IntPredicate::SGT, e, k1, "")?;
+        b.build_conditional_branch(any, rest, out)?;
+        b.position_at_end(rest);
+        let off = b.build_int_sub(e, k1, "")?;
+        let pty = match pbytes {
+            8 => i64t,
+            _ => i32t,
+        };
+        // SAFETY: `P[x + e - k]`, the end bound of row `e - 1`, which the
+        // loop itself loads (`e <= hi`).
+        let q = unsafe { b.build_gep(pty, next, &[off], "")? };
+        let last = b.build_load(pty, q, "rows.end")?.into_int_value();
+        let last = match pbytes {
+            8 => last,
+            _ => b.build_int_s_extend(last, i64t, "")?,
+        };
+        let grows = b.build_int_compare(IntPredicate::SGT, last, end, "")?;
+        b.build_conditional_branch(grows, more, out)?;
+        b.position_at_end(more);
+        let from = b.build_int_mul(end, stride, "")?;
+        // SAFETY: the first byte of row `k + 1`'s stream (the loop reads it
+        // when that row is not empty).
+        let a = unsafe { b.build_gep(cx.i8_type(), base, &[from], "rows.at")? };
+        let n = b.build_int_mul(b.build_int_sub(last, end, "")?, stride, "rows.bytes")?;
+        b.build_call(report, &args(a.into(), n), "")?;
+        b.build_unconditional_branch(out)?;
+        b.position_at_end(out);
+        b.build_return(None)?;
+        Ok(w)
+    }
+
     /// Reports the checked access (`is_write` 0: read, 1: write) of `size`
     /// bytes at `p` in iteration `k` at `b`'s position, through
     /// [`LineDedup::CHECKED`] (a read of at most two lines is recorded
@@ -2208,11 +2520,14 @@ fn only_reported_address(v: InstructionValue<'_>) -> bool {
                 | O::Phi
                 | O::Freeze => stack.push(user),
                 O::Select if !uses_x(0) => stack.push(user),
-                // Every argument but the address (operand 2): the callee
-                // operand is last, after the arguments.
+                // Every argument but the addresses (operand 2, and a row
+                // stream's array, operand 11 of [`ROWS_WRAPPER`]): the
+                // callee operand is last, after the arguments.
                 O::Call if is_report_call(user) => {
                     let args = user.get_num_operands().saturating_sub(1);
-                    if (0..args).any(|a| a != 2 && uses_x(a)) {
+                    let rows = util::callee_name(user).is_some_and(|n| n.starts_with(ROWS_WRAPPER));
+                    let address = |a: u32| a == 2 || (rows && a == 11);
+                    if (0..args).any(|a| !address(a) && uses_x(a)) {
                         return false;
                     }
                 }
@@ -2392,6 +2707,7 @@ fn apply<'ctx>(
             .collect();
         let how = Reports {
             streams: opts.streams,
+            row_streams: opts.row_streams,
             gathers: opts.gathers,
             inline_checked: opts.inline_checked,
             writes_only: false,
@@ -2414,6 +2730,7 @@ fn apply<'ctx>(
                 .collect();
             let how = Reports {
                 streams: false,
+                row_streams: false,
                 gathers: false,
                 inline_checked: opts.inline_checked,
                 writes_only: true,
@@ -3048,6 +3365,7 @@ mod tests {
                 (fast::WBITS, offset_of!(InspectFast, wbits)),
                 (fast::WGMIN, offset_of!(InspectFast, wgmin)),
                 (fast::WSPAN, offset_of!(InspectFast, wspan)),
+                (fast::SLAB_END, offset_of!(InspectFast, slab_end)),
             ] {
                 assert_eq!(td.offset_of_element(&ty, j), Some(off as u64), "field {j}");
             }

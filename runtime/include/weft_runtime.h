@@ -210,6 +210,8 @@ typedef struct weft_inspect_fast {
     const uint64_t *wbits; /* granules written (writes first): bit i = granule wgmin + i */
     uint64_t wgmin;        /* a multiple of 64: an aligned access of <= 16 bytes is one word */
     uint64_t wspan;        /* bits in wbits; 0: keep every checked read */
+    int64_t slab_end;      /* one past the current slab's last iteration (hi, not clipped to
+                              the inspected range) */
 } weft_inspect_fast_t;
 
 /* Hands st back (as weft_inspect_fast_flush), then

@@ -915,6 +915,10 @@ pub struct InspectFast {
     pub wgmin: u64,
     /// Granules in `wbits` (0: no filter, every checked read is kept).
     pub wspan: u64,
+    /// One past the current slab's last iteration: `hi` before it is
+    /// clipped to the inspected range (a compiled inspector that reports
+    /// the rest of a slab at once reads its row pointers up to here).
+    pub slab_end: i64,
 }
 
 impl Default for InspectFast {
@@ -938,6 +942,7 @@ impl Default for InspectFast {
             wbits: NO_WRITTEN_GRANULES.as_ptr(),
             wgmin: 0,
             wspan: 0,
+            slab_end: 0,
         }
     }
 }

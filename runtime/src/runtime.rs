@@ -692,6 +692,7 @@ impl Inspector {
                 if iter >= lo && iter < hi {
                     let s = r.inline_slab(iter);
                     (out.lo, out.hi, out.row) = (s.lo.max(lo), s.hi.min(hi), s.row);
+                    out.slab_end = s.hi;
                     out.unit = s.unit;
                     match r.inline_records(out.lo, out.hi) {
                         InlineRecs::Keep { cur, end } => {
@@ -964,6 +965,17 @@ impl Inspector {
     }
 }
 
+/// FNV-1a over the words of `maps`, in order ([`RegionStats::bank_maps_hash`]).
+fn bank_maps_hash(maps: &[crate::bankset::BankSet]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for w in maps.iter().flat_map(|m| m.words()) {
+        for byte in w.to_le_bytes() {
+            h = (h ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// Statistics of one region (or loop nest), written to `WEFT_STATS`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RegionStats {
@@ -1003,6 +1015,11 @@ pub struct RegionStats {
     /// Algorithm 4: mean memory banks in a slab's bank map (what
     /// [`RuntimeConfig::miss_filter`] shrinks).
     pub banks_per_slab: Option<f64>,
+    /// Algorithm 4: a hash (FNV-1a, 64 bits) of every slab's bank map of the
+    /// last inspection, in slab order: two ways of inspecting that must give
+    /// the same bank maps give the same hash (the differential tests compare
+    /// it).
+    pub bank_maps_hash: Option<u64>,
     /// Algorithm 5: scheme name.
     pub scheme: Option<String>,
     /// Algorithm 5: IW size (eq. 5.1).
@@ -2237,6 +2254,7 @@ impl Runtime {
             banks_per_slab: Some(
                 maps.iter().map(|m| m.count()).sum::<usize>() as f64 / maps.len().max(1) as f64,
             ),
+            bank_maps_hash: Some(bank_maps_hash(&maps)),
             ..Default::default()
         };
         Ok((plan, st, writes))
@@ -3532,6 +3550,8 @@ mod tests {
         assert_eq!(weft_inspect_fast(&mut h, 6, &mut st), 0);
         // Kept per bank block (2 KB on table5.2), not per 64-byte line.
         assert_eq!((st.enabled, st.lo, st.hi, st.shift), (1, 5, 8, 11));
+        // The slab's own end, not cut (compiled row streams read up to it).
+        assert_eq!(st.slab_end, 10);
         assert_eq!((st.reported, st.touches), (0, 0), "handed to the recorder");
         assert!(!st.row.is_null() && !st.table.is_null());
         // Outside the inspected range: no slab (the access's slow path
@@ -3589,7 +3609,7 @@ mod tests {
     #[test]
     fn inspect_fast_layout_is_the_c_struct() {
         use std::mem::{offset_of, size_of};
-        assert_eq!(size_of::<InspectFast>(), 120);
+        assert_eq!(size_of::<InspectFast>(), 128);
         assert_eq!(offset_of!(InspectFast, row), 16);
         assert_eq!(offset_of!(InspectFast, mask), 32);
         assert_eq!(offset_of!(InspectFast, lsb), 40);
@@ -3603,6 +3623,7 @@ mod tests {
         assert_eq!(offset_of!(InspectFast, wbits), 96);
         assert_eq!(offset_of!(InspectFast, wgmin), 104);
         assert_eq!(offset_of!(InspectFast, wspan), 112);
+        assert_eq!(offset_of!(InspectFast, slab_end), 120);
     }
 
     #[test]

@@ -79,6 +79,7 @@ fn schedules(
         "inspections",
         "units",
         "banks_per_slab",
+        "bank_maps_hash",
         "banks_per_slot",
         "original_banks_per_slot",
         "dag_edges",
