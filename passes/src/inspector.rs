@@ -741,10 +741,10 @@ fn csr_rows<'ctx>(
     let (ps, pe) = (util::value_operand(ls, 0)?, util::value_operand(le, 0)?);
     let (base_s, xs, es) = two_operand_gep(ps, td)?;
     let (base_e, xe, ee) = two_operand_gep(pe, td)?;
-    if bytes_e != bytes || es != bytes || ee != bytes || util::key(&base_s) != util::key(&base_e) {
+    if bytes_e != bytes || es != bytes {
         return None;
     }
-    // xe = xs + 1
+    // `pe` = `gep P, xs + 1`, or `pe` = `ps` plus one element's bytes.
     let plus_one = util::as_instruction(xe).is_some_and(|a| {
         let ops = util::value_operands(a);
         a.get_opcode() == O::Add
@@ -754,10 +754,68 @@ fn csr_rows<'ctx>(
                     && weft_frontend::ir::const_int(ops[1 - i]) == Some(1)
             })
     });
-    (plus_one && steps_with(xs, k, 4)).then(|| Rows {
+    let next = match util::key(&base_e) {
+        b if b == util::key(&base_s) => ee == bytes && plus_one,
+        b if b == util::key(&ps) => weft_frontend::ir::const_int(xe)
+            .is_some_and(|c| c as i128 * ee as i128 == bytes as i128),
+        _ => false,
+    };
+    (next && steps_with(xs, k, 4)).then(|| Rows {
         next: pe.into_pointer_value(),
         bytes,
     })
+}
+
+/// Whether the inner loop entered through `pre` runs in every iteration `k`
+/// whose range `[start, end)` is not empty: `pre`'s only predecessor is
+/// the block that defines `k` (run once per iteration), and it branches to
+/// `pre` exactly when `start < end` (compared as loaded, before a sign
+/// extension). Then the rows of iterations `k .. e` stream `[P[x], P[x + e
+/// - k])` between them ([`Rows`]), not a part of it that another condition
+/// picks.
+fn entered_unless_empty<'ctx>(
+    pre: BasicBlock<'ctx>,
+    start: IntValue<'ctx>,
+    end: IntValue<'ctx>,
+    k: IntValue<'ctx>,
+    preds: &HashMap<usize, Vec<BasicBlock<'ctx>>>,
+) -> bool {
+    use InstructionOpcode as O;
+    let Some(header) = k.as_instruction().and_then(|d| d.get_parent()) else {
+        return false;
+    };
+    if preds.get(&util::bkey(pre)).map(Vec::as_slice) != Some(&[header][..]) {
+        return false;
+    }
+    let Some((c, t, f)) = header.get_terminator().and_then(util::cond_branch) else {
+        return false;
+    };
+    let Some(cmp) = util::as_instruction(c).filter(|x| x.get_opcode() == O::ICmp) else {
+        return false;
+    };
+    // `v` is the bound `b`, or the value `b` sign-extends.
+    let is = |v: &BasicValueEnum<'ctx>, b: IntValue<'ctx>| {
+        util::key(v) == util::key(&b)
+            || b.as_instruction().is_some_and(|x| {
+                x.get_opcode() == O::SExt
+                    && util::value_operand(x, 0).is_some_and(|o| util::key(&o) == util::key(v))
+            })
+    };
+    let ops = util::value_operands(cmp);
+    let [a, b] = ops.as_slice() else {
+        return false;
+    };
+    let (se, es) = (is(a, start) && is(b, end), is(a, end) && is(b, start));
+    use IntPredicate as P;
+    match cmp.get_icmp_predicate() {
+        Some(P::SLT) => se && t == pre,
+        Some(P::SGT) => es && t == pre,
+        Some(P::SGE) => se && f == pre,
+        Some(P::SLE) => es && f == pre,
+        Some(P::NE) => (se || es) && t == pre,
+        Some(P::EQ) => (se || es) && f == pre,
+        _ => false,
+    }
 }
 
 /// Whether `x` is `k` plus a value that does not change with `k`: `k`,
@@ -840,7 +898,12 @@ fn inner_streams<'ctx>(
         let Some((pre, start, end)) = counted_loop(h, j, &mut preds) else {
             continue;
         };
-        let rows = csr_rows(start, end, k, td);
+        let rows = csr_rows(start, end, k, td).filter(|_| {
+            let preds = preds.get_or_insert_with(|| {
+                util::predecessors(h.get_parent().expect("block in a function"))
+            });
+            entered_unless_empty(pre, start, end, k, preds)
+        });
         out.insert(
             util::key(&i),
             Stream {
