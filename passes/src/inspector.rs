@@ -770,9 +770,9 @@ fn csr_rows<'ctx>(
 /// whose range `[start, end)` is not empty: `pre`'s only predecessor is
 /// the block that defines `k` (run once per iteration), and it branches to
 /// `pre` exactly when `start < end` (compared as loaded, before a sign
-/// extension). Then the rows of iterations `k .. e` stream `[P[x], P[x + e
-/// - k])` between them ([`Rows`]), not a part of it that another condition
-/// picks.
+/// extension). Then the rows of iterations `k .. e` stream
+/// `[P[x], P[x + e - k])` between them ([`Rows`]), not a part of it that
+/// another condition picks.
 fn entered_unless_empty<'ctx>(
     pre: BasicBlock<'ctx>,
     start: IntValue<'ctx>,
