@@ -1884,13 +1884,24 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         last: IntValue<'ctx>,
     ) -> Result<(IntValue<'ctx>, IntValue<'ctx>)> {
         let cx = first.get_type().get_context();
-        let (i64t, i32t) = (cx.i64_type(), cx.i32_type());
+        let i64t = cx.i64_type();
         let extra = b.build_int_sub(last, first, "extra")?;
         let few = b.build_int_compare(IntPredicate::ULT, extra, i64t.const_int(2, false), "")?;
+        let en = Self::inline_enabled(b, cur)?;
+        Ok((extra, b.build_and(few, en, "")?))
+    }
+
+    /// At `b`'s position: whether the runtime enabled the inline path
+    /// (`cur`'s `enabled != 0`).
+    fn inline_enabled(
+        b: &inkwell::builder::Builder<'ctx>,
+        cur: inkwell::values::PointerValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let cx = cur.get_type().get_context();
+        let i32t = cx.i32_type();
         let pen = b.build_struct_gep(fast_type(cx, true), cur, fast::ENABLED, "")?;
         let en = b.build_load(i32t, pen, "enabled")?.into_int_value();
-        let en = b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?;
-        Ok((extra, b.build_and(few, en, "")?))
+        Ok(b.build_int_compare(IntPredicate::NE, en, i32t.const_zero(), "")?)
     }
 
     /// At `b`'s position: whether `k` lies in the inspector's current slab
@@ -2244,24 +2255,14 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let cx = module.get_context();
         let i64t = cx.i64_type();
         let ptr = cx.ptr_type(inkwell::AddressSpace::default());
-        let fty = cx.void_type().fn_type(
-            &[
-                ptr.into(),
-                i64t.into(),
-                ptr.into(),
-                i64t.into(),
-                ptr.into(),
-                i64t.into(),
-                ptr.into(),
-                ptr.into(),
-                ptr.into(),
-                ptr.into(),
-                i64t.into(),
-                ptr.into(),
-                i64t.into(),
-            ],
-            false,
-        );
+        // The report wrapper's arguments up to `cur` (not `aligned`), then
+        // `done, next, end, base, stride`.
+        let mut params = report.get_type().get_param_types();
+        params.truncate(8);
+        let extra: [inkwell::types::BasicMetadataTypeEnum<'ctx>; 5] =
+            [ptr.into(), ptr.into(), i64t.into(), ptr.into(), i64t.into()];
+        params.extend(extra);
+        let fty = cx.void_type().fn_type(&params, false);
         let w = Self::always_inline(module, &name, fty);
         let p = |i: u32| w.get_nth_param(i).expect("wrapper parameter");
         let (h, k, at, bytes, line, shift, st, cur) =
@@ -2304,17 +2305,10 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         b.build_call(report, &args(at, bytes.into_int_value()), "")?;
         let cur = cur.into_pointer_value();
         let lty = fast_type(cx, true);
-        let i32t = cx.i32_type();
-        let en = b.build_load(
-            i32t,
-            b.build_struct_gep(lty, cur, fast::ENABLED, "")?,
-            "enabled",
-        )?;
-        let en =
-            b.build_int_compare(IntPredicate::NE, en.into_int_value(), i32t.const_zero(), "")?;
+        let en = Self::inline_enabled(&b, cur)?;
         let held = b.build_and(en, Self::in_current_slab(&b, cur, k)?, "held")?;
         b.build_conditional_branch(held, slab, out)?;
-        // The rows after `k` in its slab, up to the call's end.
+        // The rows after `k` in its slab, up to the slab's end.
         b.position_at_end(slab);
         let e = b.build_load(i64t, b.build_struct_gep(lty, cur, fast::SLAB_END, "")?, "e")?;
         let e = e.into_int_value();
@@ -2326,7 +2320,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let off = b.build_int_sub(e, k1, "")?;
         let pty = match pbytes {
             8 => i64t,
-            _ => i32t,
+            _ => cx.i32_type(),
         };
         // SAFETY: `P[x + e - k]`, the end bound of row `e - 1`, which the
         // loop itself loads (`e <= hi`).
