@@ -10,6 +10,16 @@ bestk() { # best kernel time (the benchmark's "time: <s> s" line on stderr) of N
   done
   echo "$best"
 }
+kt() { # kernel time (the benchmark's "time: <s> s" line on stderr) of one run of "$@"
+  "$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1
+}
+medk2() { # "median_a median_b": kernel times of N alternating runs of command a ($1) and b ($2)
+  # (each a string, split on spaces), so drift of the host's speed hits both alike
+  local a=() b=()
+  for _ in $(seq "$N"); do a+=("$(kt $1)"); b+=("$(kt $2)"); done
+  printf '%s\n' "${a[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%s ", v[int((NR + 1) / 2)] }'
+  printf '%s\n' "${b[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 now() { date +%s.%N; }
 bestn() { # best wall time (s) of N runs of "$@"
   local best=""

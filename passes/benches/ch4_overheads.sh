@@ -12,8 +12,12 @@
 #     about 50x that many executions), and the share with a long timing loop, `--iters $LONG`
 #     (default 200: miniFE's default CG iteration limit, twice Spark98's smvp i100 runs);
 #  3. native executor overhead with the identity (static) schedule on one worker:
-#     `executor-form` binary against the unchanged program (`--passes=none`), best of N of the
-#     kernel time each benchmark reports on stderr (`time: <s> s`, input loading excluded).
+#     `executor-form` binary against the unchanged program (`--passes=none`), medians of N
+#     alternating runs of the kernel time each benchmark reports on stderr (`time: <s> s`,
+#     input loading excluded). Both are built with `--codegen-flag=-falign-loops=64`: an
+#     outlined loop body lands elsewhere in the binary than the original loop, and on this
+#     machine's AMD cores a hot inner loop that straddles two 64-byte lines runs up to 20%
+#     slower (miniFE's SpMV), which made this column a lottery of code placement.
 # Usage (from the repository root; use release builds, e.g. `cargo build --release -p weft -p weft-runtime`):
 #   passes/benches/ch4_overheads.sh [weft-binary] [quick|full] [N]
 # The runtime linked is the one next to the weft binary (target/<profile>/libweft_runtime.a)
@@ -70,8 +74,8 @@ for c in $B/irregular/*.c; do
   clang-19 $FLAGS -S -emit-llvm $c -o $OUT/$n.ll
   tc=$(bestn clang-19 $FLAGS -c $c -o $OUT/$n.o)
   to=$(bestn $WEFT opt $OUT/$n.ll -o $OUT/$n.opt.bc)
-  $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.orig --passes=none
-  $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.exec --passes=executor-form
+  $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.orig --passes=none --codegen-flag=-falign-loops=64
+  $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.exec --passes=executor-form --codegen-flag=-falign-loops=64
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.blp --passes=insert-inspector,parallel-for
   $WEFT build $OUT/$n.ll --link $OUT/wb.o -o $OUT/$n.tr --passes='insert-inspector,parallel-for,instrument-trace<only=kernel_*>'
   # native shares: the run with the median share of N (single runs of millisecond
@@ -89,8 +93,7 @@ for c in $B/irregular/*.c; do
   timeout ${TRACE_TIMEOUT:-600} env WEFT_CORES=16 WEFT_TRACE=/dev/null WEFT_STATS=$OUT/$n.tr.json \
     $OUT/$n.tr $A >/dev/null 2>&1 || true
   [ -s $OUT/$n.tr.json ] || echo '{"regions": []}' > $OUT/$n.tr.json
-  to_=$(WEFT_CORES=1 bestk $OUT/$n.orig $A)
-  te=$(WEFT_CORES=1 bestk $OUT/$n.exec $A)
+  read -r to_ te <<<"$(WEFT_CORES=1 medk2 "$OUT/$n.orig $A" "$OUT/$n.exec $A")"
   read -r sn ex insp rec dep sch per <<<"$(share $OUT/$n.nat.json)"
   read -r sl _ <<<"$(share $OUT/$n.long.json)"
   read -r st _ <<<"$(share $OUT/$n.tr.json)"

@@ -83,8 +83,22 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
 
 /// Compiles and links `inputs` (IR, bitcode, C) with the runtime into `exe`.
 pub fn link(cc: &str, opt_level: &str, inputs: &[&Path], runtime: &Path, exe: &Path) -> Result<()> {
+    link_with(cc, opt_level, &[], inputs, runtime, exe)
+}
+
+/// [`link`] with `flags` given to `cc` after the optimisation level (code
+/// generation options such as `-falign-loops=64` or `-march=native`).
+pub fn link_with(
+    cc: &str,
+    opt_level: &str,
+    flags: &[String],
+    inputs: &[&Path],
+    runtime: &Path,
+    exe: &Path,
+) -> Result<()> {
     let out = Command::new(cc)
         .arg(opt_level)
+        .args(flags)
         .args(inputs)
         .arg(runtime)
         // Keep the runtime's start-up entry (configures it early when

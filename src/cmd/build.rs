@@ -13,6 +13,7 @@ use weft_passes::{PassManager, PipelineConfig};
   weft build spmv.c -o spmv.orig --passes=none   # unchanged program, same compiler flags
   weft build spmv.c -o spmv.tr --passes='insert-inspector,instrument-trace<only=kernel_*>'
   weft build hpcg.c weft_bench.c --cflag=-Icommon -o hpcg
+  weft build spmv.c -o spmv --codegen-flag=-falign-loops=64   # loops line-aligned (A/B timing)
 The runtime library is looked up next to the weft binary (target/<profile>/libweft_runtime.a,
 or its deps/ directory); override with --runtime or WEFT_RUNTIME_LIB.")]
 pub struct Args {
@@ -52,6 +53,16 @@ pub struct Args {
     /// Extra flag for compiling C inputs to IR (repeatable), e.g. `--cflag=-Iinclude`.
     #[arg(long = "cflag", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
+    /// Extra flag for code generation and linking (repeatable), given to the C
+    /// compiler with the optimized module, e.g. `--codegen-flag=-march=native`.
+    ///
+    /// `--codegen-flag=-falign-loops=64` puts every loop at the start of a
+    /// 64-byte line: timing comparisons between builds (`--passes=none` against
+    /// a transformed program) then do not depend on where the linker happened to
+    /// place a hot loop (on this repository's AMD hosts one that straddles two
+    /// lines ran miniFE's SpMV 20% slower; `docs/overheads.md`).
+    #[arg(long = "codegen-flag", allow_hyphen_values = true)]
+    pub codegen_flags: Vec<String>,
     /// Extra object file or library given to the final link unchanged (repeatable).
     #[arg(long = "link")]
     pub link: Vec<PathBuf>,
@@ -105,7 +116,14 @@ pub fn build(args: &Args) -> Result<()> {
     }
     let mut objs: Vec<&std::path::Path> = vec![&bc];
     objs.extend(args.link.iter().map(|p| p.as_path()));
-    weft_passes::link::link(&args.cc, &args.opt_level, &objs, &runtime, &args.output)?;
+    weft_passes::link::link_with(
+        &args.cc,
+        &args.opt_level,
+        &args.codegen_flags,
+        &objs,
+        &runtime,
+        &args.output,
+    )?;
     Ok(())
 }
 

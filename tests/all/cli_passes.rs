@@ -179,3 +179,39 @@ fn stats_written_without_runtime_calls() {
     assert_eq!(v["cores"], 2);
     assert_eq!(v["regions"].as_array().map(|r| r.len()), Some(0));
 }
+
+/// `weft build --codegen-flag` hands its flags to the compiler that compiles the
+/// optimized module and links it (here a linker map file shows it did), and a flag
+/// the compiler rejects fails the build with the compiler's message.
+#[test]
+fn build_passes_codegen_flags_to_the_compiler() {
+    let d = tempfile::tempdir().unwrap();
+    let c = d.path().join("p.c");
+    std::fs::write(
+        &c,
+        "int main(void) { int s = 0; for (int i = 0; i < 10; i++) s += i; return s - 45; }\n",
+    )
+    .unwrap();
+    let exe = d.path().join("p");
+    let map = d.path().join("p.map");
+    let (ok, t) = output(&[
+        "build",
+        c.to_str().unwrap(),
+        "-o",
+        exe.to_str().unwrap(),
+        "--codegen-flag=-falign-loops=64",
+        &format!("--codegen-flag=-Wl,-Map={}", map.display()),
+    ]);
+    assert!(ok, "{t}");
+    assert!(map.exists(), "the linker map was not written: {t}");
+    assert!(Command::new(&exe).status().unwrap().success());
+    let (ok, t) = output(&[
+        "build",
+        c.to_str().unwrap(),
+        "-o",
+        exe.to_str().unwrap(),
+        "--codegen-flag=-fno-such-flag-for-weft",
+    ]);
+    assert!(!ok, "an unknown compiler flag must fail the build");
+    assert!(t.contains("no-such-flag-for-weft"), "{t}");
+}
