@@ -12,8 +12,8 @@
 #     about 50x that many executions), and the share with a long timing loop, `--iters $LONG`
 #     (default 200: miniFE's default CG iteration limit, twice Spark98's smvp i100 runs);
 #  3. native executor overhead with the identity (static) schedule on one worker:
-#     `executor-form` binary against the unchanged program (`--passes=none`), medians of N
-#     alternating runs of the kernel time each benchmark reports on stderr (`time: <s> s`,
+#     `executor-form` binary against the unchanged program (`--passes=none`), medians of NID
+#     (default 11; N=3 left ±10% of host noise) alternating runs of the kernel time each benchmark reports on stderr (`time: <s> s`,
 #     input loading excluded). Both are built with `--codegen-flag=-falign-loops=64`: an
 #     outlined loop body lands elsewhere in the binary than the original loop, and on this
 #     machine's AMD cores a hot inner loop that straddles two 64-byte lines runs up to 20%
@@ -28,6 +28,7 @@ WEFT=${1:-target/release/weft}
 SIZE=${2:-quick}
 N=${3:-3}
 LONG=${LONG:-200}
+NID=${NID:-11}
 ONLY=${ONLY:-}
 B=testsuite/benchmarks
 D=${WEFT_DATA:-/work/shared/data}
@@ -93,7 +94,7 @@ for c in $B/irregular/*.c; do
   timeout ${TRACE_TIMEOUT:-600} env WEFT_CORES=16 WEFT_TRACE=/dev/null WEFT_STATS=$OUT/$n.tr.json \
     $OUT/$n.tr $A >/dev/null 2>&1 || true
   [ -s $OUT/$n.tr.json ] || echo '{"regions": []}' > $OUT/$n.tr.json
-  read -r to_ te <<<"$(WEFT_CORES=1 medk2 "$OUT/$n.orig $A" "$OUT/$n.exec $A")"
+  read -r to_ te <<<"$(N=$NID WEFT_CORES=1 medk2 "$OUT/$n.orig $A" "$OUT/$n.exec $A")"
   read -r sn ex insp rec dep sch per <<<"$(share $OUT/$n.nat.json)"
   read -r sl _ <<<"$(share $OUT/$n.long.json)"
   read -r st _ <<<"$(share $OUT/$n.tr.json)"
