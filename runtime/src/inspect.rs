@@ -955,13 +955,18 @@ impl SlabRecorder {
         let edges = match dense {
             Ok(w) => self.edges_with(w.count, |g| w.index(g)),
             Err(budget) => {
-                // Written arrays far apart (a matrix and a vector): dense state
-                // per written page when the pages are not too sparsely written.
+                // Written arrays far apart (a matrix and a vector): the written
+                // pages in a few runs, each numbered densely like the dense
+                // case, when the pages are not too sparsely written; per page
+                // when they form many runs; hashed otherwise.
                 let pages = self.written_pages();
-                if ((pages.len() as u64) << PAGE_BITS) <= budget {
-                    self.edges_paged(&pages)
-                } else {
+                if ((pages.len() as u64) << PAGE_BITS) > budget {
                     self.edges_hashed()
+                } else {
+                    match WrittenRuns::build(&pages, self.wrecs.iter()) {
+                        Some(runs) => self.edges_with(runs.count, |g| runs.index(g)),
+                        None => self.edges_paged(&pages),
+                    }
                 }
             }
         };
@@ -1178,6 +1183,13 @@ impl WrittenGranules {
                 bits[i / 64] |= 1 << (i % 64);
             }
         }
+        Self::from_bits(gmin, span, bits)
+    }
+
+    /// Of the bitmap `bits` over `[gmin, gmin + span)` (with its trailing
+    /// zero word).
+    fn from_bits(gmin: u64, span: usize, bits: Vec<u64>) -> Self {
+        debug_assert_eq!(bits.len(), span.div_ceil(64) + 1);
         let mut count = 0usize;
         let rank = bits
             .iter()
@@ -1253,6 +1265,107 @@ impl WrittenGranules {
             }
             m != 0
         })
+    }
+}
+
+/// Written granules of arrays far apart (miniFE's assembly: the matrix values
+/// and the right-hand side), numbered densely per run of written pages: a
+/// [`WrittenGranules`] per run (pages less than [`RUN_GAP_PAGES`] apart share
+/// one), the runs' numbers one after the other. The dependence check's state
+/// is then one entry per written granule, as in the dense case, instead of
+/// one per granule of every written page (`edges_paged`): 4x smaller where
+/// each double of a page is written by some iteration of the region, which
+/// keeps the state of a few-MB region within the TLB's reach.
+struct WrittenRuns {
+    /// The runs in address order, each with the number of its first written
+    /// granule.
+    runs: Vec<(WrittenGranules, usize)>,
+    /// Run of the last lookup (consecutive accesses mostly stay in one run).
+    last: std::cell::Cell<usize>,
+    /// Written granules.
+    count: usize,
+}
+
+/// Written pages at most this far apart share a run of [`WrittenRuns`]
+/// (the gap's bitmap costs 128 bytes per page).
+const RUN_GAP_PAGES: u64 = 16;
+
+/// More runs than this: [`WrittenRuns`] declines (the paged check instead).
+const MAX_RUNS: usize = 16;
+
+impl WrittenRuns {
+    /// Of the written `pages` (as numbered by `written_pages`) and the
+    /// `writes` that touch them; `None` when they form more than
+    /// [`MAX_RUNS`] runs.
+    fn build<'a>(
+        pages: &HashMap<u64, u32, Fast>,
+        writes: impl Iterator<Item = &'a Rec>,
+    ) -> Option<WrittenRuns> {
+        let mut sorted: Vec<u64> = pages.keys().copied().collect();
+        sorted.sort_unstable();
+        let mut spans: Vec<(u64, u64)> = Vec::new(); // (first page, last page)
+        for &p in &sorted {
+            match spans.last_mut() {
+                Some((_, last)) if p - *last <= RUN_GAP_PAGES => *last = p,
+                _ => {
+                    if spans.len() == MAX_RUNS {
+                        return None;
+                    }
+                    spans.push((p, p));
+                }
+            }
+        }
+        let mut bits: Vec<Vec<u64>> = spans
+            .iter()
+            .map(|&(a, b)| vec![0u64; (((b - a + 1) << PAGE_BITS) as usize).div_ceil(64) + 1])
+            .collect();
+        let mut k = 0usize;
+        for r in writes {
+            for g in SlabRecorder::granules(r) {
+                let pg = g >> PAGE_BITS;
+                if !(spans[k].0..=spans[k].1).contains(&pg) {
+                    k = spans.partition_point(|&(_, last)| last < pg);
+                }
+                let i = (g - (spans[k].0 << PAGE_BITS)) as usize;
+                bits[k][i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut count = 0usize;
+        let runs = spans
+            .iter()
+            .zip(bits)
+            .map(|(&(a, b), bits)| {
+                let w = WrittenGranules::from_bits(
+                    a << PAGE_BITS,
+                    ((b - a + 1) << PAGE_BITS) as usize,
+                    bits,
+                );
+                let base = count;
+                count += w.count;
+                (w, base)
+            })
+            .collect();
+        Some(WrittenRuns {
+            runs,
+            last: std::cell::Cell::new(0),
+            count,
+        })
+    }
+
+    /// The number of granule `g` among the written granules when it is written.
+    #[inline]
+    fn index(&self, g: u64) -> Option<usize> {
+        let k = self.last.get();
+        let (w, base) = &self.runs[k];
+        if g.wrapping_sub(w.gmin) < w.span as u64 {
+            return w.index(g).map(|i| base + i);
+        }
+        let k = self
+            .runs
+            .partition_point(|(w, _)| w.gmin + w.span as u64 <= g);
+        let (w, base) = self.runs.get(k)?;
+        self.last.set(k);
+        w.index(g).map(|i| base + i)
     }
 }
 
@@ -1753,6 +1866,85 @@ mod tests {
         let hashed = UnitDag::from_edges(6, &r.edges_hashed()).unwrap();
         assert_eq!(closure(&hashed), slow);
         assert!(slow.iter().flatten().any(|&e| e));
+    }
+
+    /// The run-numbered check (`WrittenRuns`) against the generic one, on
+    /// random accesses of 1-16 bytes to two written arrays 1 TiB apart, one
+    /// of them written in two places 64 pages apart (three runs), and a
+    /// read-only array: equal dependence closures for every seed, and the
+    /// runs agree with the paged and hashed numbering.
+    #[test]
+    fn written_runs_match_the_generic_path() {
+        let m = machine();
+        let lay = || SlabLayout {
+            chunk: vec![0, 100, 200],
+            offset: vec![0, 10, 20],
+            slab_iters: 10,
+        };
+        let (a, b, c) = (0x10_0000u64, 0x100_0000_0000u64, 0x7000_0000u64);
+        for seed in 0..20u64 {
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut rnd = |n: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % n
+            };
+            let mut r = SlabRecorder::new(lay(), m.num_mem_banks(), 6, BankTable::new(&m));
+            let mut acc = Vec::new();
+            for i in 0..200i64 {
+                let unit = lay().slab_of(i).0;
+                for _ in 0..3 {
+                    let (base, span, may_write) = match rnd(4) {
+                        0 => (a, 2048, true),
+                        1 => (b, 2048, true),
+                        2 => (b + 64 * 4096, 2048, true),
+                        _ => (c, 4096, false),
+                    };
+                    let size = [1u32, 2, 4, 8, 16][rnd(5) as usize];
+                    let addr = base + rnd(span);
+                    let write = may_write && rnd(3) == 0;
+                    r.record(i, addr, size, write);
+                    acc.push(Access {
+                        unit,
+                        addr,
+                        size,
+                        write,
+                    });
+                }
+            }
+            let slow = closure(&UnitDag::from_accesses(20, &acc).unwrap());
+            assert_eq!(closure(&r.dependences().unwrap()), slow, "seed {seed}");
+            let pages = r.written_pages();
+            let runs = WrittenRuns::build(&pages, r.wrecs.iter()).expect("three runs");
+            assert_eq!(runs.runs.len(), 3, "seed {seed}");
+            let by_runs = r.edges_with(runs.count, |g| runs.index(g));
+            assert_eq!(closure(&UnitDag::from_edges(20, &by_runs).unwrap()), slow);
+            let paged = UnitDag::from_edges(20, &r.edges_paged(&pages)).unwrap();
+            assert_eq!(closure(&paged), slow);
+            let hashed = UnitDag::from_edges(20, &r.edges_hashed()).unwrap();
+            assert_eq!(closure(&hashed), slow);
+            assert!(
+                slow.iter().flatten().any(|&e| e),
+                "seed {seed}: no dependence"
+            );
+        }
+    }
+
+    /// More than `MAX_RUNS` runs of written pages: `WrittenRuns` declines.
+    #[test]
+    fn written_runs_decline_many_runs() {
+        let m = machine();
+        let mut r = SlabRecorder::new(layout(), m.num_mem_banks(), 6, BankTable::new(&m));
+        for i in 0..10i64 {
+            for k in 0..2u64 {
+                let page = (2 * i as u64 + k) * (RUN_GAP_PAGES + 1);
+                r.record(i, 0x10_0000 + (page << (PAGE_BITS + 2)), 8, true);
+            }
+        }
+        let pages = r.written_pages();
+        assert_eq!(pages.len(), 20);
+        assert!(WrittenRuns::build(&pages, r.wrecs.iter()).is_none());
     }
 
     #[test]
