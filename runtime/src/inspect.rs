@@ -52,7 +52,8 @@ use weft_memsim::addrmap::Field;
 pub struct BankTable {
     lsb: u32,
     mask: u64,
-    table: Vec<u16>,
+    /// Shared: every recorder of an inspection holds a copy of the table.
+    table: std::sync::Arc<[u16]>,
     machine: Option<std::sync::Arc<Machine>>,
     /// Lowest address bit of any bank field (capped at
     /// [`BankTable::MAX_BLOCK_SHIFT`]): every aligned block of
@@ -95,7 +96,7 @@ impl BankTable {
             return BankTable {
                 lsb: 0,
                 mask: 0,
-                table: vec![0],
+                table: std::sync::Arc::from([0u16]),
                 machine: None,
                 block_shift: Self::MAX_BLOCK_SHIFT,
             };
@@ -106,14 +107,15 @@ impl BankTable {
             return BankTable {
                 lsb: 0,
                 mask: 0,
-                table: Vec::new(),
+                table: std::sync::Arc::from([]),
                 machine: Some(machine.clone()),
                 block_shift,
             };
         }
-        let table = (0..1u64 << span)
+        let table: Vec<u16> = (0..1u64 << span)
             .map(|v| machine.mapper().mem_bank(v << lo) as u16)
             .collect();
+        let table = table.into();
         BankTable {
             lsb: lo,
             mask: (1u64 << span) - 1,
@@ -270,8 +272,19 @@ pub enum InlineRecs {
 /// Bytes of one record as inline recorders write it ([`InlineRecs`]).
 pub const REC_BYTES: usize = 16;
 
-/// Free records an inline recorder gets at least ([`SlabRecorder::inline_records`]).
+/// Free records an inline recorder gets at least ([`SlabRecorder::inline_records`]),
+/// for slabs of at least `INLINE_SPARE / INLINE_SPARE_PER_ITER` iterations.
 const INLINE_SPARE: usize = 4096;
+
+/// Free records per iteration of a smaller slab (at least
+/// [`INLINE_SPARE_MIN`]): a region of a few iterations per slab (stun's
+/// column updates, 16 cores over 86 iterations) then does not reserve, and
+/// so allocate and copy, 64 KB per recorder and call. A slab that needs
+/// more asks again ([`SlabRecorder::inline_records`] grows the buffer).
+const INLINE_SPARE_PER_ITER: usize = 16;
+
+/// Free records an inline recorder gets at least, whatever the slab.
+const INLINE_SPARE_MIN: usize = 64;
 
 /// One recorded access, 16 bytes: address, slab, size (low 31 bits) and the
 /// write flag (bit 31). `repr(C)`: inline recorders write records of checked
@@ -308,8 +321,10 @@ struct DepScratch {
 }
 
 impl RecordPool {
-    /// Buffers kept at most.
-    pub const MAX_BUFFERS: usize = 16;
+    /// Buffers kept at most (one per recorder of an inspection on up to 64
+    /// cores: every recorder of a trace-mode inspection on 16 virtual cores
+    /// gets a kept one).
+    pub const MAX_BUFFERS: usize = 64;
     /// Bytes of record buffers kept at most (over all buffers).
     pub const MAX_BYTES: usize = 64 << 20;
     /// Bytes of a dependence check's working arrays kept at most (two sets).
@@ -693,7 +708,9 @@ impl SlabRecorder {
         if self.recs.capacity() == 0 {
             self.take_buffer();
         }
-        self.recs.reserve(INLINE_SPARE);
+        let iters = (hi - lo).clamp(0, INLINE_SPARE as i64) as usize;
+        self.recs
+            .reserve((iters * INLINE_SPARE_PER_ITER).clamp(INLINE_SPARE_MIN, INLINE_SPARE));
         let (len, cap) = (self.recs.len(), self.recs.capacity());
         let p = self.recs.as_mut_ptr();
         // SAFETY: `len <= cap`, both within (or one past) the allocation.
