@@ -63,6 +63,18 @@
 //! bank set; only loops with possible cross-iteration conflicts
 //! (`y[dst[e]] += ...`) report reads and writes.
 //!
+//! Annotated loops (`trust-annotations`, default true): the outermost loops
+//! of a function annotated `weft.parallel` (`__attribute__((annotate(
+//! "weft.parallel")))`, read from `@llvm.global.annotations`) count as proven
+//! parallel even when their writes go through index arrays the analysis
+//! cannot prove distinct: the programmer's assertion, taken as OpenMP takes
+//! `parallel for`, and the dissertation's own premise that a parallel
+//! region's slabs may run in any order (§4.4.6 treats dependences as the
+//! exception). The benchmarks carry it where a colouring or the sparsity
+//! structure keeps the writes distinct (Gauss-Seidel's colours, miniFE's
+//! assembly, STUN's column updates). `trust-annotations=false` checks them
+//! like any other loop; the remark says which applied.
+//!
 //! Report cost: such an inspector's reports only feed the bank maps, which
 //! are kept per "line" (the runtime's bank block, 2 KB on `table5.2`), so
 //! each report site remembers the line it last reported in the current
@@ -181,7 +193,15 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "writes-first",
         "give loops that need the dependence check a second inspector slice reporting their checked writes alone, which the runtime runs first so that the full inspection keeps only reads of written granules (default true)",
     ),
+    (
+        "trust-annotations",
+        "treat the outermost loops of a function annotated weft.parallel (__attribute__((annotate(\"weft.parallel\")))) as parallel, without the runtime dependence check, as OpenMP trusts `parallel for` (default true; false checks them like any loop the analysis cannot prove parallel)",
+    ),
 ];
+
+/// The annotation that declares a function's outermost loops parallel
+/// (`InsertInspector::trust_annotations`).
+pub const PARALLEL_ANNOTATION: &str = "weft.parallel";
 
 /// The `insert-inspector` pass.
 #[derive(Debug, Clone)]
@@ -211,6 +231,11 @@ pub struct InsertInspector {
     /// Writes-only inspector slice for loops that need the dependence
     /// check ([`writes_first_dispatch`]).
     pub writes_first: bool,
+    /// Outermost loops of functions annotated [`PARALLEL_ANNOTATION`] are
+    /// parallel: no runtime dependence check (the programmer's assertion,
+    /// as an OpenMP `parallel for`; the benchmarks carry it where a
+    /// colouring or the sparsity structure keeps indirect writes distinct).
+    pub trust_annotations: bool,
 }
 
 impl Default for InsertInspector {
@@ -226,6 +251,7 @@ impl Default for InsertInspector {
             gathers: true,
             inline_checked: true,
             writes_first: true,
+            trust_annotations: true,
         }
     }
 }
@@ -244,6 +270,7 @@ impl InsertInspector {
             gathers: o.bool_or("gathers", true)?,
             inline_checked: o.bool_or("inline-checked", true)?,
             writes_first: o.bool_or("writes-first", true)?,
+            trust_annotations: o.bool_or("trust-annotations", true)?,
         })
     }
 }
@@ -3345,8 +3372,14 @@ impl Pass for InsertInspector {
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let mut regions = Vec::new();
-        let checks: std::cell::RefCell<HashMap<usize, (bool, HashSet<util::ValueKey>)>> =
-            Default::default();
+        // Per candidate header: (needs the dependence check, loads that need
+        // none, parallel by annotation instead).
+        type Check = (bool, HashSet<util::ValueKey>, bool);
+        let checks: std::cell::RefCell<HashMap<usize, Check>> = Default::default();
+        let annotated = match self.trust_annotations {
+            true => util::annotated_functions(module, PARALLEL_ANNOTATION),
+            false => Default::default(),
+        };
         let mut decide_fn = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
             let d = decide(fa, l);
             if let Decision::Transform(p) = &d {
@@ -3356,9 +3389,12 @@ impl Pass for InsertInspector {
                     .iter()
                     .flat_map(|r| r.loops.iter())
                     .any(|il| il.loop_id == l && il.needs_runtime_check);
-                checks
-                    .borrow_mut()
-                    .insert(util::bkey(p.header), (needs, unchecked_loads(fa, l)));
+                let trusted =
+                    needs && fa.forest.get(l).parent.is_none() && annotated.contains(&fa.name);
+                checks.borrow_mut().insert(
+                    util::bkey(p.header),
+                    (needs && !trusted, unchecked_loads(fa, l), trusted),
+                );
             }
             d
         };
@@ -3368,12 +3404,18 @@ impl Pass for InsertInspector {
             &self.only,
             &mut decide_fn,
             &mut |m, plan, cx| {
-                let (needs, unchecked) = checks
+                let (needs, unchecked, trusted) = checks
                     .borrow_mut()
                     .remove(&util::bkey(plan.header))
-                    .unwrap_or((true, HashSet::new()));
+                    .unwrap_or((true, HashSet::new(), false));
                 let min = cx.config.min_parallel_iters;
-                apply(m, plan, self, needs, &unchecked, min, &mut regions)
+                let done = apply(m, plan, self, needs, &unchecked, min, &mut regions)?;
+                Ok(match trusted {
+                    true => format!(
+                        "{done}; parallel by its function's `{PARALLEL_ANNOTATION}` annotation, without the dependence check the analysis would need (trust-annotations=false checks it)"
+                    ),
+                    false => done,
+                })
             },
         )?;
         // Drop the empty remarks of loops that were never candidates.

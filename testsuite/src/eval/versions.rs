@@ -124,10 +124,11 @@ pub mod pipelines {
     /// Ch. 4 Original: the parallel loops in executor form with the static
     /// contiguous-chunk schedule, traced. `executor-form` is
     /// `insert-inspector<schedule=original>` plus `parallel-for`: loops whose
-    /// parallelism rests on the run-time dependence check (indirect writes:
-    /// gauss_seidel's sweeps, stun's updates) run in parallel in original
-    /// order, one slab per core ordered by the slab DAG, as the dissertation's
-    /// Original is the parallel program. (With `parallel-for` alone those loops
+    /// parallelism rests on the run-time dependence check (indirect writes
+    /// the analysis cannot prove distinct, in loops without the `weft.parallel`
+    /// annotation, which `insert-inspector` trusts) run in parallel in
+    /// original order, one slab per core ordered by the slab DAG, as the
+    /// dissertation's Original is the parallel program. (With `parallel-for` alone those loops
     /// ran serially, and BLP Optimized's gain on them was mostly parallelism,
     /// not BLP: gauss_seidel +72% against a serial baseline, -5% against this
     /// one.) Their inspectors are traced, as in BLP Optimized.
