@@ -455,6 +455,14 @@ pub struct Reports {
     /// [`writes_first_dispatch`]); every other access is dropped, and the
     /// loads that fed only those reports go with it.
     pub writes_only: bool,
+    /// The loop is parallel by its annotation (`trust-annotations`), not by
+    /// proof: its inspector does not declare `weft_inspect_maps_only`, so
+    /// the runtime treats it as it treats loops whose inspections are costly
+    /// (the lazy first execution of `WEFT_LAZY_INSPECT=checked`, one call
+    /// per chunk instead of probes). The annotated loops write through index
+    /// arrays, so an inspection costs about one execution (miniFE's
+    /// assembly, which runs once) and their bank maps seldom fill.
+    pub trusted: bool,
 }
 
 /// [`make_inspector`] for irregular regions. With `report_writes == false`
@@ -508,7 +516,7 @@ pub fn make_inspector_with<'ctx>(
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
-    if !report_writes {
+    if !report_writes && !how.trusted {
         // Bank maps only: the runtime may skip the rest of a slab whose map
         // is full (`weft_inspect_maps_only`).
         let term = entry
@@ -2782,7 +2790,7 @@ fn apply<'ctx>(
     module: &Module<'ctx>,
     plan: LoopPlan<'ctx>,
     opts: &InsertInspector,
-    needs_check: bool,
+    (needs_check, trusted): (bool, bool),
     unchecked_loads: &HashSet<util::ValueKey>,
     min_parallel_iters: u64,
     regions: &mut Vec<u32>,
@@ -2804,6 +2812,7 @@ fn apply<'ctx>(
             gathers: opts.gathers,
             inline_checked: opts.inline_checked,
             writes_only: false,
+            trusted,
         };
         let n = make_inspector_with(module, insp.function, insp.k, needs_check, &unchecked, how)?;
         (Some(insp.function), n)
@@ -2827,6 +2836,7 @@ fn apply<'ctx>(
                 gathers: false,
                 inline_checked: opts.inline_checked,
                 writes_only: true,
+                trusted: false,
             };
             make_inspector_with(module, w.function, w.k, true, &unchecked, how)?;
             Some((w.function, writes_first_dispatch(module, full, w.function)?))
@@ -3409,7 +3419,15 @@ impl Pass for InsertInspector {
                     .remove(&util::bkey(plan.header))
                     .unwrap_or((true, HashSet::new(), false));
                 let min = cx.config.min_parallel_iters;
-                let done = apply(m, plan, self, needs, &unchecked, min, &mut regions)?;
+                let done = apply(
+                    m,
+                    plan,
+                    self,
+                    (needs, trusted),
+                    &unchecked,
+                    min,
+                    &mut regions,
+                )?;
                 Ok(match trusted {
                     true => format!(
                         "{done}; parallel by its function's `{PARALLEL_ANNOTATION}` annotation, without the dependence check the analysis would need (trust-annotations=false checks it)"
