@@ -194,20 +194,6 @@ pub fn run_llvm_passes(module: &Module<'_>, passes: &str) -> crate::error::Resul
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("kernel_*", "kernel_spmv"));
-        assert!(glob_match("*", ""));
-        assert!(glob_match("k?rn*l", "kernel"));
-        assert!(!glob_match("kernel_*", "main"));
-        assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
-    }
-}
-
 /// Names of the functions annotated with `tag` in `@llvm.global.annotations`
 /// (what clang emits for `__attribute__((annotate("tag")))`: an array of
 /// `{ ptr function, ptr string, ptr file, i32 line, ptr args }`). Entries of
@@ -264,4 +250,18 @@ pub fn annotated_functions(module: &Module<'_>, tag: &str) -> std::collections::
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("kernel_*", "kernel_spmv"));
+        assert!(glob_match("*", ""));
+        assert!(glob_match("k?rn*l", "kernel"));
+        assert!(!glob_match("kernel_*", "main"));
+        assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
+    }
 }
