@@ -72,8 +72,10 @@
 //! region's slabs may run in any order (§4.4.6 treats dependences as the
 //! exception). The benchmarks carry it where a colouring or the sparsity
 //! structure keeps the writes distinct (Gauss-Seidel's colours, miniFE's
-//! assembly, STUN's column updates). `trust-annotations=false` checks them
-//! like any other loop; the remark says which applied.
+//! assembly, STUN's column updates). Their inspectors do not declare
+//! `weft_inspect_maps_only`, though, so the runtime inspects them lazily
+//! ([`Reports::trusted`]). `trust-annotations=false` checks them like any
+//! other loop; the remark says which applied.
 //!
 //! Report cost: such an inspector's reports only feed the bank maps, which
 //! are kept per "line" (the runtime's bank block, 2 KB on `table5.2`), so

@@ -199,54 +199,42 @@ pub fn run_llvm_passes(module: &Module<'_>, passes: &str) -> crate::error::Resul
 /// `{ ptr function, ptr string, ptr file, i32 line, ptr args }`). Entries of
 /// another form are skipped.
 pub fn annotated_functions(module: &Module<'_>, tag: &str) -> std::collections::HashSet<String> {
-    use inkwell::llvm_sys::core::{
-        LLVMGetAsString, LLVMGetInitializer, LLVMGetValueName2, LLVMIsAConstantDataSequential,
-        LLVMIsAFunction, LLVMIsAGlobalVariable,
-    };
+    use inkwell::llvm_sys::core::{LLVMIsAConstantDataSequential, LLVMIsAGlobalVariable};
+    use inkwell::values::GlobalValue;
     let mut out = std::collections::HashSet::new();
-    let Some(g) = module.get_global("llvm.global.annotations") else {
+    let Some(init) = module
+        .get_global("llvm.global.annotations")
+        .and_then(|g| g.get_initializer())
+    else {
         return out;
     };
-    // SAFETY: every handle below is read from the module's live global and
-    // checked for its kind before use; operand indices are within
-    // `LLVMGetNumOperands`.
-    unsafe {
-        let init = LLVMGetInitializer(g.as_value_ref());
-        if init.is_null() {
-            return out;
+    let init = init.as_value_ref();
+    // SAFETY (every block below): the handles are read from the module's live
+    // global initializer, within `LLVMGetNumOperands`, and checked for their
+    // kind before they are wrapped.
+    for i in 0..unsafe { LLVMGetNumOperands(init) }.max(0) as u32 {
+        let entry = unsafe { LLVMGetOperand(init, i) };
+        if entry.is_null() || unsafe { LLVMGetNumOperands(entry) } < 2 {
+            continue;
         }
-        for i in 0..LLVMGetNumOperands(init).max(0) as u32 {
-            let entry = LLVMGetOperand(init, i);
-            if entry.is_null() || LLVMGetNumOperands(entry) < 2 {
-                continue;
+        let (f, s) = unsafe { (LLVMGetOperand(entry, 0), LLVMGetOperand(entry, 1)) };
+        let Some(f) = (unsafe { FunctionValue::new(f) }) else {
+            continue;
+        };
+        if s.is_null() || unsafe { LLVMIsAGlobalVariable(s) }.is_null() {
+            continue;
+        }
+        let tagged = match unsafe { GlobalValue::new(s) }.get_initializer() {
+            Some(BasicValueEnum::ArrayValue(a))
+                if !unsafe { LLVMIsAConstantDataSequential(a.as_value_ref()) }.is_null() =>
+            {
+                a.as_const_string()
+                    .is_some_and(|b| b.strip_suffix(&[0]).unwrap_or(b) == tag.as_bytes())
             }
-            let (f, s) = (LLVMGetOperand(entry, 0), LLVMGetOperand(entry, 1));
-            if f.is_null() || s.is_null() || LLVMIsAFunction(f).is_null() {
-                continue;
-            }
-            if LLVMIsAGlobalVariable(s).is_null() {
-                continue;
-            }
-            let data = LLVMGetInitializer(s);
-            if data.is_null() || LLVMIsAConstantDataSequential(data).is_null() {
-                continue;
-            }
-            let mut len = 0usize;
-            let p = LLVMGetAsString(data, &mut len);
-            if p.is_null() {
-                continue;
-            }
-            let bytes = std::slice::from_raw_parts(p as *const u8, len);
-            let text = bytes.strip_suffix(&[0]).unwrap_or(bytes);
-            if text != tag.as_bytes() {
-                continue;
-            }
-            let mut nlen = 0usize;
-            let name = LLVMGetValueName2(f, &mut nlen);
-            if !name.is_null() {
-                let n = std::slice::from_raw_parts(name as *const u8, nlen);
-                out.insert(String::from_utf8_lossy(n).into_owned());
-            }
+            _ => false,
+        };
+        if tagged {
+            out.insert(f.get_name().to_string_lossy().into_owned());
         }
     }
     out
