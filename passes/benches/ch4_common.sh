@@ -2,23 +2,25 @@
 # the benchmarks' compile flags and the best-of-N helpers (kernel time, wall time);
 # sourced by opt_time.sh too.
 FLAGS="-O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-discard-value-names -g0 -std=c11 -I$B/common"
-bestk() { # best kernel time (the benchmark's "time: <s> s" line on stderr) of N runs of "$@"
+kt() { # kernel time (the benchmark's "time: <s> s" line on stderr) of one run of "$@"
+  "$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1
+}
+bestk() { # best kernel time of N runs of "$@"
   local best=""
   for _ in $(seq "$N"); do
-    local d; d=$("$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1)
+    local d; d=$(kt "$@")
     if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
   done
   echo "$best"
 }
-kt() { # kernel time (the benchmark's "time: <s> s" line on stderr) of one run of "$@"
-  "$@" 2>&1 >/dev/null | awk '/ time: / {print $(NF-1)}' | tail -1
+median() { # median of the numbers on stdin, one per line
+  sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 medk2() { # "median_a median_b": kernel times of N alternating runs of command a ($1) and b ($2)
   # (each a string, split on spaces), so drift of the host's speed hits both alike
   local a=() b=()
   for _ in $(seq "$N"); do a+=("$(kt $1)"); b+=("$(kt $2)"); done
-  printf '%s\n' "${a[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%s ", v[int((NR + 1) / 2)] }'
-  printf '%s\n' "${b[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+  echo "$(printf '%s\n' "${a[@]}" | median) $(printf '%s\n' "${b[@]}" | median)"
 }
 now() { date +%s.%N; }
 bestn() { # best wall time (s) of N runs of "$@"
