@@ -874,6 +874,9 @@ fn grain_hint_global<'ctx>(module: &Module<'ctx>) -> inkwell::values::GlobalValu
     g
 }
 
+/// Alignment of the executor's context (`weft.ctx`): a cache line.
+pub const CONTEXT_ALIGN: u32 = 64;
+
 /// Replaces the loop of `plan` by the call `emit` builds (which must run
 /// `body(ctx, lo, hi)` over a partition of `[0, trip_count)`), then rewrites
 /// live-outs and deletes the loop.
@@ -905,6 +908,16 @@ pub fn replace_loop<'ctx>(
         None => b.position_at_end(entry),
     }
     let ctx = b.build_alloca(sty, "weft.ctx")?;
+    // Every worker reads the context while the calling thread goes on using
+    // its stack: on a line of its own (whole lines when it is longer), it is
+    // not split over two lines nor shares one with the caller's other stack
+    // data, whatever the frame around it (with 8-byte alignment, two builds
+    // of a benchmark differing only in an unrelated stack slot simulated 2.7%
+    // apart: one invalidation more per worker and call, `docs/results.md`).
+    ctx.as_instruction()
+        .ok_or_else(|| util_err("alloca is not an instruction"))?
+        .set_alignment(CONTEXT_ALIGN)
+        .map_err(|e| util_err(&format!("context alignment: {e}")))?;
     let pre_term = plan
         .preheader
         .get_terminator()
