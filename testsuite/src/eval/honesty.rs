@@ -193,6 +193,23 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
     }
     let row_drop = base.row_hit_rate - opt.row_hit_rate;
     let llc_drop = base.llc_hit_rate - opt.llc_hit_rate;
+    if opt.coverage_pct.is_some_and(|c| c < 0.5) {
+        // Nothing ran reordered: any difference is the code around the calls.
+        let extra = if base.records > 0 && opt.records != base.records {
+            format!(
+                " ({} -> {} trace records, {:+.1}%)",
+                base.records,
+                opt.records,
+                100.0 * (opt.records as f64 / base.records as f64 - 1.0)
+            )
+        } else {
+            String::new()
+        };
+        why.push_str(&format!(
+            ". No iteration ran a reordered schedule (coverage 0%: the runtime stopped inspecting regions whose schedules were not reused), so both programs run the same static chunks; the difference is the code the transformation adds around each runtime call, such as the region key that selects a saved schedule{extra}, and the stack layout it changes"
+        ));
+        return why;
+    }
     if pv <= pb {
         if opt.coverage_pct.is_some_and(|c| c < 50.0) {
             why.push_str(". Most iterations did not run under the new schedule (low coverage), so the bank pattern barely changed");
@@ -612,6 +629,7 @@ mod tests {
             time_reduction_excl_inspection_pct: None,
             dram_requests: dram,
             useless_prefetches: useless,
+            records: 1_000_000,
         }
     }
 
@@ -672,5 +690,24 @@ mod tests {
             let why = explain(&derived("blp-opt", 1200, dram, useless), &base, "blp");
             assert!(!why.contains("prefetch"), "{why}");
         }
+    }
+
+    /// With no iteration under a reordered schedule, the analysis says so and
+    /// quotes the change in trace records instead of a memory-side reason.
+    #[test]
+    fn explains_runs_without_reordered_iterations() {
+        let base = derived("original", 1000, 100, 0);
+        let mut opt = derived("blp-opt", 1050, 100, 0);
+        opt.blp = 11.0;
+        opt.coverage_pct = Some(0.0);
+        opt.records = 1_021_000;
+        let why = explain(&opt, &base, "blp");
+        assert!(why.contains("No iteration ran a reordered schedule"), "{why}");
+        assert!(why.contains("(1000000 -> 1021000 trace records, +2.1%)"), "{why}");
+        assert!(!why.contains("Parallelism rose"), "{why}");
+        opt.coverage_pct = Some(100.0);
+        let why = explain(&opt, &base, "blp");
+        assert!(!why.contains("No iteration ran"), "{why}");
+        assert!(why.contains("Parallelism rose"), "{why}");
     }
 }

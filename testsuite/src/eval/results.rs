@@ -66,6 +66,9 @@ pub struct Derived {
     /// filled, e.g. lines already in the LLC).
     #[serde(default)]
     pub useless_prefetches: u64,
+    /// Trace records simulated (the program's traced loads and stores).
+    #[serde(default)]
+    pub records: u64,
 }
 
 fn pct_gain(v: f64, b: f64) -> Option<f64> {
@@ -130,6 +133,7 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                     }),
                 dram_requests: s.dram_requests,
                 useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
+                records: r.records.unwrap_or(0),
             }
         })
         .collect()
