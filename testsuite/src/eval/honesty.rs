@@ -702,8 +702,14 @@ mod tests {
         opt.coverage_pct = Some(0.0);
         opt.records = 1_021_000;
         let why = explain(&opt, &base, "blp");
-        assert!(why.contains("No iteration ran a reordered schedule"), "{why}");
-        assert!(why.contains("(1000000 -> 1021000 trace records, +2.1%)"), "{why}");
+        assert!(
+            why.contains("No iteration ran a reordered schedule"),
+            "{why}"
+        );
+        assert!(
+            why.contains("(1000000 -> 1021000 trace records, +2.1%)"),
+            "{why}"
+        );
         assert!(!why.contains("Parallelism rose"), "{why}");
         opt.coverage_pct = Some(100.0);
         let why = explain(&opt, &base, "blp");
