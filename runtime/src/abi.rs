@@ -651,9 +651,10 @@ pub extern "C" fn weft_region_invalidate(region_id: u32) -> i32 {
 pub use crate::runtime::CONTEXT_SLOTS;
 
 /// Picks the runtime id for static region `base` executing with context `key`
-/// (`nkey` words: its live-in values): the id whose saved key equals `key`, or
-/// the least recently used of the base's [`CONTEXT_SLOTS`] ids, whose schedule
-/// is dropped and which takes `key`. `key == NULL` means the context cannot be
+/// (`nkey` words: the live-in values its schedule depends on, as the compiler
+/// chose them): the id whose saved key equals `key`, or the least recently
+/// used of the base's [`CONTEXT_SLOTS`] ids, whose schedule is dropped and
+/// which takes `key`. `key == NULL` means the context cannot be
 /// compared (always a fresh id).
 #[no_mangle]
 pub extern "C" fn weft_region_select(

@@ -171,7 +171,8 @@ fn optimized_filetest<'ctx>(
 
 #[test]
 fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
-    // (inputs without and with the data-array rule, key words stored as 0)
+    // (inputs without and with the data-array rule, and the number of words
+    // of the key passed to the runtime: the used live-ins only)
     let run_with = |name: &str, pipeline: &str| {
         let ctx = Context::create();
         let m = optimized_filetest(&ctx, name, pipeline);
@@ -188,29 +189,37 @@ fn schedule_keys_leave_out_data_arrays_of_proven_parallel_loops() {
         let all = weft_passes::inspector::inspector_inputs(f, n, false).unwrap();
         let keyed = weft_passes::inspector::inspector_inputs(f, n, true).unwrap();
         let text = m.print_to_string().to_string();
-        let key = text
-            .split("call i32 @weft_region_select")
-            .next()
-            .and_then(|h| h.split("%weft.key, i32 0, i32 0").nth(1))
-            .expect("key stores");
-        (all, keyed, key.matches("store i64 0, ptr").count())
+        let call = text
+            .split("call i32 @weft_region_select(")
+            .nth(1)
+            .expect("region select call");
+        let words: usize = call
+            .split("ptr %weft.key, i32 ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .expect("key length")
+            .parse()
+            .unwrap();
+        let stores = text.matches("ptr %weft.key, i32 0, i32 ").count();
+        (all, keyed, words, stores)
     };
     let run = |name: &str| run_with(name, "insert-inspector");
-    let (all, keyed, zeros) = run("insert-inspector/spmv.ll");
+    let trues = |v: &[bool]| v.iter().filter(|u| **u).count();
+    let (all, keyed, words, stores) = run("insert-inspector/spmv.ll");
     assert_eq!(all, [true, true, false, true, true, true]);
     assert_eq!(keyed, [true, false, false, false, true, false]);
-    assert_eq!(zeros, 4);
-    // `data-key=true`: the data arrays stay in the key (only the unused `n` is 0).
-    let (_, _, zeros) = run_with(
+    assert_eq!((words, stores), (2, 2));
+    // `data-key=true`: the data arrays stay in the key (only the unused `n` is out).
+    let (_, _, words, stores) = run_with(
         "insert-inspector/spmv.ll",
         "insert-inspector<data-key=true>",
     );
-    assert_eq!(zeros, 1);
+    assert_eq!((words, stores), (5, 5));
     // scatter: y[dst[e]] += w[e] * x[src[e]] needs the dependence check, so
     // only the live-ins its inspector does not read at all are left out.
-    let (all, keyed, zeros) = run("insert-inspector/scatter.ll");
+    let (all, keyed, words, stores) = run("insert-inspector/scatter.ll");
     assert_ne!(all, keyed);
-    assert_eq!(zeros, all.iter().filter(|u| !**u).count());
+    assert_eq!((words, stores), (trues(&all), trues(&all)));
 }
 
 #[test]

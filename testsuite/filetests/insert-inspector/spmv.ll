@@ -1,6 +1,6 @@
 ; PASSES: insert-inspector
 ; CHECK: void @kernel(
-; CHECK: call i32 @weft_region_select(i32 0, ptr %weft.key, i32 6, ptr %weft.slot)
+; CHECK: call i32 @weft_region_select(i32 0, ptr %weft.key, i32 2, ptr %weft.slot)
 ; CHECK: call i32 @weft_run_irregular(i32 %weft.region, i64 0, i64
 ; CHECK: define internal void @kernel.weft.body.0(ptr %ctx, i64 %lo, i64 %hi)
 ; CHECK: define internal void @kernel.weft.inspect.0(ptr %ctx, i64 %lo, i64 %hi, ptr %insp)
