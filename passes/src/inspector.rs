@@ -2739,7 +2739,7 @@ pub fn emit_context_cache<'ctx>(
     g.set_linkage(Linkage::Internal);
     g.set_initializer(&cx.i8_type().const_zero());
     let keyed: Vec<usize> = (0..n as usize)
-        .filter(|&j| used.is_none_or(|u| u.get(j).copied().unwrap_or(true)))
+        .filter(|&j| used.map_or(true, |u| u.get(j).copied().unwrap_or(true)))
         .collect();
     let n = keyed.len() as u32;
     let kty = i64t.array_type(n.max(1));
