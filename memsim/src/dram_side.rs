@@ -354,9 +354,17 @@ pub(crate) struct Remote<D> {
     bells: Arc<Bells>,
     handle: Option<JoinHandle<DramSide<D>>>,
     /// Completions taken in while waiting to write a message, for the next
-    /// [`Self::settle`], and the earliest delivery among them.
+    /// [`Self::settle`].
     inbox: Vec<Finished>,
-    inbox_earliest: u64,
+    /// What the answers so far tell of the DRAM side.
+    k: Known,
+    /// Last watermark sent.
+    published: u64,
+}
+
+/// The memory side's knowledge of the DRAM side, updated request by request
+/// and answer by answer.
+struct Known {
     lookahead: u64,
     /// Every completion delivered at or before this core cycle has been received:
     /// the last watermark answered or, if later, the cycle before the DRAM side's
@@ -369,8 +377,6 @@ pub(crate) struct Remote<D> {
     /// Core cycles of the requests (and end of input) sent and not yet covered by
     /// an answered watermark, in order.
     uncovered: VecDeque<u64>,
-    /// Last watermark sent.
-    published: u64,
     /// Bursts offered and not yet reported back.
     in_dram: u64,
 }
@@ -467,21 +473,22 @@ impl<D: DramBackend + Send + 'static> Remote<D> {
             bells,
             handle: Some(handle),
             inbox: Vec::new(),
-            inbox_earliest: u64::MAX,
-            lookahead,
-            // a visit at `now` or later delivers at `now + lookahead` or later
-            safe_until: now + lookahead - 1,
-            dram_next: if in_dram > 0 { now } else { u64::MAX },
-            uncovered: VecDeque::new(),
+            k: Known {
+                lookahead,
+                // a visit at `now` or later delivers at `now + lookahead` or later
+                safe_until: now + lookahead - 1,
+                dram_next: if in_dram > 0 { now } else { u64::MAX },
+                uncovered: VecDeque::new(),
+                in_dram,
+            },
             published: now.saturating_sub(1),
-            in_dram,
         })
     }
 }
 
 impl<D> Remote<D> {
     pub(crate) fn arrive(&mut self, t: u64, first: DramRequest, n: u32, burst: u64) {
-        self.in_dram += n as u64;
+        self.k.in_dram += n as u64;
         self.post(Msg::Arrive { t, first, n, burst });
         self.offered(t);
     }
@@ -495,43 +502,32 @@ impl<D> Remote<D> {
     /// Writes `m` for the DRAM thread (which reads it at once unless asleep; it is
     /// woken by the next watermark).
     fn post(&mut self, m: Msg) {
-        let Some(tx) = &mut self.tx else { return };
+        let (Some(tx), Some(rx)) = (&mut self.tx, &mut self.rx) else {
+            return;
+        };
         let m = match tx.push(m) {
             Ok(()) => return,
             Err(PushError::Full(m)) => m,
         };
-        // Full: take answers in while the DRAM thread catches up.
-        let (Some(tx), Some(rx)) = (&mut self.tx, &mut self.rx) else {
-            return;
-        };
-        let mut inbox = std::mem::take(&mut self.inbox);
-        let mut earliest = self.inbox_earliest;
-        let mut state = Absorb {
-            uncovered: &mut self.uncovered,
-            safe_until: &mut self.safe_until,
-            dram_next: &mut self.dram_next,
-            in_dram: &mut self.in_dram,
-            lookahead: self.lookahead,
-        };
-        // A send fails only if the DRAM thread is gone (it panicked); the panic
-        // surfaces at `join`.
+        // Full: take answers in while the DRAM thread catches up. A send fails
+        // only if the DRAM thread is gone (it panicked); the panic surfaces at
+        // `join`.
+        let (k, inbox) = (&mut self.k, &mut self.inbox);
         push_waiting(tx, m, &self.bells.dram, || {
-            earliest = earliest.min(state.take(rx, &mut inbox));
+            k.take(rx, inbox);
         });
-        self.inbox = inbox;
-        self.inbox_earliest = earliest;
     }
 
     /// Something sent at `t` may make the DRAM side visit `t` or later.
     fn offered(&mut self, t: u64) {
-        self.uncovered.push_back(t);
-        self.safe_until = self.safe_until.min(t + self.lookahead - 1);
-        self.dram_next = self.dram_next.min(t);
+        self.k.uncovered.push_back(t);
+        self.k.safe_until = self.k.safe_until.min(t + self.k.lookahead - 1);
+        self.k.dram_next = self.k.dram_next.min(t);
     }
 
     /// No burst of ours in the DRAM or on its way there.
     pub(crate) fn is_idle(&self) -> bool {
-        self.in_dram == 0
+        self.k.in_dram == 0
     }
 
     /// Tells the DRAM side that nothing before `w + 1` will follow.
@@ -549,17 +545,10 @@ impl<D> Remote<D> {
     /// Takes in every answer available; completions go to `out`. Returns the
     /// earliest delivery among them (`u64::MAX`: none).
     fn take(&mut self, out: &mut Vec<Finished>) -> u64 {
-        let Some(rx) = &mut self.rx else {
-            return u64::MAX;
-        };
-        Absorb {
-            uncovered: &mut self.uncovered,
-            safe_until: &mut self.safe_until,
-            dram_next: &mut self.dram_next,
-            in_dram: &mut self.in_dram,
-            lookahead: self.lookahead,
+        match &mut self.rx {
+            Some(rx) => self.k.take(rx, out),
+            None => u64::MAX,
         }
-        .take(rx, out)
     }
 
     /// Whether [`Self::settle`] would return `t` at once without a word to the
@@ -567,22 +556,25 @@ impl<D> Remote<D> {
     /// processes (everything before it is done).
     #[inline]
     pub(crate) fn settled(&mut self, t: u64) -> bool {
-        if self.in_dram == 0 {
+        if self.k.in_dram == 0 {
             // Nothing of ours in the DRAM: every completion to come belongs to a
             // request offered at `t` or later, delivered `lookahead` after it. No
             // watermark is needed meanwhile either (the DRAM side has no visit to
             // make); the next one goes out after the next request.
-            self.safe_until = self.safe_until.max(t.saturating_add(self.lookahead - 1));
+            self.k.safe_until = self
+                .k
+                .safe_until
+                .max(t.saturating_add(self.k.lookahead - 1));
             return true;
         }
-        t <= self.safe_until && !self.should_publish(t)
+        t <= self.k.safe_until && !self.should_publish(t)
     }
 
     /// Whether to tell the DRAM side now that everything before `t` is done: it
     /// has fallen half a lookahead behind and may have a visit to make.
     #[inline]
     fn should_publish(&self, t: u64) -> bool {
-        t > self.published + self.lookahead / 2 && t > self.dram_next
+        t > self.published + self.k.lookahead / 2 && t > self.k.dram_next
     }
 
     /// Makes core cycle `t` (or, for `t == u64::MAX`, the end of the run) safe to
@@ -599,18 +591,17 @@ impl<D> Remote<D> {
         if let Some(c) = queued {
             t = t.min(c);
         }
-        if !self.inbox.is_empty() {
-            t = t.min(self.inbox_earliest);
+        if let Some(c) = self.inbox.iter().map(|f| f.at).min() {
+            t = t.min(c);
             out.append(&mut self.inbox);
-            self.inbox_earliest = u64::MAX;
         }
         loop {
             // Everything deliverable by `safe_until` is in already; answers that
             // arrived meanwhile are taken the next time they are needed.
-            if t > self.safe_until && self.in_dram > 0 {
+            if t > self.k.safe_until && self.k.in_dram > 0 {
                 t = t.min(self.take(out));
             }
-            if self.in_dram == 0 || t <= self.safe_until {
+            if self.k.in_dram == 0 || t <= self.k.safe_until {
                 if t != u64::MAX && self.should_publish(t) {
                     // Let the DRAM side follow (everything before `t` is done).
                     self.publish(t - 1);
@@ -618,20 +609,19 @@ impl<D> Remote<D> {
                 return t;
             }
             // Completions not received yet are delivered after `safe_until`.
-            let w = t.min(self.safe_until + 1) - 1;
+            let w = t.min(self.k.safe_until + 1) - 1;
             // (`w == published`: that watermark's answer is on its way)
             if w > self.published {
                 self.publish(w);
             }
             let Some(rx) = &self.rx else {
-                self.in_dram = 0;
+                self.k.in_dram = 0;
                 continue;
             };
             self.bells.mem.wait(|| !rx.is_empty() || rx.is_abandoned());
-
             if rx.is_empty() {
                 // The DRAM thread is gone (it panicked): `join` reports it.
-                self.in_dram = 0;
+                self.k.in_dram = 0;
             }
             t = t.min(self.take(out));
         }
@@ -655,17 +645,7 @@ impl<D> Remote<D> {
     }
 }
 
-/// The memory side's knowledge of the DRAM side, updated answer by answer
-/// (the fields of [`Remote`] that [`Remote::take`] changes).
-struct Absorb<'a> {
-    uncovered: &'a mut VecDeque<u64>,
-    safe_until: &'a mut u64,
-    dram_next: &'a mut u64,
-    in_dram: &'a mut u64,
-    lookahead: u64,
-}
-
-impl Absorb<'_> {
+impl Known {
     /// Takes every answer available in `rx`; completions go to `out`. Returns
     /// the earliest delivery among them (`u64::MAX`: none).
     fn take(&mut self, rx: &mut Consumer<Ans>, out: &mut Vec<Finished>) -> u64 {
@@ -677,7 +657,7 @@ impl Absorb<'_> {
         for a in chunk {
             match a {
                 Ans::Fin(f) => {
-                    *self.in_dram -= 1;
+                    self.in_dram -= 1;
                     earliest = earliest.min(f.at);
                     out.push(f);
                 }
@@ -690,9 +670,10 @@ impl Absorb<'_> {
                     }
                     let first = self.uncovered.front().copied().unwrap_or(u64::MAX);
                     let quiet_until = next.min(first).saturating_sub(1).max(upto);
-                    *self.safe_until =
-                        (*self.safe_until).max(quiet_until.saturating_add(self.lookahead));
-                    *self.dram_next = next.min(first);
+                    self.safe_until = self
+                        .safe_until
+                        .max(quiet_until.saturating_add(self.lookahead));
+                    self.dram_next = next.min(first);
                 }
             }
         }
