@@ -191,8 +191,6 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
             opt.useless_prefetches
         ));
     }
-    let row_drop = base.row_hit_rate - opt.row_hit_rate;
-    let llc_drop = base.llc_hit_rate - opt.llc_hit_rate;
     if opt.coverage_pct.is_some_and(|c| c < 0.5) {
         // Nothing ran reordered: any difference is the code around the calls.
         let extra = if base.records > 0 && opt.records != base.records {
@@ -210,6 +208,8 @@ fn explain(opt: &Derived, base: &Derived, metric: &str) -> String {
         ));
         return why;
     }
+    let row_drop = base.row_hit_rate - opt.row_hit_rate;
+    let llc_drop = base.llc_hit_rate - opt.llc_hit_rate;
     if pv <= pb {
         if opt.coverage_pct.is_some_and(|c| c < 50.0) {
             why.push_str(". Most iterations did not run under the new schedule (low coverage), so the bank pattern barely changed");
