@@ -4,9 +4,10 @@
 //! [`SimpleDram`] (4 channels x 32 banks, 40 DRAM cycles), all on one thread.
 //!
 //! With `--threads 2` the DDR4 model runs beside the memory side
-//! (`memsim/src/dram_side.rs`), so this rate bounds the two-thread rate from
-//! above (the fixed-latency model's own work is included, so the bound is
-//! loose by that much). The timing differs from the DDR4 run (other latencies,
+//! (`memsim/src/dram_side.rs`), so the memory side's own speed bounds the
+//! two-thread rate from above. This rate also pays for the fixed-latency model
+//! and its BLP meter (about 6% of the time in `perf`), so it understates that
+//! bound by as much. The timing differs from the DDR4 run (other latencies,
 //! so other cycle counts); only the speed is of interest here.
 //!
 //! `cargo run --release -p weft-memsim --example sim_memory_side -- [records]`
