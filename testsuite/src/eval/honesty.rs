@@ -16,7 +16,7 @@
 
 use super::engine::SweepPoint;
 use super::paper;
-use super::results::{Derived, VersionAverage};
+use super::results::{fmt_pct, main_cell, Derived, VersionAverage};
 use super::versions::Study;
 use super::{ChecksumMismatch, EvalError, Result};
 use serde::{Deserialize, Serialize};
@@ -110,11 +110,6 @@ pub struct Disagreement {
     pub analysis: String,
 }
 
-fn find<'a>(d: &'a [Derived], study: Study, bench: &str, version: &str) -> Option<&'a Derived> {
-    d.iter()
-        .find(|x| x.study == study && x.bench == bench && x.version == version && x.point.is_none())
-}
-
 fn avg<'a>(a: &'a [VersionAverage], version: &str) -> Option<&'a VersionAverage> {
     a.iter().find(|x| x.version == version && x.n > 0)
 }
@@ -135,9 +130,9 @@ fn scaled_note(derived: &[Derived], bench: &str) -> Option<String> {
     let (k, o) = at("blp-opt")?;
     Some(format!(
         ". At {k}x this benchmark's inputs (sweep input-main): BLP {}, time reduction {} ({} without inspection)",
-        super::results::fmt_pct(o.blp_gain_pct),
-        super::results::fmt_pct(o.time_reduction_pct),
-        super::results::fmt_pct(o.time_reduction_excl_inspection_pct)
+        fmt_pct(o.blp_gain_pct),
+        fmt_pct(o.time_reduction_pct),
+        fmt_pct(o.time_reduction_excl_inspection_pct)
     ))
 }
 
@@ -248,6 +243,144 @@ fn claim(
     }
 }
 
+/// An ordering the dissertation claims between two versions' averages:
+/// `(higher, lower, what is compared, claim, source)`; `what` is `time`
+/// (time reduction), `blp` (BLP gain) or `blp_abs`/`mlp_abs`/`clp_abs`
+/// (absolute parallelism).
+type PairClaim = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// Ch. 4 orderings between versions (§4.3, §4.5.2, §4.5.5).
+const CH4_PAIRS: [PairClaim; 4] = [
+    (
+        "blp-ideal",
+        "mlp-ideal",
+        "blp",
+        "BLP Ideal gains more BLP than MLP Ideal",
+        "§4.3, Fig. 4.4",
+    ),
+    (
+        "blp-ideal",
+        "blp-opt",
+        "blp_abs",
+        "BLP Ideal is an upper bound on BLP Optimized's BLP",
+        "§4.5.2, Fig. 4.10",
+    ),
+    (
+        "par-bs+blp-opt",
+        "par-bs",
+        "time",
+        "PAR-BS + BLP Optimized is faster than PAR-BS alone",
+        "§4.5.5, Fig. 4.17(b)",
+    ),
+    (
+        "tcm+blp-opt",
+        "tcm",
+        "time",
+        "TCM + BLP Optimized is faster than TCM alone",
+        "§4.5.5, Fig. 4.17(b)",
+    ),
+];
+
+/// Ch. 4 versions the dissertation says reduce execution time on average:
+/// `(version, claim, source)`.
+const CH4_FASTER: [(&str, &str, &str); 3] = [
+    (
+        "gpart",
+        "GPART reduces execution time (9.4% on average)",
+        "§4.5.5, Fig. 4.17(b)",
+    ),
+    (
+        "mlp-ideal",
+        "MLP Ideal reduces execution time (6.5% on average)",
+        "§4.3, Fig. 4.5",
+    ),
+    (
+        "blp-ideal",
+        "BLP Ideal reduces execution time (27.8% on average)",
+        "§4.3, Fig. 4.5",
+    ),
+];
+
+/// Ch. 5 orderings between versions (§5.6.2).
+const CH5_PAIRS: [PairClaim; 10] = [
+    (
+        "balanced",
+        "mlp-first",
+        "time",
+        "Balanced is faster than MLP-first (17.32% vs 11.31%)",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "mlp-first",
+        "clp-first",
+        "time",
+        "MLP-first is faster than CLP-first (11.31% vs 9.43%)",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "balanced",
+        "clustering",
+        "time",
+        "Balanced is faster than Clustering",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "balanced",
+        "la-mlp",
+        "time",
+        "Balanced is faster than Locality-Aware-MLP",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "balanced",
+        "par-bs",
+        "time",
+        "Balanced is faster than PAR-BS",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "ideal",
+        "balanced",
+        "time",
+        "Ideal bounds Balanced",
+        "§5.6.2, Fig. 5.10",
+    ),
+    (
+        "mlp-first",
+        "clp-first",
+        "mlp_abs",
+        "MLP-first has higher MLP than CLP-first",
+        "§5.6.2, Fig. 5.6",
+    ),
+    (
+        "mlp-first",
+        "balanced",
+        "mlp_abs",
+        "MLP-first has the highest MLP of the practical versions",
+        "§5.6.2, Fig. 5.6",
+    ),
+    (
+        "clp-first",
+        "balanced",
+        "clp_abs",
+        "CLP-first has the highest CLP (24.16 vs Balanced's 20.59)",
+        "§5.6.2, Fig. 5.7",
+    ),
+    (
+        "clp-first",
+        "mlp-first",
+        "clp_abs",
+        "CLP-first has higher CLP than MLP-first",
+        "§5.6.2, Fig. 5.7",
+    ),
+];
+
 /// Checks the dissertation's qualitative claims against our numbers.
 pub fn disagreements(
     derived: &[Derived],
@@ -256,8 +389,17 @@ pub fn disagreements(
     betas: &[f64],
 ) -> Vec<Disagreement> {
     let mut out = Vec::new();
+    ch4_per_benchmark(&mut out, derived);
+    ch4_averages(&mut out, a4);
+    ch5_averages(&mut out, a5);
+    beta_range(&mut out, betas);
+    out
+}
+
+/// Per ch. 4 benchmark: BLP Optimized raises BLP and lowers execution time in
+/// every application (§4.5.2); GPART lowers BLP in all of them (§4.5.5).
+fn ch4_per_benchmark(out: &mut Vec<Disagreement>, derived: &[Derived]) {
     let ch4 = Study::Ch4;
-    let ch5 = Study::Ch5;
     let mut benches4: Vec<&str> = derived
         .iter()
         .filter(|d| d.study == ch4 && d.point.is_none())
@@ -266,10 +408,10 @@ pub fn disagreements(
     benches4.sort_unstable();
     benches4.dedup();
     for b in &benches4 {
-        let Some(base) = find(derived, ch4, b, "original") else {
+        let Some(base) = main_cell(derived, ch4, b, "original") else {
             continue;
         };
-        if let Some(o) = find(derived, ch4, b, "blp-opt") {
+        if let Some(o) = main_cell(derived, ch4, b, "blp-opt") {
             let scaled = scaled_note(derived, b);
             if o.blp <= base.blp {
                 out.push(claim(
@@ -281,7 +423,7 @@ pub fn disagreements(
                         "BLP {:.2} vs {:.2} ({})",
                         o.blp,
                         base.blp,
-                        super::results::fmt_pct(o.blp_gain_pct)
+                        fmt_pct(o.blp_gain_pct)
                     ),
                     explain(o, base, "blp") + &scaled.clone().unwrap_or_default(),
                 ));
@@ -292,15 +434,12 @@ pub fn disagreements(
                     Some(b),
                     "BLP Optimized reduces execution time in every application",
                     "§4.5.2, Fig. 4.12",
-                    format!(
-                        "time reduction {}",
-                        super::results::fmt_pct(o.time_reduction_pct)
-                    ),
+                    format!("time reduction {}", fmt_pct(o.time_reduction_pct)),
                     explain(o, base, "blp") + &scaled.unwrap_or_default(),
                 ));
             }
         }
-        if let Some(g) = find(derived, ch4, b, "gpart") {
+        if let Some(g) = main_cell(derived, ch4, b, "gpart") {
             if g.blp > base.blp {
                 out.push(claim(ch4, Some(b), "GPART lowers BLP relative to Original in all eight applications", "§4.5.5, Fig. 4.17(a)",
                     format!("BLP {:.2} vs {:.2}", g.blp, base.blp),
@@ -308,184 +447,92 @@ pub fn disagreements(
             }
         }
     }
-    let pairs4 = [
-        (
-            "blp-ideal",
-            "mlp-ideal",
-            "blp",
-            "BLP Ideal gains more BLP than MLP Ideal",
-            "§4.3, Fig. 4.4",
-        ),
-        (
-            "blp-ideal",
-            "blp-opt",
-            "blp_abs",
-            "BLP Ideal is an upper bound on BLP Optimized's BLP",
-            "§4.5.2, Fig. 4.10",
-        ),
-        (
-            "par-bs+blp-opt",
-            "par-bs",
-            "time",
-            "PAR-BS + BLP Optimized is faster than PAR-BS alone",
-            "§4.5.5, Fig. 4.17(b)",
-        ),
-        (
-            "tcm+blp-opt",
-            "tcm",
-            "time",
-            "TCM + BLP Optimized is faster than TCM alone",
-            "§4.5.5, Fig. 4.17(b)",
-        ),
-    ];
-    for (hi, lo, what, text, src) in pairs4 {
-        check_pair(&mut out, ch4, a4, hi, lo, what, text, src);
-    }
-    for (v, text, src) in [
-        (
-            "gpart",
-            "GPART reduces execution time (9.4% on average)",
-            "§4.5.5, Fig. 4.17(b)",
-        ),
-        (
-            "mlp-ideal",
-            "MLP Ideal reduces execution time (6.5% on average)",
-            "§4.3, Fig. 4.5",
-        ),
-        (
-            "blp-ideal",
-            "BLP Ideal reduces execution time (27.8% on average)",
-            "§4.3, Fig. 4.5",
-        ),
-    ] {
-        if let Some(x) = avg(a4, v) {
-            if x.time_reduction_pct.is_some_and(|t| t <= 0.0) {
-                out.push(claim(
-                    ch4,
-                    None,
-                    text,
-                    src,
-                    format!(
-                        "average time reduction {}",
-                        super::results::fmt_pct(x.time_reduction_pct)
-                    ),
-                    format!(
-                        "average BLP gain {}; see the per-benchmark table",
-                        super::results::fmt_pct(x.blp_gain_pct)
-                    ),
-                ));
-            }
-        }
-    }
-    // Chapter 5.
-    let order = [
-        (
-            "balanced",
-            "mlp-first",
-            "time",
-            "Balanced is faster than MLP-first (17.32% vs 11.31%)",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "mlp-first",
-            "clp-first",
-            "time",
-            "MLP-first is faster than CLP-first (11.31% vs 9.43%)",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "balanced",
-            "clustering",
-            "time",
-            "Balanced is faster than Clustering",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "balanced",
-            "la-mlp",
-            "time",
-            "Balanced is faster than Locality-Aware-MLP",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "balanced",
-            "par-bs",
-            "time",
-            "Balanced is faster than PAR-BS",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "ideal",
-            "balanced",
-            "time",
-            "Ideal bounds Balanced",
-            "§5.6.2, Fig. 5.10",
-        ),
-        (
-            "mlp-first",
-            "clp-first",
-            "mlp_abs",
-            "MLP-first has higher MLP than CLP-first",
-            "§5.6.2, Fig. 5.6",
-        ),
-        (
-            "mlp-first",
-            "balanced",
-            "mlp_abs",
-            "MLP-first has the highest MLP of the practical versions",
-            "§5.6.2, Fig. 5.6",
-        ),
-        (
-            "clp-first",
-            "balanced",
-            "clp_abs",
-            "CLP-first has the highest CLP (24.16 vs Balanced's 20.59)",
-            "§5.6.2, Fig. 5.7",
-        ),
-        (
-            "clp-first",
-            "mlp-first",
-            "clp_abs",
-            "CLP-first has higher CLP than MLP-first",
-            "§5.6.2, Fig. 5.7",
-        ),
-    ];
-    for (hi, lo, what, text, src) in order {
-        check_pair(&mut out, ch5, a5, hi, lo, what, text, src);
-    }
-    for v in ["mlp-first", "clp-first", "balanced"] {
-        if let Some(x) = avg(a5, v) {
-            if x.time_reduction_pct.is_some_and(|t| t <= 0.0) {
-                out.push(claim(ch5, None, &format!("{} reduces execution time over Default", x.label), "§5.6.2, Fig. 5.10; §5.7",
-                    format!("average time reduction {}", super::results::fmt_pct(x.time_reduction_pct)),
-                    format!("average MLP gain {}, CLP gain {}: the schedule changed the parallelism it targets by this much, which did not translate into fewer cycles on these inputs",
-                        super::results::fmt_pct(x.mlp_gain_pct), super::results::fmt_pct(x.clp_gain_pct))));
-            }
-        }
-    }
-    if !betas.is_empty() {
-        let lo = paper::get("ch5.beta.range.low").map_or(0.3, |p| p.value);
-        let hi = paper::get("ch5.beta.range.high").map_or(0.8, |p| p.value);
-        let inside = betas.iter().filter(|b| (lo..=hi).contains(*b)).count();
-        if inside * 2 <= betas.len() {
-            out.push(claim(ch5, None, "For most loop nests Balanced's beta lies in [0.3, 0.8]", "§5.6.2, Fig. 5.11",
-                format!("{inside} of {} betas in [{lo}, {hi}]", betas.len()),
-                "beta follows from the spread (standard deviation) of per-bank access counts in each window (§5.5.6); our benchmarks' windows are more (or less) uniform than the paper's, pushing beta to an extreme".into()));
-        }
-    }
-    out
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Ch. 4 averages: the orderings of [`CH4_PAIRS`], then the versions of
+/// [`CH4_FASTER`] that did not reduce execution time.
+fn ch4_averages(out: &mut Vec<Disagreement>, a4: &[VersionAverage]) {
+    for pair in &CH4_PAIRS {
+        check_pair(out, Study::Ch4, a4, pair);
+    }
+    for (v, text, src) in CH4_FASTER {
+        not_faster_on_average(out, Study::Ch4, a4, v, src, |x| {
+            (
+                text.to_string(),
+                format!(
+                    "average BLP gain {}; see the per-benchmark table",
+                    fmt_pct(x.blp_gain_pct)
+                ),
+            )
+        });
+    }
+}
+
+/// Ch. 5 averages: the orderings of [`CH5_PAIRS`], then the three schedules
+/// that should each reduce execution time over Default (§5.6.2, §5.7).
+fn ch5_averages(out: &mut Vec<Disagreement>, a5: &[VersionAverage]) {
+    for pair in &CH5_PAIRS {
+        check_pair(out, Study::Ch5, a5, pair);
+    }
+    for v in ["mlp-first", "clp-first", "balanced"] {
+        not_faster_on_average(out, Study::Ch5, a5, v, "§5.6.2, Fig. 5.10; §5.7", |x| {
+            (
+                format!("{} reduces execution time over Default", x.label),
+                format!("average MLP gain {}, CLP gain {}: the schedule changed the parallelism it targets by this much, which did not translate into fewer cycles on these inputs",
+                    fmt_pct(x.mlp_gain_pct), fmt_pct(x.clp_gain_pct)),
+            )
+        });
+    }
+}
+
+/// Fig. 5.11: for most loop nests Balanced's beta lies in [0.3, 0.8].
+fn beta_range(out: &mut Vec<Disagreement>, betas: &[f64]) {
+    if betas.is_empty() {
+        return;
+    }
+    let lo = paper::get("ch5.beta.range.low").map_or(0.3, |p| p.value);
+    let hi = paper::get("ch5.beta.range.high").map_or(0.8, |p| p.value);
+    let inside = betas.iter().filter(|b| (lo..=hi).contains(*b)).count();
+    if inside * 2 <= betas.len() {
+        out.push(claim(Study::Ch5, None, "For most loop nests Balanced's beta lies in [0.3, 0.8]", "§5.6.2, Fig. 5.11",
+            format!("{inside} of {} betas in [{lo}, {hi}]", betas.len()),
+            "beta follows from the spread (standard deviation) of per-bank access counts in each window (§5.5.6); our benchmarks' windows are more (or less) uniform than the paper's, pushing beta to an extreme".into()));
+    }
+}
+
+/// A version the dissertation says reduces execution time on average, whose
+/// average time reduction here is not positive; `words` gives the claim and
+/// the analysis.
+fn not_faster_on_average(
+    out: &mut Vec<Disagreement>,
+    study: Study,
+    a: &[VersionAverage],
+    version: &str,
+    source: &str,
+    words: impl Fn(&VersionAverage) -> (String, String),
+) {
+    let Some(x) = avg(a, version) else {
+        return;
+    };
+    if x.time_reduction_pct.is_some_and(|t| t <= 0.0) {
+        let (text, analysis) = words(x);
+        out.push(claim(
+            study,
+            None,
+            &text,
+            source,
+            format!("average time reduction {}", fmt_pct(x.time_reduction_pct)),
+            analysis,
+        ));
+    }
+}
+
+/// Checks one ordering of [`CH4_PAIRS`] or [`CH5_PAIRS`] on the averages `a`.
 fn check_pair(
     out: &mut Vec<Disagreement>,
     study: Study,
     a: &[VersionAverage],
-    hi: &str,
-    lo: &str,
-    what: &str,
-    text: &str,
-    src: &str,
+    &(hi, lo, what, text, src): &PairClaim,
 ) {
     let (Some(h), Some(l)) = (avg(a, hi), avg(a, lo)) else {
         return;
@@ -504,23 +551,22 @@ fn check_pair(
     };
     let (Some(x), Some(y)) = (x, y) else { return };
     if x < y {
+        let gains = |v: &VersionAverage| {
+            format!(
+                "{}: MLP gain {}, CLP gain {}, BLP gain {}",
+                v.label,
+                fmt_pct(v.mlp_gain_pct),
+                fmt_pct(v.clp_gain_pct),
+                fmt_pct(v.blp_gain_pct)
+            )
+        };
         out.push(claim(
             study,
             None,
             text,
             src,
             format!("{unit}: {} {x:.2} vs {} {y:.2}", h.label, l.label),
-            format!(
-                "{}: MLP gain {}, CLP gain {}, BLP gain {}; {}: MLP gain {}, CLP gain {}, BLP gain {}",
-                h.label,
-                super::results::fmt_pct(h.mlp_gain_pct),
-                super::results::fmt_pct(h.clp_gain_pct),
-                super::results::fmt_pct(h.blp_gain_pct),
-                l.label,
-                super::results::fmt_pct(l.mlp_gain_pct),
-                super::results::fmt_pct(l.clp_gain_pct),
-                super::results::fmt_pct(l.blp_gain_pct),
-            ),
+            format!("{}; {}", gains(h), gains(l)),
         ));
     }
 }

@@ -9,10 +9,12 @@
 //! says so. A plot with no data is skipped with the reason, never drawn empty.
 
 use super::engine::{EngineOutput, Status};
-use super::results::{mean, Derived};
+use super::report::all_betas;
+use super::results::{bench_names, main_blp_opt, main_cell, sweep_means, Derived};
 use super::versions::{self, Study};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -75,25 +77,19 @@ fn e<E: std::fmt::Debug>(x: E) -> String {
     format!("{x:?}")
 }
 
+/// Draws `fig` on a white `root` and writes it out.
+fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> DrawResult {
+    root.fill(&WHITE).map_err(e)?;
+    render(&root, fig)?;
+    root.present().map_err(e)
+}
+
 /// Draws `f` into `<dir>/<name>.svg` and `.png`.
 fn both(set: &mut PlotSet, dir: &Path, name: &str, title: &str, size: (u32, u32), fig: &Figure) {
     let svg = dir.join(format!("{name}.svg"));
     let png = dir.join(format!("{name}.png"));
-    let r = (|| -> DrawResult {
-        {
-            let root = SVGBackend::new(&svg, size).into_drawing_area();
-            root.fill(&WHITE).map_err(e)?;
-            render(&root, fig)?;
-            root.present().map_err(e)?;
-        }
-        {
-            let root = BitMapBackend::new(&png, size).into_drawing_area();
-            root.fill(&WHITE).map_err(e)?;
-            render(&root, fig)?;
-            root.present().map_err(e)?;
-        }
-        Ok(())
-    })();
+    let r = draw_on(SVGBackend::new(&svg, size).into_drawing_area(), fig)
+        .and_then(|()| draw_on(BitMapBackend::new(&png, size).into_drawing_area(), fig));
     match r {
         Ok(()) => {
             set.drawn.push(PlotInfo {
@@ -130,7 +126,7 @@ fn render<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, fig: &Figure) -> Dr
         Figure::Panels(ps) => {
             let areas = root.split_evenly((ps.len().max(1), 1));
             for (area, p) in areas.iter().zip(ps) {
-                draw_lines(area, &p.title, &p.x_desc, &p.y_desc, &p.lines)?;
+                draw_lines(area, p)?;
             }
             Ok(())
         }
@@ -148,15 +144,21 @@ struct Bars {
     series: Vec<Series>,
 }
 
+/// The y axis of a chart of `ys`: always includes 0, padded by a tenth of the
+/// span above (and below, when it goes negative).
+fn y_range(ys: &[f64]) -> Range<f64> {
+    let lo = ys.iter().copied().fold(0.0f64, f64::min);
+    let hi = ys.iter().copied().fold(0.0f64, f64::max);
+    let pad = ((hi - lo) * 0.1).max(1e-3);
+    (lo - if lo < 0.0 { pad } else { 0.0 })..(hi + pad)
+}
+
 fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, b: &Bars) -> DrawResult {
     let all: Vec<f64> = b
         .series
         .iter()
         .flat_map(|s| s.1.iter().flatten().copied())
         .collect();
-    let lo = all.iter().copied().fold(0.0f64, f64::min);
-    let hi = all.iter().copied().fold(0.0f64, f64::max);
-    let pad = ((hi - lo) * 0.1).max(1e-3);
     let n = b.benches.len();
     let names = b.benches.clone();
     let mut chart = ChartBuilder::on(root)
@@ -164,10 +166,7 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, b: &Bars) -> Dra
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(
-            -0.5f64..(n as f64 - 0.5),
-            (lo - if lo < 0.0 { pad } else { 0.0 })..(hi + pad),
-        )
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), y_range(&all))
         .map_err(e)?;
     chart
         .configure_mesh()
@@ -216,108 +215,29 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, b: &Bars) -> Dra
     Ok(())
 }
 
-fn bars_for(
-    out: &EngineOutput,
-    derived: &[Derived],
-    study: Study,
-    f: impl Fn(&Derived) -> Option<f64>,
-) -> (Vec<String>, Vec<Series>) {
-    let benches: Vec<String> = out
-        .benchmarks
-        .get(study.name())
-        .map(|b| b.iter().map(|x| x.name.clone()).collect())
-        .unwrap_or_default();
-    let mut series = Vec::new();
-    for v in versions::versions(study) {
-        let vals: Vec<Option<f64>> = benches
-            .iter()
-            .map(|b| {
-                derived
-                    .iter()
-                    .find(|d| {
-                        d.study == study && &d.bench == b && d.version == v.id && d.point.is_none()
-                    })
-                    .and_then(&f)
-            })
-            .collect();
-        if vals.iter().any(Option::is_some) {
-            series.push((v.label.to_string(), vals));
-        }
-    }
-    (benches, series)
-}
-
-/// What one bar plot of [`bar_plot`] shows.
-struct BarSpec<'a> {
-    /// File stem.
-    name: &'a str,
-    /// Caption.
-    title: &'a str,
-    /// Y-axis label.
-    y_label: &'a str,
-    /// Study whose benchmarks and versions are plotted.
-    study: Study,
-}
-
-fn bar_plot(
-    set: &mut PlotSet,
-    dir: &Path,
-    out: &EngineOutput,
-    derived: &[Derived],
-    spec: BarSpec<'_>,
-    f: impl Fn(&Derived) -> Option<f64>,
-) {
-    let BarSpec {
-        name,
-        title,
-        y_label,
-        study,
-    } = spec;
-    let (benches, series) = bars_for(out, derived, study, f);
-    if series.is_empty() {
-        set.skipped
-            .push((name.into(), "no completed run to plot".into()));
-        return;
-    }
-    let bars = Bars {
-        title: title.into(),
-        y_label: y_label.into(),
-        benches,
-        series,
-    };
-    let width = (200 + 60 * bars.benches.len() as u32 * bars.series.len().max(1) as u32 / 2)
-        .clamp(640, 1600);
-    both(set, dir, name, title, (width, 480), &Figure::Bars(bars));
-}
-
-fn draw_lines<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    title: &str,
-    x_desc: &str,
-    y_desc: &str,
-    lines: &[Line],
-) -> DrawResult {
-    let xs = lines.iter().flat_map(|l| l.1.iter().map(|p| p.0));
-    let ys: Vec<f64> = lines.iter().flat_map(|l| l.1.iter().map(|p| p.1)).collect();
+fn draw_lines<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Panel) -> DrawResult {
+    let xs = p.lines.iter().flat_map(|l| l.1.iter().map(|p| p.0));
+    let ys: Vec<f64> = p
+        .lines
+        .iter()
+        .flat_map(|l| l.1.iter().map(|p| p.1))
+        .collect();
     let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let y0 = ys.iter().copied().fold(0.0f64, f64::min);
-    let y1 = ys.iter().copied().fold(0.0f64, f64::max);
     let x1 = if x1 <= x0 { x0 + 1.0 } else { x1 };
-    let pad = ((y1 - y0) * 0.1).max(1e-3);
     let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
+        .caption(&p.title, ("sans-serif", 16))
         .margin(8)
         .x_label_area_size(30)
         .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, (y0 - if y0 < 0.0 { pad } else { 0.0 })..(y1 + pad))
+        .build_cartesian_2d(x0..x1, y_range(&ys))
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
         .draw()
         .map_err(e)?;
-    for (j, (label, pts)) in lines.iter().enumerate() {
+    for (j, (label, pts)) in p.lines.iter().enumerate() {
         let color = Palette99::pick(j).to_rgba();
         chart
             .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
@@ -336,7 +256,303 @@ fn draw_lines<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draws every plot the data allows under `dir`.
+/// Draws `panels` stacked, `panel_height` pixels each, or records why there
+/// is no plot when there are none.
+fn panel_plot(
+    set: &mut PlotSet,
+    dir: &Path,
+    (name, title): (&str, &str),
+    (width, panel_height): (u32, u32),
+    panels: Vec<Panel>,
+    why_none: &str,
+) {
+    if panels.is_empty() {
+        set.skipped.push((name.into(), why_none.into()));
+    } else {
+        let h = panel_height * panels.len() as u32;
+        both(set, dir, name, title, (width, h), &Figure::Panels(panels));
+    }
+}
+
+/// What one bar plot of [`bar_plot`] shows.
+struct BarSpec {
+    /// File stem.
+    name: &'static str,
+    /// Caption.
+    title: &'static str,
+    /// Y-axis label.
+    y_label: &'static str,
+    /// Study whose benchmarks and versions are plotted.
+    study: Study,
+    /// The bar of one benchmark under one version.
+    value: fn(&Derived) -> Option<f64>,
+}
+
+/// Ch. 4 bars per benchmark and version (drawn after Fig. 4.3).
+const CH4_BARS: [BarSpec; 2] = [
+    BarSpec {
+        name: "ch4_blp",
+        title: "BLP per benchmark and version (Figs. 4.4, 4.10, 4.17a)",
+        y_label: "BLP (banks)",
+        study: Study::Ch4,
+        value: |d| Some(d.blp),
+    },
+    BarSpec {
+        name: "ch4_time",
+        title: "Execution-time reduction vs Original, % (Figs. 4.5, 4.12, 4.17b)",
+        y_label: "% faster",
+        study: Study::Ch4,
+        value: |d| d.time_reduction_pct,
+    },
+];
+
+/// Ch. 5 bars per benchmark and version (Figs. 5.6, 5.7, 5.10).
+const CH5_BARS: [BarSpec; 3] = [
+    BarSpec {
+        name: "ch5_mlp",
+        title: "MLP per benchmark and version (Fig. 5.6)",
+        y_label: "MLP (banks)",
+        study: Study::Ch5,
+        value: |d| Some(d.mlp),
+    },
+    BarSpec {
+        name: "ch5_clp",
+        title: "CLP per benchmark and version (Fig. 5.7)",
+        y_label: "CLP (LLC banks)",
+        study: Study::Ch5,
+        value: |d| Some(d.clp),
+    },
+    BarSpec {
+        name: "ch5_time",
+        title: "Execution-time reduction vs Default, % (Fig. 5.10)",
+        y_label: "% faster",
+        study: Study::Ch5,
+        value: |d| d.time_reduction_pct,
+    },
+];
+
+/// Every version of the study with at least one bar, over its benchmarks.
+fn bars_for(
+    out: &EngineOutput,
+    derived: &[Derived],
+    study: Study,
+    f: fn(&Derived) -> Option<f64>,
+) -> (Vec<String>, Vec<Series>) {
+    let benches = bench_names(out, study);
+    let mut series = Vec::new();
+    for v in versions::versions(study) {
+        let vals: Vec<Option<f64>> = benches
+            .iter()
+            .map(|b| main_cell(derived, study, b, v.id).and_then(f))
+            .collect();
+        if vals.iter().any(Option::is_some) {
+            series.push((v.label.to_string(), vals));
+        }
+    }
+    (benches, series)
+}
+
+fn bar_plot(
+    set: &mut PlotSet,
+    dir: &Path,
+    out: &EngineOutput,
+    derived: &[Derived],
+    spec: &BarSpec,
+) {
+    let (benches, series) = bars_for(out, derived, spec.study, spec.value);
+    if series.is_empty() {
+        set.skipped
+            .push((spec.name.into(), "no completed run to plot".into()));
+        return;
+    }
+    let bars = Bars {
+        title: spec.title.into(),
+        y_label: spec.y_label.into(),
+        benches,
+        series,
+    };
+    let width = (200 + 60 * bars.benches.len() as u32 * bars.series.len().max(1) as u32 / 2)
+        .clamp(640, 1600);
+    both(
+        set,
+        dir,
+        spec.name,
+        spec.title,
+        (width, 480),
+        &Figure::Bars(bars),
+    );
+}
+
+/// Fig. 4.3: BLP over time, one panel per ch. 4 benchmark, Original vs BLP Optimized.
+fn blp_over_time(set: &mut PlotSet, dir: &Path, out: &EngineOutput) {
+    let series = |bench: &str, version: &str| -> Option<Line> {
+        let r = out.records.iter().find(|r| {
+            r.study == Study::Ch4
+                && r.bench == bench
+                && r.version == version
+                && r.point.is_none()
+                && r.status == Status::Ok
+        })?;
+        let s = r.stats.as_ref()?;
+        if s.blp_series.is_empty() {
+            return None;
+        }
+        let ep = s.epoch_cycles.max(1) as f64;
+        let pts = s.blp_series.iter().enumerate();
+        Some((
+            r.label.clone(),
+            pts.map(|(i, y)| (i as f64 * ep, *y)).collect(),
+        ))
+    };
+    let panels: Vec<Panel> = out
+        .benchmarks
+        .get("ch4")
+        .map(|bs| {
+            bs.iter()
+                .filter_map(|b| {
+                    let lines: Vec<Line> = ["original", "blp-opt"]
+                        .iter()
+                        .filter_map(|v| series(&b.name, v))
+                        .collect();
+                    (!lines.is_empty()).then(|| Panel {
+                        title: b.name.clone(),
+                        x_desc: "cycle".into(),
+                        y_desc: "BLP".into(),
+                        lines,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    panel_plot(
+        set,
+        dir,
+        (
+            "ch4_blp_over_time",
+            "BLP over time, Original vs BLP Optimized (Fig. 4.3)",
+        ),
+        (900, 220),
+        panels,
+        "no ch. 4 run reported a per-epoch BLP series",
+    );
+}
+
+/// Fig. 4.13: overhead of BLP Optimized only.
+fn overhead(set: &mut PlotSet, dir: &Path, out: &EngineOutput, derived: &[Derived]) {
+    let benches = bench_names(out, Study::Ch4);
+    let vals: Vec<Option<f64>> = benches
+        .iter()
+        .map(|b| {
+            main_blp_opt(derived)
+                .find(|d| &d.bench == b)
+                .and_then(|d| d.overhead_pct)
+        })
+        .collect();
+    if vals.iter().any(Option::is_some) {
+        let bars = Bars {
+            title: "Inspector overhead, % of execution time (Fig. 4.13)".into(),
+            y_label: "% of execution".into(),
+            benches,
+            series: vec![("BLP Optimized".into(), vals)],
+        };
+        both(
+            set,
+            dir,
+            "ch4_overhead",
+            "Inspector overhead (Fig. 4.13)",
+            (800, 420),
+            &Figure::Bars(bars),
+        );
+    } else {
+        set.skipped.push((
+            "ch4_overhead".into(),
+            "no BLP Optimized run reported its inspector overhead".into(),
+        ));
+    }
+}
+
+/// Fig. 4.15: BLP Optimized's mean gains at every sweep point, one panel per sweep.
+fn sensitivity(set: &mut PlotSet, dir: &Path, derived: &[Derived]) {
+    let mut panels = Vec::new();
+    for sw in versions::sweeps() {
+        let mut blp = Vec::new();
+        let mut time = Vec::new();
+        for v in &sw.values {
+            let Some(m) = sweep_means(derived, sw.id, *v) else {
+                continue;
+            };
+            if let Some(g) = m.blp_gain {
+                blp.push((*v as f64, g));
+            }
+            if let Some(t) = m.time_reduction {
+                time.push((*v as f64, t));
+            }
+        }
+        if !blp.is_empty() {
+            panels.push(Panel {
+                title: sw.label.to_string(),
+                x_desc: sw.label.to_string(),
+                y_desc: "% vs Original".into(),
+                lines: vec![
+                    ("BLP gain %".to_string(), blp),
+                    ("time reduction %".to_string(), time),
+                ],
+            });
+        }
+    }
+    panel_plot(
+        set,
+        dir,
+        (
+            "ch4_sensitivity",
+            "Sensitivity of BLP Optimized (Figs. 4.15, 4.16)",
+        ),
+        (800, 260),
+        panels,
+        "no sweep point completed",
+    );
+}
+
+/// Fig. 5.11: beta histogram in 10 bins.
+fn beta_histogram(set: &mut PlotSet, dir: &Path, out: &EngineOutput) {
+    let betas = all_betas(&out.records);
+    if betas.is_empty() {
+        set.skipped.push((
+            "ch5_beta".into(),
+            "no Balanced run reported beta values".into(),
+        ));
+        return;
+    }
+    let mut bins = [0usize; 10];
+    for b in &betas {
+        let i = ((b.clamp(0.0, 1.0) * 10.0) as usize).min(9);
+        bins[i] += 1;
+    }
+    let bars = Bars {
+        title: format!(
+            "Beta chosen by Balanced, {} loop nests/windows (Fig. 5.11)",
+            betas.len()
+        ),
+        y_label: "count".into(),
+        benches: (0..10)
+            .map(|i| format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0))
+            .collect(),
+        series: vec![(
+            "Balanced".into(),
+            bins.iter().map(|&c| Some(c as f64)).collect(),
+        )],
+    };
+    both(
+        set,
+        dir,
+        "ch5_beta",
+        "Distribution of beta (Fig. 5.11)",
+        (900, 420),
+        &Figure::Bars(bars),
+    );
+}
+
+/// Draws every plot the data allows under `dir`, in the report's order.
 pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet {
     let mut set = PlotSet::default();
     if let Err(why) = ensure_font() {
@@ -350,269 +566,15 @@ pub fn draw_all(dir: &Path, out: &EngineOutput, derived: &[Derived]) -> PlotSet 
         ));
         return set;
     }
-
-    // Fig. 4.3: BLP over time, one panel per ch. 4 benchmark, Original vs BLP Optimized.
-    let panels: Vec<(String, Vec<Line>)> = out
-        .benchmarks
-        .get("ch4")
-        .map(|bs| {
-            bs.iter()
-                .filter_map(|b| {
-                    let lines: Vec<Line> = ["original", "blp-opt"]
-                        .iter()
-                        .filter_map(|v| {
-                            let r = out.records.iter().find(|r| {
-                                r.study == Study::Ch4
-                                    && r.bench == b.name
-                                    && r.version == *v
-                                    && r.point.is_none()
-                                    && r.status == Status::Ok
-                            })?;
-                            let s = r.stats.as_ref()?;
-                            if s.blp_series.is_empty() {
-                                return None;
-                            }
-                            let ep = s.epoch_cycles.max(1) as f64;
-                            Some((
-                                r.label.clone(),
-                                s.blp_series
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(i, y)| (i as f64 * ep, *y))
-                                    .collect(),
-                            ))
-                        })
-                        .collect();
-                    (!lines.is_empty()).then(|| (b.name.clone(), lines))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    if panels.is_empty() {
-        set.skipped.push((
-            "ch4_blp_over_time".into(),
-            "no ch. 4 run reported a per-epoch BLP series".into(),
-        ));
-    } else {
-        let h = 220 * panels.len() as u32;
-        let fig = Figure::Panels(
-            panels
-                .into_iter()
-                .map(|(name, lines)| Panel {
-                    title: name,
-                    x_desc: "cycle".into(),
-                    y_desc: "BLP".into(),
-                    lines,
-                })
-                .collect(),
-        );
-        both(
-            &mut set,
-            dir,
-            "ch4_blp_over_time",
-            "BLP over time, Original vs BLP Optimized (Fig. 4.3)",
-            (900, h),
-            &fig,
-        );
+    blp_over_time(&mut set, dir, out);
+    for spec in &CH4_BARS {
+        bar_plot(&mut set, dir, out, derived, spec);
     }
-
-    bar_plot(
-        &mut set,
-        dir,
-        out,
-        derived,
-        BarSpec {
-            name: "ch4_blp",
-            title: "BLP per benchmark and version (Figs. 4.4, 4.10, 4.17a)",
-            y_label: "BLP (banks)",
-            study: Study::Ch4,
-        },
-        |d| Some(d.blp),
-    );
-    bar_plot(
-        &mut set,
-        dir,
-        out,
-        derived,
-        BarSpec {
-            name: "ch4_time",
-            title: "Execution-time reduction vs Original, % (Figs. 4.5, 4.12, 4.17b)",
-            y_label: "% faster",
-            study: Study::Ch4,
-        },
-        |d| d.time_reduction_pct,
-    );
-    // Fig. 4.13: overhead of BLP Optimized only.
-    {
-        let benches: Vec<String> = out
-            .benchmarks
-            .get("ch4")
-            .map(|b| b.iter().map(|x| x.name.clone()).collect())
-            .unwrap_or_default();
-        let vals: Vec<Option<f64>> = benches
-            .iter()
-            .map(|b| {
-                super::results::main_blp_opt(derived)
-                    .find(|d| &d.bench == b)
-                    .and_then(|d| d.overhead_pct)
-            })
-            .collect();
-        if vals.iter().any(Option::is_some) {
-            let bars = Bars {
-                title: "Inspector overhead, % of execution time (Fig. 4.13)".into(),
-                y_label: "% of execution".into(),
-                benches,
-                series: vec![("BLP Optimized".into(), vals)],
-            };
-            both(
-                &mut set,
-                dir,
-                "ch4_overhead",
-                "Inspector overhead (Fig. 4.13)",
-                (800, 420),
-                &Figure::Bars(bars),
-            );
-        } else {
-            set.skipped.push((
-                "ch4_overhead".into(),
-                "no BLP Optimized run reported its inspector overhead".into(),
-            ));
-        }
+    overhead(&mut set, dir, out, derived);
+    sensitivity(&mut set, dir, derived);
+    for spec in &CH5_BARS {
+        bar_plot(&mut set, dir, out, derived, spec);
     }
-    // Fig. 4.15: sensitivity.
-    {
-        let mut panels = Vec::new();
-        for sw in versions::sweeps() {
-            let mut blp = Vec::new();
-            let mut time = Vec::new();
-            for v in &sw.values {
-                let ds: Vec<&Derived> = derived
-                    .iter()
-                    .filter(|d| {
-                        d.version == "blp-opt"
-                            && d.point
-                                .as_ref()
-                                .is_some_and(|p| p.sweep == sw.id && p.value == *v)
-                    })
-                    .collect();
-                if let Some(g) = mean(ds.iter().map(|d| d.blp_gain_pct)) {
-                    blp.push((*v as f64, g));
-                }
-                if let Some(t) = mean(ds.iter().map(|d| d.time_reduction_pct)) {
-                    time.push((*v as f64, t));
-                }
-            }
-            if !blp.is_empty() {
-                panels.push((
-                    sw.label.to_string(),
-                    vec![
-                        ("BLP gain %".to_string(), blp),
-                        ("time reduction %".to_string(), time),
-                    ],
-                ));
-            }
-        }
-        if panels.is_empty() {
-            set.skipped
-                .push(("ch4_sensitivity".into(), "no sweep point completed".into()));
-        } else {
-            let h = 260 * panels.len() as u32;
-            let fig = Figure::Panels(
-                panels
-                    .into_iter()
-                    .map(|(label, lines)| Panel {
-                        title: label.clone(),
-                        x_desc: label,
-                        y_desc: "% vs Original".into(),
-                        lines,
-                    })
-                    .collect(),
-            );
-            both(
-                &mut set,
-                dir,
-                "ch4_sensitivity",
-                "Sensitivity of BLP Optimized (Figs. 4.15, 4.16)",
-                (800, h),
-                &fig,
-            );
-        }
-    }
-
-    bar_plot(
-        &mut set,
-        dir,
-        out,
-        derived,
-        BarSpec {
-            name: "ch5_mlp",
-            title: "MLP per benchmark and version (Fig. 5.6)",
-            y_label: "MLP (banks)",
-            study: Study::Ch5,
-        },
-        |d| Some(d.mlp),
-    );
-    bar_plot(
-        &mut set,
-        dir,
-        out,
-        derived,
-        BarSpec {
-            name: "ch5_clp",
-            title: "CLP per benchmark and version (Fig. 5.7)",
-            y_label: "CLP (LLC banks)",
-            study: Study::Ch5,
-        },
-        |d| Some(d.clp),
-    );
-    bar_plot(
-        &mut set,
-        dir,
-        out,
-        derived,
-        BarSpec {
-            name: "ch5_time",
-            title: "Execution-time reduction vs Default, % (Fig. 5.10)",
-            y_label: "% faster",
-            study: Study::Ch5,
-        },
-        |d| d.time_reduction_pct,
-    );
-    // Fig. 5.11: beta histogram in 10 bins.
-    let betas = super::report::all_betas(&out.records);
-    if betas.is_empty() {
-        set.skipped.push((
-            "ch5_beta".into(),
-            "no Balanced run reported beta values".into(),
-        ));
-    } else {
-        let mut bins = [0usize; 10];
-        for b in &betas {
-            let i = ((b.clamp(0.0, 1.0) * 10.0) as usize).min(9);
-            bins[i] += 1;
-        }
-        let bars = Bars {
-            title: format!(
-                "Beta chosen by Balanced, {} loop nests/windows (Fig. 5.11)",
-                betas.len()
-            ),
-            y_label: "count".into(),
-            benches: (0..10)
-                .map(|i| format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0))
-                .collect(),
-            series: vec![(
-                "Balanced".into(),
-                bins.iter().map(|&c| Some(c as f64)).collect(),
-            )],
-        };
-        both(
-            &mut set,
-            dir,
-            "ch5_beta",
-            "Distribution of beta (Fig. 5.11)",
-            (900, 420),
-            &Figure::Bars(bars),
-        );
-    }
+    beta_histogram(&mut set, dir, out);
     set
 }

@@ -168,6 +168,27 @@ pub struct VersionAverage {
     pub unavailable: Option<String>,
 }
 
+/// The main-matrix (no sweep point) result of `version` on `bench`, if it
+/// completed: the cell every per-benchmark table, plot and claim reads.
+pub fn main_cell<'a>(
+    derived: &'a [Derived],
+    study: Study,
+    bench: &str,
+    version: &str,
+) -> Option<&'a Derived> {
+    derived
+        .iter()
+        .find(|d| d.study == study && d.bench == bench && d.version == version && d.point.is_none())
+}
+
+/// The benchmarks of a study, in the engine's order (empty if it did not run).
+pub fn bench_names(out: &EngineOutput, study: Study) -> Vec<String> {
+    out.benchmarks
+        .get(study.name())
+        .map(|b| b.iter().map(|x| x.name.clone()).collect())
+        .unwrap_or_default()
+}
+
 /// BLP Optimized's records of the main ch. 4 study (no sweep point).
 pub fn main_blp_opt(derived: &[Derived]) -> impl Iterator<Item = &Derived> {
     derived
@@ -179,6 +200,40 @@ pub fn main_blp_opt(derived: &[Derived]) -> impl Iterator<Item = &Derived> {
 pub fn mean(xs: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
     let v: Vec<f64> = xs.into_iter().flatten().filter(|x| x.is_finite()).collect();
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Averages of BLP Optimized's changes at one sweep point (§4.5.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepMeans {
+    /// Benchmarks that completed at the point.
+    pub benchmarks: usize,
+    /// Mean BLP gain (%).
+    pub blp_gain: Option<f64>,
+    /// Mean time reduction (%).
+    pub time_reduction: Option<f64>,
+    /// Mean time reduction with inspection cycles left out (%).
+    pub excl_inspection: Option<f64>,
+}
+
+/// BLP Optimized's average changes at point `value` of sweep `id` (`None`
+/// when no benchmark completed there).
+pub fn sweep_means(derived: &[Derived], id: &str, value: i64) -> Option<SweepMeans> {
+    let ds: Vec<&Derived> = derived
+        .iter()
+        .filter(|d| {
+            d.study == Study::Ch4
+                && d.version == "blp-opt"
+                && d.point
+                    .as_ref()
+                    .is_some_and(|p| p.sweep == id && p.value == value)
+        })
+        .collect();
+    (!ds.is_empty()).then(|| SweepMeans {
+        benchmarks: ds.len(),
+        blp_gain: mean(ds.iter().map(|d| d.blp_gain_pct)),
+        time_reduction: mean(ds.iter().map(|d| d.time_reduction_pct)),
+        excl_inspection: mean(ds.iter().map(|d| d.time_reduction_excl_inspection_pct)),
+    })
 }
 
 /// Per-version averages of a study's main matrix (no sweep points).
@@ -311,6 +366,11 @@ fn avg_of<'a>(avgs: &'a [VersionAverage], id: &str) -> Option<&'a VersionAverage
     avgs.iter().find(|a| a.version == id)
 }
 
+/// Cells whose status satisfies `f`.
+fn cells(out: &EngineOutput, f: impl Fn(&Status) -> bool) -> usize {
+    out.records.iter().filter(|r| f(&r.status)).count()
+}
+
 /// Builds the summary.
 pub fn summarize(
     out: &EngineOutput,
@@ -363,21 +423,9 @@ pub fn summarize(
                 balanced_pct: paper::ch5_balanced_pct(),
             },
         },
-        cells_ok: out
-            .records
-            .iter()
-            .filter(|r| r.status == Status::Ok)
-            .count(),
-        cells_not_available: out
-            .records
-            .iter()
-            .filter(|r| matches!(r.status, Status::NotAvailable(_)))
-            .count(),
-        cells_failed: out
-            .records
-            .iter()
-            .filter(|r| matches!(r.status, Status::Failed(_)))
-            .count(),
+        cells_ok: cells(out, |s| *s == Status::Ok),
+        cells_not_available: cells(out, |s| matches!(s, Status::NotAvailable(_))),
+        cells_failed: cells(out, |s| matches!(s, Status::Failed(_))),
         not_available: na,
         disagreements,
         seconds,
@@ -392,6 +440,52 @@ pub fn fmt_pct(x: Option<f64>) -> String {
     }
 }
 
+/// One headline number of the summary next to the dissertation's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    /// Study, as the report names it (`ch. 4`).
+    pub study: &'static str,
+    /// Row label of the plain-text table.
+    pub label: &'static str,
+    /// Metric, as the report words it.
+    pub metric: &'static str,
+    /// Our value.
+    pub ours: Option<f64>,
+    /// The dissertation's value.
+    pub paper: f64,
+    /// Where the dissertation gives it.
+    pub source: &'static str,
+}
+
+/// The headline numbers of `s`, in the order every summary lists them.
+#[rustfmt::skip]
+pub fn headlines(s: &Summary) -> [Headline; 6] {
+    let h = |study, label, metric, ours, paper, source| Headline {
+        study,
+        label,
+        metric,
+        ours,
+        paper,
+        source,
+    };
+    let (c4, c5) = (&s.ch4, &s.ch5);
+    [
+        h("ch. 4", "ch4 BLP gain, BLP Optimized", "BLP gain, BLP Optimized vs Original",
+            c4.blp_gain_pct, c4.paper.blp_gain_pct, "§4.6, Fig. 4.10"),
+        h("ch. 4", "ch4 time reduction, BLP Optimized", "execution-time reduction, BLP Optimized",
+            c4.time_reduction_pct, c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
+        h("ch. 4", "  the same, inspections left out",
+            "the same, inspection cycles left out (steady state; the dissertation amortises one inspection over long timing loops)",
+            c4.time_reduction_excl_inspection_pct, c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
+        h("ch. 5", "ch5 time reduction, MLP-first", "execution-time reduction, MLP-first vs Default",
+            c5.mlp_first_pct, c5.paper.mlp_first_pct, "§5.6.2, Fig. 5.10"),
+        h("ch. 5", "ch5 time reduction, CLP-first", "execution-time reduction, CLP-first",
+            c5.clp_first_pct, c5.paper.clp_first_pct, "§5.6.2, Fig. 5.10"),
+        h("ch. 5", "ch5 time reduction, Balanced", "execution-time reduction, Balanced",
+            c5.balanced_pct, c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
+    ]
+}
+
 /// The summary as a plain-text table (what `weft eval` and `weft demo` print).
 pub fn summary_table(s: &Summary) -> String {
     let mut t = String::new();
@@ -399,44 +493,12 @@ pub fn summary_table(s: &Summary) -> String {
         "{:<38} {:>10} {:>12}\n",
         "metric (average over benchmarks)", "weft", "dissertation"
     ));
-    let rows = [
-        (
-            "ch4 BLP gain, BLP Optimized",
-            s.ch4.blp_gain_pct,
-            s.ch4.paper.blp_gain_pct,
-        ),
-        (
-            "ch4 time reduction, BLP Optimized",
-            s.ch4.time_reduction_pct,
-            s.ch4.paper.time_reduction_pct,
-        ),
-        (
-            "  the same, inspections left out",
-            s.ch4.time_reduction_excl_inspection_pct,
-            s.ch4.paper.time_reduction_pct,
-        ),
-        (
-            "ch5 time reduction, MLP-first",
-            s.ch5.mlp_first_pct,
-            s.ch5.paper.mlp_first_pct,
-        ),
-        (
-            "ch5 time reduction, CLP-first",
-            s.ch5.clp_first_pct,
-            s.ch5.paper.clp_first_pct,
-        ),
-        (
-            "ch5 time reduction, Balanced",
-            s.ch5.balanced_pct,
-            s.ch5.paper.balanced_pct,
-        ),
-    ];
-    for (name, ours, theirs) in rows {
+    for h in headlines(s) {
         t.push_str(&format!(
             "{:<38} {:>10} {:>11.2}%\n",
-            name,
-            fmt_pct(ours),
-            theirs
+            h.label,
+            fmt_pct(h.ours),
+            h.paper
         ));
     }
     t.push_str(&format!(
