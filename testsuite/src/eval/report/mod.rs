@@ -1,9 +1,9 @@
-//! Writers: every run as JSON and CSV, the averages, `summary.json` ([`data`]),
+//! Writers: every run as JSON and CSV, the averages, `summary.json` (`data`),
 //! and the Markdown report (`results.md`, also published as `docs/results.md`)
 //! that puts our numbers next to the dissertation's ([`super::paper`]), one
-//! module per part of it: the opening and summary ([`summary`]), chapter 4
-//! (§4.3-§4.5, [`ch4`]) and chapter 5 (§5.6, [`ch5`]) built from the tables of
-//! [`tables`], and the closing sections ([`appendix`]).
+//! module per part of it: the opening and summary (`summary`), chapter 4
+//! (§4.3-§4.5, `ch4`) and chapter 5 (§5.6, `ch5`) built from the tables of
+//! `tables`, and the closing sections (`appendix`).
 //!
 //! The report is generated only from the saved records, so it can be rebuilt
 //! without re-running anything; every table cell that has no measurement says
@@ -12,7 +12,7 @@
 mod appendix;
 mod ch4;
 mod ch5;
-pub mod data;
+mod data;
 mod summary;
 mod tables;
 
