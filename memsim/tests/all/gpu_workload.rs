@@ -394,3 +394,18 @@ fn mutated_shipped_workloads_never_panic() {
     // Most single edits inside comments or whitespace still parse.
     assert!(ok > 100, "{ok}");
 }
+
+#[test]
+fn host_unroll_is_bounded() {
+    let text = "[[function]]\nname = \"k\"\nbody = 'alu 1'\n\
+                [[app]]\nname = \"a\"\ncmds = 'repeat i in 0..1000000000000 { repeat j in 0..0 { } }'\n\
+                [[app]]\nname = \"b\"\ncmds = 'repeat i in 0..100 { launch k grid=[i - 50] block=[32] }'\n";
+    let w = parse(text, "t").unwrap();
+    let e = w.apps[0].unroll(&w, 1000).unwrap_err().to_string();
+    assert!(e.contains("more than 1000 repeat iterations"), "{e}");
+    // Launches with an empty grid are dropped: i = 51..99 launch.
+    let s = w.apps[1].unroll(&w, 1000).unwrap();
+    assert_eq!(s[0].1.len(), 49);
+    let e = w.apps[1].unroll(&w, 10).unwrap_err().to_string();
+    assert!(e.contains("more than 10"), "{e}");
+}

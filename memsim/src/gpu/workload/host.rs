@@ -5,7 +5,8 @@
 //! `count(frontier)`), and no lane builtins (they read 0). A launch whose grid has a
 //! dimension below 1 (an empty frontier) launches nothing and is dropped, as a CUDA
 //! program guards such launches; a dimension above [`MAX_GRID`] or a block outside
-//! [`MAX_BLOCK`] is an error.
+//! [`MAX_BLOCK`] is an error, and so is a stream that unrolls to more than `max_steps`
+//! commands or runs more than `max_steps` `repeat` iterations.
 
 use super::expr::Expr;
 use super::expr::SimpleEnv;
@@ -44,6 +45,8 @@ struct Unroller<'a> {
     env: SimpleEnv,
     out: Vec<HostStep>,
     max_steps: usize,
+    /// `repeat` iterations so far: bounds the work of repeats that emit nothing.
+    iterations: usize,
 }
 
 impl Unroller<'_> {
@@ -90,11 +93,14 @@ impl Unroller<'_> {
                     let (lo, hi) = (self.eval(lo), self.eval(hi));
                     let mut i = lo;
                     while i < hi {
+                        self.iterations += 1;
+                        if self.iterations > self.max_steps {
+                            return Err(
+                                self.err(format!("more than {} repeat iterations", self.max_steps))
+                            );
+                        }
                         self.set(*var, i);
                         self.run(body)?;
-                        if body.is_empty() && i - lo >= self.max_steps as i64 {
-                            break;
-                        }
                         i += 1;
                     }
                 }
@@ -161,6 +167,7 @@ impl App {
                 },
                 out: Vec::new(),
                 max_steps,
+                iterations: 0,
             };
             u.run(&s.cmds)?;
             out.push((s.id, u.out));

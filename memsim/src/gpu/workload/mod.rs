@@ -17,8 +17,8 @@ pub mod gen;
 pub mod graph;
 pub mod host;
 pub mod ir;
-pub mod lexer;
-pub mod parser;
+mod lexer;
+mod parser;
 pub mod tables;
 
 use std::path::Path;
