@@ -210,6 +210,8 @@ pub enum Expr {
     Addr(TableRef, Box<Expr>),
     /// `len(T)`: the element count.
     Len(TableRef),
+    /// `count(F)`: the number of members of a family.
+    Count(FamilyId),
     /// A unary operator.
     Unary(UnOp, Box<Expr>),
     /// A binary operator.
@@ -349,6 +351,7 @@ impl Expr {
                 tables.addr(id, i.eval(env, tables))
             }
             Expr::Len(t) => tables.len_of(t.resolve(env, tables)) as i64,
+            Expr::Count(f) => tables.family_len(*f) as i64,
             Expr::Unary(op, a) => {
                 let a = a.eval(env, tables);
                 match op {

@@ -184,7 +184,7 @@ impl Parser<'_> {
                         return Err(self.err_at(at, format!("`{t}` is not a table family")));
                     };
                     self.expect_punct(")")?;
-                    return Ok(Expr::Const(self.scope.tables.family_len(f) as i64));
+                    return Ok(Expr::Count(f));
                 }
                 _ => {}
             }
@@ -243,6 +243,7 @@ impl Parser<'_> {
         match e {
             Expr::Const(v) => Ok(v),
             Expr::Len(TableRef::Table(t)) => Ok(self.scope.tables.len_of(t) as i64),
+            Expr::Count(f) => Ok(self.scope.tables.family_len(f) as i64),
             _ => Err(self.err_at(at, format!("{what} must be a constant"))),
         }
     }
