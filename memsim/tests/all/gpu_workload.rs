@@ -409,3 +409,85 @@ fn host_unroll_is_bounded() {
     let e = w.apps[1].unroll(&w, 10).unwrap_err().to_string();
     assert!(e.contains("more than 10"), "{e}");
 }
+
+/// Every op example of docs/gpu-workloads.md parses, in one body.
+#[test]
+fn documented_op_examples_parse() {
+    let text = r#"
+[defs]
+W = 64
+[[table]]
+name = "row_ptr"
+values = [0, 1, 2]
+[[table]]
+name = "centers"
+values = [1, 2]
+[[buffer]]
+name = "parent"
+len = 16
+[[buffer]]
+name = "tex"
+len = 16
+[[buffer]]
+name = "dist"
+len = 16
+[[buffer]]
+name = "counter"
+len = 1
+[[function]]
+name = "child"
+block = [32]
+params = ["beg", "deg", "level"]
+body = 'exit if gtid >= deg'
+[[function]]
+name = "k"
+params = ["src", "n", "u", "level"]
+shared = [{ name = "As", len = 256 }]
+body = '''
+alu 4
+fp 8 ilp=2
+sfu 1
+dp 2
+v = load.g32 row_ptr[u]
+x = tid.x
+y = tid.y
+load.g32 src + (y * W + x) * 4
+store.g32 parent[u]
+store.s32 As[y * 16 + x]
+load.s32 As[x]
+load.l32 tid.x * 4
+load.c32 centers[x]
+load.t32 tex[x]
+load.g32.nc tex[x]
+load.g64.bypass_l1 tex[x]
+atomic.min.g32 dist[u]
+old = atomic.add counter[0]
+beg = v
+deg = v - 1
+lu = v
+store.g32 parent[u] if lu == level + 1
+if gtid < n { alu 1 } else if gtid < 2 * n { fp 1 } else { sfu 1 }
+loop i in beg..deg { alu 1 }
+bar
+launch.cdp child grid=[ceil(deg, 32)] block=[32] args={beg=beg, deg=deg, level=level}
+    stream=unique if deg > 128 workload=deg
+    else loop i in 0..deg { u2 = load.g32 row_ptr[beg + i]; store.g32 parent[u2] }
+sync_children
+exit if gtid >= n
+'''
+[[app]]
+name = "a"
+cmds = '''
+repeat level in 0..2 {
+  launch k grid=[1] args={src=&tex[0], n=4, u=1, level=level}
+  wait
+}
+memcpy 4096
+device_sync
+'''
+"#;
+    let w = parse(text, "doc").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(func(&w, "k").body.len(), 28);
+    let steps = w.apps[0].unroll(&w, 100).unwrap();
+    assert_eq!(steps[0].1.len(), 6);
+}
