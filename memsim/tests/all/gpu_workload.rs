@@ -378,7 +378,7 @@ fn mutated_shipped_workloads_never_panic() {
             limits: small.clone(),
             ..Options::default()
         };
-        for seed in 0..300 {
+        for seed in 0..600 {
             let m = mutate(text.as_bytes(), seed);
             let m = String::from_utf8_lossy(&m);
             // Errors are fine; panics fail the test. Successful parses must unroll

@@ -2,11 +2,10 @@
 //! R-MAT edge generator (Chakrabarti, Zhan and Faloutsos, SDM 2004) behind `rmat`.
 //!
 //! Every generator is a fixed function of its parameters: the random ones draw from
-//! SplitMix64 seeded by `seed`, and floating point is used only in IEEE-754 operations
-//! that give the same bits on every platform (no transcendental library calls except
-//! `ln`, `sqrt`, `cos` in `gaussian`, which Rust maps to correctly rounded or
-//! platform-libm results; `gaussian` is the one generator whose values may differ in
-//! the last bit across libms, and it is rounded to integers anyway).
+//! SplitMix64 seeded by `seed`. `range`, `const`, `uniform` and `rmat` use integer
+//! arithmetic and IEEE-754 comparisons only, so they give the same values on every
+//! platform; `gaussian` calls `ln` and `cos`, whose last bit may differ between math
+//! libraries, which can move a value across a rounding boundary in rare cases.
 
 /// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a tiny, fast, seedable stream.
 #[derive(Debug, Clone)]

@@ -13,6 +13,9 @@ use crate::gpu::workload::ir::{App, FuncId, Function, Stream};
 use crate::gpu::workload::parser::{Callee, Parser, SharedArray};
 use crate::gpu::workload::{Error, Result, MAX_BLOCK};
 
+/// Most parameters of a function (CUDA allows 4 KB of parameters: 512 of 8 bytes).
+const MAX_PARAMS: usize = 512;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SharedSpec {
@@ -102,6 +105,9 @@ pub(super) fn functions(
             Some(r) if (1..=255).contains(r.get_ref()) => *r.get_ref(),
             Some(r) => return Err(l.at(r.span(), "regs_per_thread must be 1 to 255")),
         };
+        if f.params.len() > MAX_PARAMS {
+            return Err(l.at(f.name.span(), format!("more than {MAX_PARAMS} parameters")));
+        }
         let mut seen = std::collections::HashSet::new();
         for p in &f.params {
             let sp = Spanned::new(f.name.span(), p.clone());

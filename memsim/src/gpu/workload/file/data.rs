@@ -175,7 +175,7 @@ impl Loader<'_> {
                             format!("rmat: {vertices} vertices (1 to {})", limits.max_vertices),
                         ));
                     }
-                    let m = r.edges * if g.symmetrize { 2 } else { 1 };
+                    let m = r.edges.saturating_mul(if g.symmetrize { 2 } else { 1 });
                     if m > limits.max_edges {
                         return Err(fail(
                             self,
@@ -194,10 +194,7 @@ impl Loader<'_> {
                         .map_err(|m| fail(self, m))?
                 }
                 (None, None, Some(n)) => {
-                    if n < 1
-                        || n * n.saturating_sub(1) > limits.max_edges
-                        || n > limits.max_vertices
-                    {
+                    if n < 1 || n > limits.max_vertices || n * (n - 1) > limits.max_edges {
                         return Err(fail(
                             self,
                             format!("complete graph of {n} vertices is out of range"),
@@ -262,6 +259,7 @@ impl Loader<'_> {
             let (level, fronts) = builder::bfs(&csr, s);
             self.add_table(span.clone(), &format!("{p}bfs_level"), eb, level)?;
             let fam = b.family.clone().unwrap_or_else(|| "frontier".into());
+            self.check_name(&Spanned::new(span.clone(), fam.clone()), "family")?;
             self.family(span.clone(), &format!("{p}{fam}"), fronts, eb)?;
             self.def(span.clone(), format!("{p}bfs_source"), s as i64)?;
         }
@@ -275,6 +273,7 @@ impl Loader<'_> {
             let (dist, lists) = builder::sssp(&csr, w, s, budget).map_err(|m| fail(self, m))?;
             self.add_table(span.clone(), &format!("{p}sssp_dist"), eb.max(4), dist)?;
             let fam = sp.family.clone().unwrap_or_else(|| "sssp_frontier".into());
+            self.check_name(&Spanned::new(span.clone(), fam.clone()), "family")?;
             self.family(span.clone(), &format!("{p}{fam}"), lists, eb)?;
             self.def(span.clone(), format!("{p}sssp_source"), s as i64)?;
         }

@@ -186,12 +186,12 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn expect_ident(&mut self, what: &str) -> Result<String> {
-        match self.next() {
-            Tok::Ident(s) => Ok(s),
-            t => {
-                self.pos -= 1;
-                Err(self.err(format!("expected {what}, found {}", tok_text(&t))))
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.next();
+                Ok(s)
             }
+            t => Err(self.err(format!("expected {what}, found {}", tok_text(&t)))),
         }
     }
 
@@ -244,10 +244,13 @@ impl<'a> Parser<'a> {
         if self.scope.defs.contains_key(name) || Builtin::from_name(name).is_some() {
             return Err(self.err_at(at, format!("cannot assign to constant `{name}`")));
         }
-        if self.scope.tables.id(name).is_some() || self.scope.tables.family_id(name).is_some() {
+        if self.scope.tables.id(name).is_some()
+            || self.scope.tables.family_id(name).is_some()
+            || self.shared.contains_key(name)
+        {
             return Err(self.err_at(at, format!("`{name}` is a table, not a variable")));
         }
-        if self.vars.len() >= self.scope.limits.max_vars {
+        if self.vars.len() >= self.scope.limits.max_vars.min(u16::MAX as usize) {
             return Err(self.err_at(
                 at,
                 format!("more than {} variables", self.scope.limits.max_vars),
