@@ -491,3 +491,146 @@ device_sync
     let steps = w.apps[0].unroll(&w, 100).unwrap();
     assert_eq!(steps[0].1.len(), 6);
 }
+
+/// Random token soups in a kernel body and a host program: errors, never panics.
+#[test]
+fn random_bodies_never_panic() {
+    const VOCAB: &[&str] = &[
+        "if",
+        "else",
+        "loop",
+        "in",
+        "..",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        "=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "<<",
+        ">>",
+        "&",
+        "&&",
+        "|",
+        "!",
+        "~",
+        "<",
+        ">=",
+        "==",
+        ",",
+        ";",
+        "\n",
+        "load.g32",
+        "store.s32",
+        "atomic.add",
+        "atomic.cas.g64",
+        "launch.cdp",
+        "launch.auto",
+        "c",
+        "grid",
+        "block",
+        "args",
+        "stream",
+        "unique",
+        "workload",
+        "x",
+        "y",
+        "T",
+        "F",
+        "As",
+        "0",
+        "1",
+        "7",
+        "9223372036854775807",
+        "alu",
+        "fp",
+        "ilp",
+        "bar",
+        "exit",
+        "sync_children",
+        "len",
+        "count",
+        "min",
+        "select",
+        "ceil",
+        "hash",
+        "rand",
+        "gtid",
+        "tid.x",
+        "p",
+        "repeat",
+        "wait",
+        "launch",
+        "memcpy",
+        "device_sync",
+    ];
+    let head = "[[table]]\nname = \"T\"\nvalues = [1, 2, 3]\n\
+                [[graph]]\ncomplete = 3\nbfs = { source = 0, family = \"F\" }\n\
+                [[function]]\nname = \"c\"\nparams = [\"p\"]\nbody = 'alu 1'\n";
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut ok = 0;
+    for _ in 0..3000 {
+        let n = 1 + next() % 40;
+        let soup: Vec<&str> = (0..n)
+            .map(|_| VOCAB[(next() % VOCAB.len() as u64) as usize])
+            .collect();
+        let soup = soup.join(" ");
+        let text = format!(
+            "{head}[[function]]\nname = \"k\"\nparams = [\"p\"]\nshared = [{{ name = \"As\", len = 4 }}]\nbody = '''\n{soup}\n'''\n\
+             [[app]]\nname = \"a\"\ncmds = '''\n{soup}\n'''\n"
+        );
+        match parse(&text, "soup") {
+            Ok(w) => {
+                ok += 1;
+                let _ = w.apps[0].unroll(&w, 1000);
+            }
+            Err(e) => assert!(e.to_string().starts_with("soup:"), "{e}"),
+        }
+    }
+    // A few soups are valid in both places (an empty program, `;`, newlines).
+    assert!(ok >= 1, "{ok}");
+}
+
+/// Mutated graph files: errors, never panics.
+#[test]
+fn mutated_graph_files_never_panic() {
+    use weft_memsim::gpu::workload::graph::{parse as parse_graph, Format};
+    let inputs = [
+        (
+            Format::MatrixMarket,
+            "%%MatrixMarket matrix coordinate real symmetric\n% c\n4 4 3\n2 1 1.5\n3 2 -2\n4 3 1e3\n",
+        ),
+        (Format::Metis, "% c\n4 3 1\n2 5\n1 5 3 2\n2 2\n\n"),
+        (Format::EdgeList, "# c\n1 2\n2 3\n3 4\n4 1\n"),
+    ];
+    let small = Limits {
+        max_vertices: 1 << 12,
+        max_edges: 1 << 12,
+        ..Limits::default()
+    };
+    let mut ok = 0;
+    for (fmt, text) in inputs {
+        for seed in 0..2000 {
+            let m = mutate(text.as_bytes(), seed);
+            let m = String::from_utf8_lossy(&m);
+            if let Ok(g) = parse_graph(&m, fmt, true, None, &small) {
+                ok += 1;
+                assert_eq!(*g.row_ptr.last().unwrap() as usize, g.col_idx.len());
+                assert!(g.col_idx.iter().all(|&v| (v as usize) < g.vertices()));
+            }
+        }
+    }
+    assert!(ok > 100, "{ok}");
+}
