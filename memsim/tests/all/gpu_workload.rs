@@ -634,3 +634,19 @@ fn mutated_graph_files_never_panic() {
     }
     assert!(ok > 100, "{ok}");
 }
+
+#[test]
+fn keywords_and_names_cannot_be_assigned() {
+    let f = |body: &str| {
+        err(&format!("[[table]]\nname = \"T\"\nvalues = [1]\n[[function]]\nname = \"f\"\nparams = [\"p\"]\nbody = '{body}'\n"))
+    };
+    assert_eq!(f("if = 3"), "t.toml:7:9: `if` is a reserved word");
+    assert_eq!(f("p = 3"), "t.toml:7:9: cannot assign to parameter `p`");
+    assert_eq!(f("T = 3"), "t.toml:7:9: `T` is a table, not a variable");
+    assert_eq!(f("gtid = 3"), "t.toml:7:9: `gtid` is a reserved word");
+    assert_eq!(
+        f("tid.x = 3"),
+        "t.toml:7:9: cannot assign to constant `tid.x`"
+    );
+    assert_eq!(f("x = x + 1"), "t.toml:7:13: unknown name `x`");
+}

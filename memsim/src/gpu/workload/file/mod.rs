@@ -61,53 +61,6 @@ pub(super) enum IntOrExpr {
     Expr(String),
 }
 
-/// Words that cannot name a table, constant, function or variable.
-pub(super) const RESERVED: &[&str] = &[
-    "if",
-    "else",
-    "loop",
-    "in",
-    "launch",
-    "bar",
-    "exit",
-    "sync_children",
-    "alu",
-    "fp",
-    "sfu",
-    "dp",
-    "repeat",
-    "wait",
-    "device_sync",
-    "memcpy",
-    "unique",
-    "per_cta",
-    "len",
-    "count",
-    "min",
-    "max",
-    "ceil",
-    "select",
-    "abs",
-    "hash",
-    "rand",
-    "load",
-    "store",
-    "atomic",
-    "tid",
-    "ctaid",
-    "ntid",
-    "nctaid",
-    "gtid",
-    "lane",
-    "warp",
-    "ilp",
-    "grid",
-    "block",
-    "args",
-    "stream",
-    "workload",
-];
-
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut off = offset.min(text.len());
@@ -174,7 +127,7 @@ impl<'a> Loader<'a> {
                 ),
             ));
         }
-        if RESERVED.contains(&n.as_str()) {
+        if super::parser::RESERVED.contains(&n.as_str()) {
             return Err(self.at(name.span(), format!("`{n}` is a reserved word")));
         }
         Ok(())

@@ -23,6 +23,53 @@ use super::lexer::{Tok, Token};
 use super::tables::Tables;
 use super::{Error, Limits, Result};
 
+/// Words that cannot name a table, constant, function or variable.
+pub(crate) const RESERVED: &[&str] = &[
+    "if",
+    "else",
+    "loop",
+    "in",
+    "launch",
+    "bar",
+    "exit",
+    "sync_children",
+    "alu",
+    "fp",
+    "sfu",
+    "dp",
+    "repeat",
+    "wait",
+    "device_sync",
+    "memcpy",
+    "unique",
+    "per_cta",
+    "len",
+    "count",
+    "min",
+    "max",
+    "ceil",
+    "select",
+    "abs",
+    "hash",
+    "rand",
+    "load",
+    "store",
+    "atomic",
+    "tid",
+    "ctaid",
+    "ntid",
+    "nctaid",
+    "gtid",
+    "lane",
+    "warp",
+    "ilp",
+    "grid",
+    "block",
+    "args",
+    "stream",
+    "workload",
+];
+
 /// What a launch needs to know about a callee.
 #[derive(Debug, Clone)]
 pub struct Callee {
@@ -237,6 +284,9 @@ impl<'a> Parser<'a> {
     pub(super) fn define_var(&mut self, name: &str, at: usize) -> Result<Var> {
         if let Some(v) = self.lookup_var(name) {
             return Ok(v);
+        }
+        if RESERVED.contains(&name) {
+            return Err(self.err_at(at, format!("`{name}` is a reserved word")));
         }
         if self.params.iter().any(|p| p == name) {
             return Err(self.err_at(at, format!("cannot assign to parameter `{name}`")));
