@@ -204,8 +204,8 @@ pub struct LaunchSite {
     pub grid: [Expr; 3],
     /// Child block (x, y, z); defaults to the child's declared block.
     pub block: [Expr; 3],
-    /// One argument per parameter of the child, in the child's parameter order
-    /// (missing arguments are 0).
+    /// One argument per parameter of the child, in the child's parameter order (the
+    /// parser requires every one).
     pub args: Vec<Expr>,
     /// Stream selection.
     pub stream: StreamSel,
