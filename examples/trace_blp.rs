@@ -6,9 +6,9 @@
 //! text) on `table5.2`. Without one it writes two binary traces with
 //! [`TraceWriter`] and compares them: 16 cores that each stream their own region
 //! (the accesses spread over many banks) against 16 cores whose accesses all map to
-//! one DRAM bank (one row apart each, so every access also misses the row buffer).
+//! one DRAM bank, in different rows: the cores then wait on that bank in turn.
 //!
-//! `cargo run -p weft-memsim --example trace_blp -- [TRACE]`
+//! `cargo run --example trace_blp -- [TRACE]` (from the repository root)
 
 use std::path::{Path, PathBuf};
 
