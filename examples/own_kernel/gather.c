@@ -7,14 +7,20 @@
  * slab of iterations, and runs the loop through libweft_runtime.a, which schedules
  * the slabs for bank-level parallelism (Algorithm 4, dissertation §4.4). `weft run`
  * runs the result natively on N worker threads, or in trace mode for `weft sim`.
- * The program prints the same checksum however it was built or run.
+ * The program prints the same sum however it was built or run.
  *
- * Run (from the repository root, after `cargo build`; see examples/own_kernel/run.sh):
- *   weft build examples/own_kernel/gather.c -o gather
+ * Run from the repository root, after `cargo build` and with target/debug on PATH
+ * (the README's quick start, which tests/all/readme.rs runs):
+ *   weft build examples/own_kernel/gather.c -o gather --remarks
  *   weft run ./gather --cores 4
- *   weft build examples/own_kernel/gather.c -o gather.tr --passes='insert-inspector,instrument-trace'
+ *   weft build examples/own_kernel/gather.c -o gather.tr --passes='insert-inspector,instrument-trace<only=kernel_*>'
  *   weft run ./gather.tr --cores 16 --trace gather.trace
- *   weft sim --trace gather.trace
+ *   weft sim --trace gather.trace --quiet
+ * The first build's remarks say what was done to each loop: kernel_gather's loop gets
+ * an inspector; the pointers are `restrict`, without which y might alias idx and the
+ * loop would not be an irregular region (its index array could change inside it).
+ * The tracing build instruments kernel_* only, so the trace holds the kernel's
+ * accesses (and its inspection's), not the set-up loops of main.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,8 +34,8 @@
 /* y[i] = sum of x[idx[i*K + j]]: every iteration is independent, its addresses
  * depend on idx. noinline keeps the loop a function of its own, as in the
  * benchmarks under testsuite/benchmarks. */
-__attribute__((noinline)) static void kernel_gather(int n, const int32_t *idx,
-                                                    const double *x, double *y) {
+__attribute__((noinline)) static void kernel_gather(int n, const int32_t *restrict idx,
+                                                    const double *restrict x, double *restrict y) {
     for (int i = 0; i < n; i++) {
         double s = 0.0;
         for (int j = 0; j < K; j++) s += x[idx[i * K + j]];
