@@ -12,6 +12,9 @@
 //!
 //! `cargo run --example schedule_slabs` (from the repository root)
 
+use std::error::Error;
+use std::io::Write;
+
 use weft_runtime::bankset::BankSet;
 use weft_runtime::blp::{original_order, schedule_blp, BlpOptions, SlabInstance, SlotSchedule};
 use weft_runtime::machine::Machine;
@@ -21,7 +24,13 @@ const SLABS_PER_CORE: usize = 16;
 const BLOCK_BYTES: u64 = 512;
 const ARRAY_BASE: u64 = 0x4000_0000;
 
-fn main() -> weft_runtime::Result<()> {
+fn main() -> Result<(), Box<dyn Error>> {
+    run(&mut std::io::stdout().lock())
+}
+
+/// Builds the instance, schedules it and prints the comparison to `out`
+/// (`tests/all/readme.rs` calls this and checks what it prints).
+pub fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let machine = Machine::load("table5.2")?;
     let map = machine.mapper();
     let banks = map.num_mem_banks() as usize;
@@ -45,12 +54,13 @@ fn main() -> weft_runtime::Result<()> {
     let inst = SlabInstance::new(banks, slabs)?;
     let original = original_order(&inst);
     let blp = schedule_blp(&inst, &BlpOptions::default(), None)?;
-    println!(
+    writeln!(
+        out,
         "{CORES} cores x {SLABS_PER_CORE} slabs, {banks} DRAM banks ({})",
         machine.name
-    );
-    show("original order", &original);
-    show("Algorithm 4", &blp);
+    )?;
+    show(out, "original order", &original)?;
+    show(out, "Algorithm 4", &blp)?;
     // every slab runs exactly once, on its own core
     for (c, order) in blp.per_core().iter().enumerate() {
         let mut sorted = order.clone();
@@ -60,11 +70,12 @@ fn main() -> weft_runtime::Result<()> {
     Ok(())
 }
 
-fn show(name: &str, s: &SlotSchedule) {
+fn show(out: &mut dyn Write, name: &str, s: &SlotSchedule) -> std::io::Result<()> {
     let first: Vec<String> = s.coverage.iter().take(8).map(|c| c.to_string()).collect();
-    println!(
+    writeln!(
+        out,
         "{name:>14}: banks covered per slot {} ..., mean {:.2}",
         first.join(" "),
         s.mean_coverage()
-    );
+    )
 }

@@ -8,8 +8,8 @@
 //! must match a line of the output (stdout and stderr together), in order, where
 //! `...` stands for any text and a number matches within 10% (simulated figures move
 //! a little with the code layout). The examples run on their built-in small inputs and
-//! their key output is checked. The Rust examples are the root package's cargo
-//! examples, which `cargo test` builds next to this test binary.
+//! their key output is checked; the Rust examples (cargo examples of the root
+//! package) are compiled into this test and called in-process.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -204,8 +204,14 @@ fn fenced_blocks_and_patterns_are_parsed() {
     assert!(line_matches("cycles   260475", "cycles 270000"));
     assert!(!line_matches("cycles   260475", "cycles 300000"));
     assert!(line_matches("blp (= mlp)  1.008", "blp (= mlp)        1.4"));
-    assert!(!line_matches("cells ok 2, failed 0", "cells ok 2, failed 1"));
-    assert!(line_matches("machine table5.2", "machine            table5.2"));
+    assert!(!line_matches(
+        "cells ok 2, failed 0",
+        "cells ok 2, failed 1"
+    ));
+    assert!(line_matches(
+        "machine table5.2",
+        "machine            table5.2"
+    ));
 }
 
 #[test]
@@ -221,7 +227,10 @@ fn readme_quickstart_runs_as_shown() {
     for b in &blocks {
         let out = run_script(&b.commands, dir.path());
         let expected = b.expected.as_deref().unwrap_or_else(|| {
-            panic!("no ```text block with the expected output after\n{}", b.commands)
+            panic!(
+                "no ```text block with the expected output after\n{}",
+                b.commands
+            )
         });
         check_output(expected, &out, &b.commands);
     }
@@ -256,7 +265,11 @@ fn c_runtime_example_links_and_runs() {
         .arg(&exe)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = Command::new(&exe).env("WEFT_CORES", "4").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
@@ -267,23 +280,19 @@ fn c_runtime_example_links_and_runs() {
     );
 }
 
-/// Runs a cargo example of the root package (built by `cargo test` beside this binary).
-fn run_example(name: &str) -> String {
-    let deps = std::env::current_exe().unwrap();
-    let exe = deps.parent().unwrap().parent().unwrap().join("examples").join(name);
-    assert!(
-        exe.is_file(),
-        "{} missing: `cargo test -p weft` builds the examples (a `--test all` filter does not)",
-        exe.display()
-    );
-    let out = Command::new(&exe).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{name}: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
+// The Rust examples are compiled into this test from their files, so they run
+// whatever target filter `cargo test` was given; their `main`s stay unused here.
+#[allow(dead_code)]
+#[path = "../../examples/schedule_slabs.rs"]
+mod schedule_slabs;
+#[allow(dead_code)]
+#[path = "../../examples/trace_blp.rs"]
+mod trace_blp;
+
+fn printed(f: impl FnOnce(&mut Vec<u8>) -> Result<(), Box<dyn std::error::Error>>) -> String {
+    let mut out = Vec::new();
+    f(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
 }
 
 /// The number after `key` in `line`.
@@ -299,7 +308,7 @@ fn number_after(line: &str, key: &str) -> f64 {
 
 #[test]
 fn rust_scheduler_example_beats_the_original_order() {
-    let out = run_example("schedule_slabs");
+    let out = printed(|o| schedule_slabs::run(o));
     let mean = |who: &str| {
         let line = out.lines().find(|l| l.contains(who)).expect(who);
         number_after(line, "mean")
@@ -310,7 +319,7 @@ fn rust_scheduler_example_beats_the_original_order() {
 
 #[test]
 fn rust_simulator_example_measures_blp() {
-    let out = run_example("trace_blp");
+    let out = printed(|o| trace_blp::run(None, o));
     let blp = |who: &str| {
         let line = out.lines().find(|l| l.starts_with(who)).expect(who);
         number_after(line, "BLP")

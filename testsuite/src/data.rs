@@ -277,7 +277,10 @@ mod tests {
 
     #[test]
     fn missing_input_names_the_file_and_the_remedy() {
-        let e = missing(Path::new("metis/none.graph"), PathBuf::from("/x/none.graph"));
+        let e = missing(
+            Path::new("metis/none.graph"),
+            PathBuf::from("/x/none.graph"),
+        );
         let s = e.to_string();
         assert!(s.contains("/x/none.graph"), "{s}");
         assert!(s.contains("data/README.md"), "{s}");
@@ -293,7 +296,10 @@ mod tests {
         assert_eq!(sums.lines().count(), gz.len(), "one MD5SUMS line per file");
         for rel in gz {
             let plain = rel.with_extension("").to_string_lossy().into_owned();
-            assert!(readme.contains(&format!("| `{plain}` |")), "{plain} not in README");
+            assert!(
+                readme.contains(&format!("| `{plain}` |")),
+                "{plain} not in README"
+            );
             assert!(
                 sums.lines().any(|l| l.ends_with(&format!("  {plain}"))),
                 "{plain} not in MD5SUMS"
