@@ -824,7 +824,10 @@ pub fn parse_checksum(stdout: &str) -> Option<u64> {
     u64::from_str_radix(hex, 16).ok()
 }
 
-fn check_data_args(args: &[String]) -> Result<()> {
+/// Fails with [`BenchError::Data`], naming the file and what to do, when an argument
+/// names a file inside [`data_dir`] that does not exist (checked before a run, so a
+/// missing input is not reported as the program's own "cannot open" error).
+pub fn check_data_args(args: &[String]) -> Result<()> {
     let dir = data_dir();
     for a in args {
         let p = Path::new(a);

@@ -51,7 +51,8 @@ pub type Result<T> = std::result::Result<T, DataError>;
 
 fn repo_root() -> &'static Path {
     // The testsuite crate sits one level below the repository root.
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    let testsuite = Path::new(env!("CARGO_MANIFEST_DIR"));
+    testsuite.parent().unwrap_or(testsuite)
 }
 
 /// The folder of compressed inputs that ships with the repository (`data/`).
