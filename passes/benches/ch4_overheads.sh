@@ -31,7 +31,15 @@ LONG=${LONG:-200}
 NID=${NID:-11}
 ONLY=${ONLY:-}
 B=testsuite/benchmarks
-D=${WEFT_DATA:-/work/shared/data}
+# Plain input files: $WEFT_DATA_DIR, else the shipped data/*.gz unpacked into target/weft-data
+# (the folder the Rust harness unpacks into; see data/README.md).
+D=${WEFT_DATA_DIR:-target/weft-data}
+if [ -z "${WEFT_DATA_DIR:-}" ]; then
+  for f in graphs/kron_g14_k16.gapbs.edges spark98/sf10.1.pack metis/4elt.graph; do
+    [ "$D/$f" -nt "data/$f.gz" ] && continue
+    mkdir -p "$(dirname "$D/$f")" && gzip -dc "data/$f.gz" > "$D/$f.tmp$$" && mv "$D/$f.tmp$$" "$D/$f"
+  done
+fi
 OUT=$(mktemp -d)
 . "$(dirname "$0")/ch4_common.sh"
 clang-19 $FLAGS -c $B/common/weft_bench.c -o $OUT/wb.o

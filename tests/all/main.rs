@@ -3,5 +3,6 @@
 mod analyze;
 mod cli_passes;
 mod differential;
+mod readme;
 mod schedule;
 mod sim;

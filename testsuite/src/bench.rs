@@ -74,6 +74,9 @@ pub enum BenchError {
         /// Executable path.
         exe: PathBuf,
     },
+    /// An input file of the benchmark is missing.
+    #[error(transparent)]
+    Data(#[from] crate::data::DataError),
     /// A filesystem operation failed.
     #[error("{path}: {source}")]
     Io {
@@ -605,19 +608,7 @@ pub fn benchmarks_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks")
 }
 
-/// Directory of the shared input data (see that directory's README for formats
-/// and licenses): `$WEFT_DATA_DIR` if set, else `../shared/data` next to the
-/// repository checkout when it exists, else `/work/shared/data`.
-pub fn data_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("WEFT_DATA_DIR") {
-        return PathBuf::from(d);
-    }
-    let beside_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if beside_repo.is_dir() {
-        return beside_repo;
-    }
-    PathBuf::from("/work/shared/data")
-}
+pub use crate::data::data_dir;
 
 fn expand(args: &[&str], data: &Path) -> Vec<String> {
     let d = data.to_string_lossy();
@@ -833,13 +824,33 @@ pub fn parse_checksum(stdout: &str) -> Option<u64> {
     u64::from_str_radix(hex, 16).ok()
 }
 
+/// Fails with [`BenchError::Data`], naming the file and what to do, when an argument
+/// names a file inside [`data_dir`] that does not exist (checked before a run, so a
+/// missing input is not reported as the program's own "cannot open" error).
+pub fn check_data_args(args: &[String]) -> Result<()> {
+    let dir = data_dir();
+    for a in args {
+        let p = Path::new(a);
+        if let Ok(rel) = p.strip_prefix(&dir) {
+            if !p.is_file() {
+                return Err(crate::data::missing(rel, p.to_path_buf()).into());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn find_after<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
         .find_map(|l| l.split_once(key).map(|(_, rest)| rest.trim()))
 }
 
 /// Runs an executable with arguments and collects its output and checksum.
+///
+/// An argument naming a file inside [`data_dir`] that does not exist fails before the
+/// program starts, with [`BenchError::Data`] naming the file and what to do.
 pub fn run(exe: &Path, args: &[String]) -> Result<RunOutput> {
+    check_data_args(args)?;
     let out = Command::new(exe)
         .args(args)
         .output()

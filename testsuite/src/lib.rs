@@ -6,4 +6,5 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod data;
 pub mod eval;

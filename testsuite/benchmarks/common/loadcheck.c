@@ -1,6 +1,6 @@
 /*
  * loadcheck.c - prints what the weft_bench loaders read from a data file, so the
- * test suite can compare it with the sizes documented in /work/shared/data/README.md.
+ * test suite can compare it with the sizes documented in data/README.md.
  *
  * usage: loadcheck mm|metis|edges|pack PATH [base]
  * output (one line, key=value): see each case below.

@@ -20,8 +20,11 @@
 
 #include "weft_bench.h"
 
+/* Folder of the plain input files. The harness passes -DWEFT_DATA_DIR=<folder> (the
+ * shipped data/ unpacked into target/weft-data, or $WEFT_DATA_DIR); this default finds
+ * that folder when the program runs from the repository root. */
 #ifndef WEFT_DATA_DIR
-#define WEFT_DATA_DIR "/work/shared/data"
+#define WEFT_DATA_DIR "target/weft-data"
 #endif
 
 enum { SUSCEPTIBLE = 0, INFECTIOUS = 1, RECOVERED = 2 };

@@ -216,6 +216,7 @@ impl Backend for WeftBackend {
     fn run(&self, job: &RunJob, build: &BuildOut, dir: &Path) -> StageResult<RunOut> {
         let b = bench::by_name(&job.build.bench).map_err(failed)?;
         let mut args = run_args(b, job.size);
+        bench::check_data_args(&args).map_err(failed)?;
         if job.input_scale != 1 {
             let knob = b.size_knob.ok_or_else(|| {
                 StageError::Unavailable(format!(

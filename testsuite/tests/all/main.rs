@@ -3,8 +3,8 @@
 //!
 //! The benchmark tests compile the C programs with clang-19 once per optimisation
 //! level (shared between tests through `common::built_o1`/`built_o0`) and run them at
-//! their quick sizes; the data tests read the files in the shared data directory
-//! (`$WEFT_DATA_DIR`, default `/work/shared/data`).
+//! their quick sizes; the data tests read the inputs shipped in `data/` (unpacked into
+//! `target/weft-data/` on first use, or `$WEFT_DATA_DIR` when set).
 
 mod benchmarks;
 mod common;
