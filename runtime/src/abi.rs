@@ -21,6 +21,7 @@
 //! NUL-terminated) for the duration of the call.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+use crate::bankmap::AddressMap;
 use crate::runtime::{InspectRef, Inspector, Runtime, RuntimeConfig};
 use crate::RuntimeError;
 use std::cell::RefCell;
@@ -361,6 +362,34 @@ fn null(what: &str) -> (Status, String) {
     (Status::Null, format!("{what} is null"))
 }
 
+/// What the bodies of the C ABI functions return: a value, or the status and
+/// message of the error.
+type AbiResult<T> = std::result::Result<T, (Status, String)>;
+
+/// The caller's output location `out` (named `what` in the error when null).
+fn out_ref<'a, T>(out: *mut T, what: &str) -> AbiResult<&'a mut T> {
+    // SAFETY: a non-null output pointer of the C ABI points to a writable,
+    // aligned `T` for the duration of the call (the documented contract).
+    unsafe { out.as_mut() }.ok_or_else(|| null(what))
+}
+
+/// The inspector handle `h` the runtime passed to an inspector.
+fn handle<'a>(h: *mut Inspector) -> AbiResult<&'a mut Inspector> {
+    // SAFETY: non-null handles only come from the runtime, which passes a
+    // live &mut Inspector for the duration of the inspector call.
+    unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))
+}
+
+/// A compiled loop body and its context as the runtime calls it: `f(lo,
+/// hi)` runs iterations `[lo, hi)`; also the context for an inspector.
+fn c_body(body: WeftBodyFn, ctx: *mut c_void) -> AbiResult<(impl Fn(i64, i64) + Sync, SendPtr)> {
+    let body = body.ok_or_else(|| null("body"))?;
+    let ctx = SendPtr(ctx);
+    // SAFETY: calling the compiler-generated body with its own context; the
+    // bodies are written to run concurrently on disjoint ranges.
+    Ok((move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) }, ctx))
+}
+
 static GLOBAL: OnceLock<Result<Runtime, String>> = OnceLock::new();
 
 extern "C" {
@@ -458,12 +487,8 @@ pub extern "C" fn weft_grain_hint(out_min_iters: *mut i64) -> i32 {
 #[no_mangle]
 pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {
     guard(|| {
-        if out_cores.is_null() {
-            return Err(null("out_cores"));
-        }
-        let rt = global()?;
-        // SAFETY: checked non-null; the caller provides a writable uint32_t.
-        unsafe { *out_cores = rt.config().cores as u32 };
+        let out = out_ref(out_cores, "out_cores")?;
+        *out = global()?.config().cores as u32;
         Ok(())
     })
 }
@@ -474,13 +499,9 @@ pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {
 #[no_mangle]
 pub extern "C" fn weft_parallel_for(lo: i64, hi: i64, body: WeftBodyFn, ctx: *mut c_void) -> i32 {
     guard(|| {
-        let body = body.ok_or_else(|| null("body"))?;
-        let rt = global()?;
-        let ctx = SendPtr(ctx);
-        // SAFETY: calling the compiler-generated body with its own context.
-        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
-        rt.parallel_for_at(Some(body as usize as u64), lo, hi, &f)
-            .map_err(rt_err)
+        let site = body.map(|b| b as usize as u64);
+        let (f, _) = c_body(body, ctx)?;
+        global()?.parallel_for_at(site, lo, hi, &f).map_err(rt_err)
     })
 }
 
@@ -507,11 +528,8 @@ pub extern "C" fn weft_run_irregular(
     ctx: *mut c_void,
 ) -> i32 {
     guard(|| {
-        let body = body.ok_or_else(|| null("body"))?;
+        let (f, ctx) = c_body(body, ctx)?;
         let rt = global()?;
-        let ctx = SendPtr(ctx);
-        // SAFETY: see weft_parallel_for.
-        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
         let i = insp.map(|i| c_inspector(i, ctx));
         rt.run_irregular(
             region_id,
@@ -576,13 +594,10 @@ pub extern "C" fn weft_run_affine(
     ctx: *mut c_void,
 ) -> i32 {
     guard(|| {
-        let body = body.ok_or_else(|| null("body"))?;
+        let (f, ctx) = c_body(body, ctx)?;
         // Bit 8 (0x100) asks for loop permutation inside windows (§5.5.5).
         let (scheme, permute) = affine_scheme(scheme)?;
         let rt = global()?;
-        let ctx = SendPtr(ctx);
-        // SAFETY: see weft_parallel_for.
-        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
         let i = insp.map(|i| c_inspector(i, ctx));
         rt.run_affine_with(
             nest_id,
@@ -618,7 +633,7 @@ pub extern "C" fn weft_run_affine_desc(
     ctx: *mut c_void,
 ) -> i32 {
     guard(|| {
-        let body = body.ok_or_else(|| null("body"))?;
+        let (f, _) = c_body(body, ctx)?;
         if desc.is_null() {
             return Err(null("desc"));
         }
@@ -630,9 +645,6 @@ pub extern "C" fn weft_run_affine_desc(
         // SAFETY: the caller passes `desc_len` readable words at `desc`.
         let words = unsafe { std::slice::from_raw_parts(desc, desc_len as usize) };
         let rt = global()?;
-        let ctx = SendPtr(ctx);
-        // SAFETY: see weft_parallel_for.
-        let f = move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) };
         rt.run_affine_desc(nest_id, lo, hi, ib_iters, scheme, permute, check, words, &f)
             .map_err(rt_err)
     })
@@ -664,18 +676,14 @@ pub extern "C" fn weft_region_select(
     out_id: *mut u32,
 ) -> i32 {
     guard(|| {
-        if out_id.is_null() {
-            return Err(null("out_id"));
-        }
+        let out = out_ref(out_id, "out_id")?;
         let k = if key.is_null() {
             None
         } else {
             // SAFETY: the caller passes `nkey` readable words.
             Some(unsafe { std::slice::from_raw_parts(key, nkey as usize) })
         };
-        let id = global()?.select_context(base, k).map_err(rt_err)?;
-        // SAFETY: checked non-null.
-        unsafe { *out_id = id };
+        *out = global()?.select_context(base, k).map_err(rt_err)?;
         Ok(())
     })
 }
@@ -706,13 +714,9 @@ pub extern "C" fn weft_inspect_access(
     is_write: u32,
 ) -> i32 {
     guard(|| {
-        if h.is_null() {
-            return Err(null("inspector handle"));
-        }
-        // SAFETY: non-null handles only come from the runtime, which passes a live
-        // &mut Inspector for the duration of the inspector call.
-        let h = unsafe { &mut *h };
-        h.report(iter, addr as u64, size, is_write).map_err(rt_err)
+        handle(h)?
+            .report(iter, addr as u64, size, is_write)
+            .map_err(rt_err)
     })
 }
 
@@ -731,9 +735,9 @@ pub extern "C" fn weft_inspect_range(
     bytes: u64,
 ) -> i32 {
     guard(|| {
-        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
-        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
-        h.access_range(iter, addr as u64, bytes).map_err(rt_err)
+        handle(h)?
+            .access_range(iter, addr as u64, bytes)
+            .map_err(rt_err)
     })
 }
 
@@ -751,13 +755,8 @@ pub extern "C" fn weft_inspect_range(
 #[no_mangle]
 pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u32) -> i32 {
     guard(|| {
-        if out_shift.is_null() {
-            return Err(null("out_shift"));
-        }
-        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
-        let h = unsafe { h.as_ref() }.ok_or_else(|| null("inspector handle"))?;
-        // SAFETY: checked non-null; the caller provides a writable uint32_t.
-        unsafe { *out_shift = h.line_shift() };
+        let out = out_ref(out_shift, "out_shift")?;
+        *out = handle(h.cast_mut())?.line_shift();
         Ok(())
     })
 }
@@ -774,9 +773,7 @@ pub extern "C" fn weft_inspect_line_shift(h: *const Inspector, out_shift: *mut u
 #[no_mangle]
 pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
     guard(|| {
-        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
-        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
-        h.declare_maps_only();
+        handle(h)?.declare_maps_only();
         Ok(())
     })
 }
@@ -793,13 +790,8 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
 #[no_mangle]
 pub extern "C" fn weft_inspect_writes_first(h: *mut Inspector, out_writes_only: *mut u32) -> i32 {
     guard(|| {
-        if out_writes_only.is_null() {
-            return Err(null("out_writes_only"));
-        }
-        // SAFETY: non-null handles only come from the runtime (see weft_inspect_access).
-        let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
-        // SAFETY: checked non-null; the caller provides a writable uint32_t.
-        unsafe { *out_writes_only = h.writes_first() as u32 };
+        let out = out_ref(out_writes_only, "out_writes_only")?;
+        *out = handle(h)?.writes_first() as u32;
         Ok(())
     })
 }
@@ -957,9 +949,7 @@ fn handle_and_state<'a>(
     h: *mut Inspector,
     st: *mut InspectFast,
 ) -> std::result::Result<(&'a mut Inspector, &'a mut InspectFast), (Status, String)> {
-    // SAFETY: non-null handles only come from the runtime, which passes a
-    // live &mut Inspector for the duration of the inspector call.
-    let h = unsafe { h.as_mut() }.ok_or_else(|| null("inspector handle"))?;
+    let h = handle(h)?;
     // SAFETY: the caller passes a writable weft_inspect_fast_t, or NULL.
     let st = unsafe { st.as_mut() }.ok_or_else(|| null("fast state"))?;
     Ok((h, st))
@@ -1119,6 +1109,23 @@ pub extern "C" fn weft_stats_flush() -> i32 {
     guard(|| global()?.write_stats().map_err(rt_err))
 }
 
+/// Writes the memory-side and LLC-side values `f` gives for the machine to
+/// `out_mem` and `out_llc` (both non-null).
+fn machine_pair(
+    out_mem: *mut u32,
+    out_llc: *mut u32,
+    f: impl FnOnce(&crate::machine::Machine) -> (usize, usize),
+) -> std::result::Result<(), (Status, String)> {
+    let (mem, llc) = (
+        out_ref(out_mem, "output pointer")?,
+        out_ref(out_llc, "output pointer")?,
+    );
+    let m = global()?.machine().map_err(rt_err)?;
+    let (a, b) = f(&m);
+    (*mem, *llc) = (a as u32, b as u32);
+    Ok(())
+}
+
 /// Memory and LLC bank of an address under the machine's mapping.
 #[no_mangle]
 pub extern "C" fn weft_bank_of(
@@ -1127,17 +1134,10 @@ pub extern "C" fn weft_bank_of(
     out_llc_bank: *mut u32,
 ) -> i32 {
     guard(|| {
-        if out_mem_bank.is_null() || out_llc_bank.is_null() {
-            return Err(null("output pointer"));
-        }
-        let m = global()?.machine().map_err(rt_err)?;
-        use crate::bankmap::AddressMap;
-        // SAFETY: checked non-null.
-        unsafe {
-            *out_mem_bank = m.mem_bank(addr as u64) as u32;
-            *out_llc_bank = m.llc_bank(addr as u64) as u32;
-        }
-        Ok(())
+        let a = addr as u64;
+        machine_pair(out_mem_bank, out_llc_bank, |m| {
+            (m.mem_bank(a), m.llc_bank(a))
+        })
     })
 }
 
@@ -1145,17 +1145,9 @@ pub extern "C" fn weft_bank_of(
 #[no_mangle]
 pub extern "C" fn weft_num_banks(out_mem_banks: *mut u32, out_llc_banks: *mut u32) -> i32 {
     guard(|| {
-        if out_mem_banks.is_null() || out_llc_banks.is_null() {
-            return Err(null("output pointer"));
-        }
-        let m = global()?.machine().map_err(rt_err)?;
-        use crate::bankmap::AddressMap;
-        // SAFETY: checked non-null.
-        unsafe {
-            *out_mem_banks = m.num_mem_banks() as u32;
-            *out_llc_banks = m.num_llc_banks() as u32;
-        }
-        Ok(())
+        machine_pair(out_mem_banks, out_llc_banks, |m| {
+            (m.num_mem_banks(), m.num_llc_banks())
+        })
     })
 }
 

@@ -33,8 +33,9 @@
 //! each access to the nearest conflicting writer and readers of the granule
 //! (RAW, WAR, WAW), relying on slabs being reported in
 //! non-decreasing order; out-of-order reports fall back to the sort-based
-//! [`crate::deps::UnitDag::from_accesses`]. Both give the same dependence relation (the
-//! transitive reduction may differ), which the executor enforces.
+//! [`crate::deps::UnitDag::from_accesses`]. Both give the same dependence
+//! relation (the transitive reduction may differ), which the executor
+//! enforces.
 //!
 //! Modules: bank lookup and the miss predictor (`banks`), the slab recorder
 //! (`recorder`), its inline path for compiled inspectors (`inline`), the

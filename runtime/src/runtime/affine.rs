@@ -112,24 +112,9 @@ impl Runtime {
                 self.set_up()?;
                 let t = Instant::now();
                 let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
-                let plan = match (permute > 0)
-                    .then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute))
-                {
-                    Some(Some(q)) => q,
-                    _ => plan,
-                };
-                let plan = Arc::new(plan);
-                let ns = t.elapsed().as_nanos() as u64;
+                let (plan, ns) = self.finish_affine(id, ib_iters, permute, t, plan, st);
                 built_ns = Some(ns);
-                self.record_affine(id, ib_iters, ns, st);
-                lock(&self.regions).insert(
-                    (AFFINE, id),
-                    Cached {
-                        key,
-                        plan: plan.clone(),
-                        scheduled: true,
-                    },
-                );
+                self.cache_plan((AFFINE, id), key, &plan);
                 plan
             }
         };
@@ -163,17 +148,26 @@ impl Runtime {
         Ok(())
     }
 
-    pub(super) fn record_affine(&self, id: u32, ib_iters: i64, ns: u64, st: RegionStats) {
-        let before = lock(&self.stats)
-            .get(&(AFFINE, id))
-            .map_or(0, |e| e.line_steps);
-        let st = RegionStats {
-            inspector_ns: ns,
-            unit_iters: ib_iters,
-            line_steps: before + st.line_steps,
-            ..st
+    /// A plan just built for nest `id` (since `t`, with statistics `st`):
+    /// permuted inside windows when `permute > 0` (and possible), its
+    /// inspection recorded; the plan and its build time in ns.
+    pub(super) fn finish_affine(
+        &self,
+        id: u32,
+        ib_iters: i64,
+        permute: i64,
+        t: Instant,
+        plan: Plan,
+        st: RegionStats,
+    ) -> (Arc<Plan>, u64) {
+        let plan = match (permute > 0).then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute)) {
+            Some(Some(q)) => q,
+            _ => plan,
         };
-        self.record_inspection(AFFINE, id, st);
+        let plan = Arc::new(plan);
+        let ns = t.elapsed().as_nanos() as u64;
+        self.record_inspection((AFFINE, id), ib_iters, ns, st);
+        (plan, ns)
     }
 
     /// A described nest whose descriptor needs more than
@@ -327,16 +321,8 @@ impl Runtime {
                     self.desc_cache_put(id, key, Ok(None));
                     return Err(conflict());
                 };
-                let plan = match (permute > 0)
-                    .then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute))
-                {
-                    Some(Some(q)) => q,
-                    _ => plan,
-                };
-                let plan = Arc::new(plan);
-                let ns = t.elapsed().as_nanos() as u64;
+                let (plan, ns) = self.finish_affine(id, ib_iters, permute, t, plan, st);
                 built_ns = Some(ns);
-                self.record_affine(id, ib_iters, ns, st);
                 self.desc_cache_put(id, key, Ok(Some(plan.clone())));
                 plan
             }
@@ -552,15 +538,12 @@ impl Runtime {
         let beta_mean = (!sched.beta.is_empty())
             .then(|| sched.beta.iter().sum::<f64>() / sched.beta.len() as f64);
         let st = RegionStats {
-            units: n as u64,
-            dag_edges: dag.map_or(0, |d| d.num_edges() as u64),
-            sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
             scheme: Some(scheme.name().into()),
             iw_size: Some(window),
             ds_lines: Some(ds),
             beta: sched.beta.iter().take(4096).copied().collect(),
             beta_mean,
-            ..Default::default()
+            ..RegionStats::of_plan(&plan, dag.map_or(0, |d| d.num_edges()))
         };
         Ok((plan, st))
     }

@@ -94,20 +94,12 @@ impl Runtime {
                     None => {
                         self.set_up()?;
                         let t = Instant::now();
-                        let (plan, mut st, writes) = self.build_irregular(si, &chunk, insp)?;
+                        let (plan, st, writes) = self.build_irregular(si, &chunk, insp)?;
                         let plan = Arc::new(plan);
-                        st.inspector_ns = t.elapsed().as_nanos() as u64;
-                        st.unit_iters = si;
+                        let ns = t.elapsed().as_nanos() as u64;
                         self.plan_built(IRREGULAR, id, true, writes);
-                        self.record_inspection(IRREGULAR, id, st);
-                        lock(&self.regions).insert(
-                            (IRREGULAR, id),
-                            Cached {
-                                key,
-                                plan: plan.clone(),
-                                scheduled: true,
-                            },
-                        );
+                        self.record_inspection((IRREGULAR, id), si, ns, st);
+                        self.cache_plan((IRREGULAR, id), key, &plan);
                         (plan, true)
                     }
                 }
@@ -294,7 +286,6 @@ impl Runtime {
         plan.validate()?;
         let t3 = Instant::now();
         let st = RegionStats {
-            units: n as u64,
             inspector_breakdown: Some(InspectorBreakdown {
                 accesses,
                 line_touches,
@@ -303,15 +294,13 @@ impl Runtime {
                 dependence_ns: (t2 - t1).as_nanos() as u64,
                 schedule_ns: (t3 - t2).as_nanos() as u64,
             }),
-            dag_edges: dag.num_edges() as u64,
-            sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
             banks_per_slot: Some(sched.mean_coverage()),
             original_banks_per_slot: Some(orig.mean_coverage()),
             banks_per_slab: Some(
                 maps.iter().map(|m| m.count()).sum::<usize>() as f64 / maps.len().max(1) as f64,
             ),
             bank_maps_hash: Some(bank_maps_hash(&maps)),
-            ..Default::default()
+            ..RegionStats::of_plan(&plan, dag.num_edges())
         };
         Ok((plan, st, writes))
     }

@@ -104,18 +104,57 @@ pub struct InspectorBreakdown {
     pub schedule_ns: u64,
 }
 
+impl RegionStats {
+    /// The fields every newly built plan describes the same way, irregular or
+    /// affine: its units, the edges of the dependence DAG it respects and the
+    /// cross-core waits left after pruning.
+    pub(super) fn of_plan(plan: &Plan, dag_edges: usize) -> RegionStats {
+        RegionStats {
+            units: plan.units.len() as u64,
+            dag_edges: dag_edges as u64,
+            sync_waits: plan.waits.iter().map(|w| w.len() as u64).sum(),
+            ..RegionStats::default()
+        }
+    }
+}
+
 impl Runtime {
-    /// Records one inspection of region `(kind, id)`: the schedule-describing fields
-    /// of `st` replace the entry's, its `inspector_ns` is added, and the execution
-    /// counters (which [`Runtime::execute_region`] accumulates) are kept.
-    pub(super) fn record_inspection(&self, kind: u8, id: u32, st: RegionStats) {
+    /// Caches `plan`, newly built for region `(kind, id)` under `key`.
+    pub(super) fn cache_plan(
+        &self,
+        (kind, id): (u8, u32),
+        key: (i64, i64, i64, u32, usize),
+        plan: &Arc<Plan>,
+    ) {
+        let cached = Cached {
+            key,
+            plan: plan.clone(),
+            scheduled: true,
+        };
+        lock(&self.regions).insert((kind, id), cached);
+    }
+
+    /// Records one inspection of region `(kind, id)`, irregular or affine: a
+    /// plan of `unit_iters` iterations per unit built in `ns`. The
+    /// schedule-describing fields of `st` replace the entry's, the build time
+    /// and `line_steps` are added, and the execution counters (which
+    /// [`Runtime::execute_region`] accumulates) are kept.
+    pub(super) fn record_inspection(
+        &self,
+        (kind, id): (u8, u32),
+        unit_iters: i64,
+        ns: u64,
+        st: RegionStats,
+    ) {
         let mut s = lock(&self.stats);
         let e = s.entry((kind, id)).or_default();
         *e = RegionStats {
             kind: kind_name(kind).into(),
             id,
             inspections: e.inspections + 1,
-            inspector_ns: e.inspector_ns + st.inspector_ns,
+            inspector_ns: e.inspector_ns + ns,
+            unit_iters,
+            line_steps: e.line_steps + st.line_steps,
             executions: e.executions,
             serial_executions: e.serial_executions,
             executor_ns: e.executor_ns,
