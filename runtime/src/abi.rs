@@ -12,6 +12,16 @@
 //! When `WEFT_TRACE` or `WEFT_STATS` is set, an `atexit` handler flushes the
 //! trace and writes the statistics.
 //!
+//! Faults (docs/runtime.md, *Faults*): compiled callers run a loop
+//! sequentially when a region call returns an error, so an error status
+//! always means that no iteration ran. A failure after the region ran
+//! iterations, an I/O error writing the trace or the statistics, and a bad
+//! setting in the environment do not return: the runtime prints `weft
+//! runtime: <cause>` to stderr and ends the process with status
+//! [`FATAL_EXIT`] (without running the program's exit handlers). Settings are
+//! read and checked at program start-up (`.init_array`), or at the first
+//! call when the library was linked without that entry.
+//!
 //! Safety contract (why these `extern "C"` functions are not `unsafe fn`,
 //! and clippy's `not_unsafe_ptr_arg_deref` is allowed here): they are called
 //! from C, where `unsafe` means nothing, and each checks its pointers for null
@@ -27,6 +37,7 @@ use crate::RuntimeError;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// Status codes returned by the C ABI.
@@ -339,19 +350,67 @@ fn status_of(e: &RuntimeError) -> Status {
     }
 }
 
-/// Runs `f`, converting errors and panics into a status code and `weft_last_error`.
+/// Runs `f`, converting errors and panics into a status code and
+/// `weft_last_error` (I/O errors are fatal, module docs).
 fn guard(f: impl FnOnce() -> Result<(), (Status, String)>) -> i32 {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => Status::Ok as i32,
-        Ok(Err((s, m))) => {
-            set_error(&m);
-            s as i32
-        }
-        Err(_) => {
-            set_error("internal error: the runtime panicked");
-            Status::Internal as i32
-        }
+    guard_result(catch_unwind(AssertUnwindSafe(f)), false)
+}
+
+/// Exit status of a process the runtime ends on a fatal fault (module docs).
+pub const FATAL_EXIT: i32 = 70;
+
+extern "C" {
+    fn _exit(status: std::ffi::c_int) -> !;
+    fn fflush(stream: *mut c_void) -> std::ffi::c_int;
+}
+
+/// Ends the process on a fatal fault (module docs): `weft runtime: {msg}` on
+/// stderr, status [`FATAL_EXIT`], no exit handlers (they could flush a
+/// broken trace or compute more). What the program wrote to its C streams
+/// before the fault is flushed.
+fn fatal(msg: &str) -> ! {
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("weft runtime: {msg}\n").as_bytes(),
+    );
+    // SAFETY: `fflush(NULL)` flushes every C output stream; `_exit` ends the
+    // process and nothing is used after it.
+    unsafe {
+        fflush(std::ptr::null_mut());
+        _exit(FATAL_EXIT)
     }
+}
+
+/// [`guard`] for entry points that run loop bodies: `ran` is set by the
+/// bodies ([`c_body`]). An error after some body ran is fatal, since the
+/// caller's sequential fallback would run those iterations again.
+fn guard_region(f: impl FnOnce(&AtomicBool) -> AbiResult<()>) -> i32 {
+    let ran = AtomicBool::new(false);
+    let r = catch_unwind(AssertUnwindSafe(|| f(&ran)));
+    guard_result(r, ran.load(Ordering::Relaxed))
+}
+
+/// The status of an entry point's outcome `r` (module docs: I/O errors, and
+/// any error once `ran`, are fatal).
+fn guard_result(r: std::thread::Result<AbiResult<()>>, ran: bool) -> i32 {
+    let (s, m) = match r {
+        Ok(Ok(())) => return Status::Ok as i32,
+        Ok(Err(e)) => e,
+        Err(_) => (
+            Status::Internal,
+            "internal error: the runtime panicked".into(),
+        ),
+    };
+    if s == Status::Io {
+        fatal(m.trim_start_matches("i/o: "));
+    }
+    if ran {
+        fatal(&format!(
+            "{m} (after the region had run iterations; running them again is not possible)"
+        ));
+    }
+    set_error(&m);
+    s as i32
 }
 
 fn rt_err(e: RuntimeError) -> (Status, String) {
@@ -381,13 +440,24 @@ fn handle<'a>(h: *mut Inspector) -> AbiResult<&'a mut Inspector> {
 }
 
 /// A compiled loop body and its context as the runtime calls it: `f(lo,
-/// hi)` runs iterations `[lo, hi)`; also the context for an inspector.
-fn c_body(body: WeftBodyFn, ctx: *mut c_void) -> AbiResult<(impl Fn(i64, i64) + Sync, SendPtr)> {
+/// hi)` runs iterations `[lo, hi)` and sets `ran` ([`guard_region`]); also
+/// the context for an inspector.
+fn c_body(
+    body: WeftBodyFn,
+    ctx: *mut c_void,
+    ran: &AtomicBool,
+) -> AbiResult<(impl Fn(i64, i64) + Sync + '_, SendPtr)> {
     let body = body.ok_or_else(|| null("body"))?;
     let ctx = SendPtr(ctx);
-    // SAFETY: calling the compiler-generated body with its own context; the
-    // bodies are written to run concurrently on disjoint ranges.
-    Ok((move |a: i64, b: i64| unsafe { body(ctx.get(), a, b) }, ctx))
+    let f = move |a: i64, b: i64| {
+        if a < b {
+            ran.store(true, Ordering::Relaxed);
+        }
+        // SAFETY: calling the compiler-generated body with its own context;
+        // the bodies are written to run concurrently on disjoint ranges.
+        unsafe { body(ctx.get(), a, b) }
+    };
+    Ok((f, ctx))
 }
 
 static GLOBAL: OnceLock<Result<Runtime, String>> = OnceLock::new();
@@ -397,27 +467,27 @@ extern "C" {
 }
 
 extern "C" fn at_exit() {
-    let _ = catch_unwind(|| {
-        if let Some(Ok(rt)) = GLOBAL.get() {
-            let _ = rt.trace_finish();
-            let _ = rt.write_stats();
-        }
+    let r = catch_unwind(|| match GLOBAL.get() {
+        Some(Ok(rt)) => rt.trace_finish().and_then(|_| rt.write_stats()),
+        _ => Ok(()),
     });
+    if let Ok(Err(e)) = r {
+        fatal(rt_err(e).1.trim_start_matches("i/o: "));
+    }
 }
 
-/// Program start-up (`.init_array`): when `WEFT_TRACE` or `WEFT_STATS` is
-/// set, configure the runtime now, so its exit handler writes the trace and
+/// Program start-up (`.init_array`): configure the runtime now, so a bad
+/// setting ends the program before it runs (module docs) and, with
+/// `WEFT_TRACE` or `WEFT_STATS`, its exit handler writes the trace and
 /// statistics even if no region call ever reaches it (grain hints can keep
-/// every call of a small run inline). Without those variables nothing
-/// happens until the first call. `weft build` keeps this entry in the link
+/// every call of a small run inline). The machine description is loaded
+/// here too; worker threads start at the first region. `weft build` keeps this entry in the link
 /// (`-u weft_init_array_entry`); other programs linking the library may pass
 /// the same flag.
 extern "C" fn init_from_env() {
-    let _ = catch_unwind(|| {
-        if std::env::var_os("WEFT_TRACE").is_some() || std::env::var_os("WEFT_STATS").is_some() {
-            let _ = global();
-        }
-    });
+    // Settings are checked now, so a bad one ends the program before it
+    // computes anything (module docs).
+    let _ = catch_unwind(global);
 }
 
 /// The `.init_array` entry of [`init_from_env`] (exported so a link can keep it).
@@ -426,12 +496,23 @@ extern "C" fn init_from_env() {
 #[link_section = ".init_array"]
 pub static weft_init_array_entry: extern "C" fn() = init_from_env;
 
-/// The process-wide runtime used by the C ABI (configured from the environment).
+/// The process-wide runtime used by the C ABI (configured from the
+/// environment). A bad setting is fatal (module docs), so this returns only
+/// a runtime.
 pub fn global() -> Result<&'static Runtime, (Status, String)> {
     let r = GLOBAL.get_or_init(|| {
-        let rt = RuntimeConfig::from_env()
-            .and_then(Runtime::new)
-            .map_err(|e| e.to_string())?;
+        let cfg = RuntimeConfig::from_env().map_err(|e| config_message(&e))?;
+        let trace = cfg.trace.clone();
+        let rt = Runtime::new(cfg).map_err(|e| match &trace {
+            Some(t) => format!("WEFT_TRACE={:?}: {}", t, config_message(&e)),
+            None => config_message(&e),
+        })?;
+        rt.machine().map_err(|e| {
+            let name = &rt.config().machine;
+            let m = config_message(&e);
+            let m = m.strip_prefix(&format!("{name}: ")).unwrap_or(&m);
+            format!("WEFT_MACHINE={name:?}: {m}")
+        })?;
         if rt.config().trace.is_some() || rt.config().stats.is_some() {
             // SAFETY: registering a plain extern "C" function with the C library.
             unsafe {
@@ -440,8 +521,23 @@ pub fn global() -> Result<&'static Runtime, (Status, String)> {
         }
         Ok(rt)
     });
-    r.as_ref()
-        .map_err(|m| (Status::Invalid, format!("runtime configuration: {m}")))
+    match r {
+        Ok(rt) => Ok(rt),
+        Err(m) => fatal(m),
+    }
+}
+
+/// A configuration error's text without the error kind's prefix.
+fn config_message(e: &RuntimeError) -> String {
+    match e {
+        RuntimeError::InvalidArgument(m) => m.clone(),
+        RuntimeError::Machine(m) => m
+            .strip_prefix("machine configuration: ")
+            .unwrap_or(m)
+            .to_string(),
+        RuntimeError::Io(e) => e.to_string(),
+        e => e.to_string(),
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -498,9 +594,9 @@ pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {
 /// control, keyed by the body's address).
 #[no_mangle]
 pub extern "C" fn weft_parallel_for(lo: i64, hi: i64, body: WeftBodyFn, ctx: *mut c_void) -> i32 {
-    guard(|| {
+    guard_region(|ran| {
         let site = body.map(|b| b as usize as u64);
-        let (f, _) = c_body(body, ctx)?;
+        let (f, _) = c_body(body, ctx, ran)?;
         global()?.parallel_for_at(site, lo, hi, &f).map_err(rt_err)
     })
 }
@@ -527,8 +623,8 @@ pub extern "C" fn weft_run_irregular(
     body: WeftBodyFn,
     ctx: *mut c_void,
 ) -> i32 {
-    guard(|| {
-        let (f, ctx) = c_body(body, ctx)?;
+    guard_region(|ran| {
+        let (f, ctx) = c_body(body, ctx, ran)?;
         let rt = global()?;
         let i = insp.map(|i| c_inspector(i, ctx));
         rt.run_irregular(
@@ -593,8 +689,8 @@ pub extern "C" fn weft_run_affine(
     body: WeftBodyFn,
     ctx: *mut c_void,
 ) -> i32 {
-    guard(|| {
-        let (f, ctx) = c_body(body, ctx)?;
+    guard_region(|ran| {
+        let (f, ctx) = c_body(body, ctx, ran)?;
         // Bit 8 (0x100) asks for loop permutation inside windows (§5.5.5).
         let (scheme, permute) = affine_scheme(scheme)?;
         let rt = global()?;
@@ -632,8 +728,8 @@ pub extern "C" fn weft_run_affine_desc(
     body: WeftBodyFn,
     ctx: *mut c_void,
 ) -> i32 {
-    guard(|| {
-        let (f, _) = c_body(body, ctx)?;
+    guard_region(|ran| {
+        let (f, _) = c_body(body, ctx, ran)?;
         if desc.is_null() {
             return Err(null("desc"));
         }
@@ -1057,6 +1153,47 @@ pub extern "C" fn weft_inspect_fast_flush(h: *mut Inspector, st: *mut InspectFas
 /// `is_write` of [`weft_inspect_access`] for accesses that cannot conflict.
 pub const ACCESS_UNCHECKED: u32 = 2;
 
+/// Addresses at or above this bound cannot be part of a program's memory
+/// (57-bit virtual addresses, the largest x86-64 and AArch64 offer): a
+/// reported span that reaches it, or wraps around the address space, is an
+/// error ([`check_span`]).
+pub const ADDRESS_LIMIT: u64 = 1 << 57;
+
+/// Largest access a trace record holds (its size field is one byte).
+pub const TRACE_MAX_SIZE: u32 = 255;
+
+/// Checks that the `bytes` bytes from `addr` can be memory of the program:
+/// the span does not wrap around the address space and ends below
+/// [`ADDRESS_LIMIT`] (0 bytes are always fine).
+pub(crate) fn check_span(addr: u64, bytes: u64) -> std::result::Result<(), String> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    match addr.checked_add(bytes - 1) {
+        Some(end) if end < ADDRESS_LIMIT => Ok(()),
+        _ => Err(format!(
+            "{bytes} bytes from {addr:#x} do not fit below the address limit {ADDRESS_LIMIT:#x}"
+        )),
+    }
+}
+
+/// Checks a trace access's `size` and `is_write` (0 or 1).
+fn check_trace_access(size: u32, is_write: u32) -> AbiResult<()> {
+    if is_write > 1 {
+        return Err((
+            Status::Invalid,
+            format!("is_write {is_write} is not 0 (read) or 1 (write)"),
+        ));
+    }
+    if size > TRACE_MAX_SIZE {
+        return Err((
+            Status::Invalid,
+            format!("access of {size} bytes: a trace record holds at most {TRACE_MAX_SIZE}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Trace mode: records an access for the current virtual core (no-op otherwise).
 /// `gap` = non-memory instructions since the caller's previous report.
 #[no_mangle]
@@ -1067,8 +1204,9 @@ pub extern "C" fn weft_trace_access(
     gap: u32,
 ) -> i32 {
     guard(|| {
+        check_trace_access(size, is_write)?;
         global()?
-            .trace_access(addr as u64, size, is_write != 0, gap)
+            .trace_access(addr as u64, size, is_write == 1, gap)
             .map_err(rt_err)
     })
 }
@@ -1082,6 +1220,13 @@ pub extern "C" fn weft_trace_access(
 #[no_mangle]
 pub extern "C" fn weft_trace_reads(addr: *const c_void, n: u64, size: u32, gap: u32) -> i32 {
     guard(|| {
+        check_trace_access(size, 0)?;
+        if size == 0 && n > 0 {
+            return Err((Status::Invalid, format!("{n} reads of 0 bytes")));
+        }
+        let span = n.checked_mul(size as u64).ok_or(u64::MAX);
+        check_span(addr as u64, span.unwrap_or_else(|e| e))
+            .map_err(|m| (Status::Invalid, format!("{n} reads of {size} bytes: {m}")))?;
         global()?
             .trace_reads(addr as u64, n, size, gap)
             .map_err(rt_err)

@@ -325,6 +325,19 @@ impl SlabRecorder {
             return;
         }
         let row = &mut self.bits[u * self.words..(u + 1) * self.words];
+        // Without a predictor, the banks of consecutive lines repeat with
+        // the bank table's period: a longer span sets exactly the banks of
+        // one period, so only that much is walked (a huge range returns).
+        let last = match (&self.filter, self.table.lookup()) {
+            (None, Some((_, lsb, mask))) => {
+                let bits = (lsb + (64 - mask.leading_zeros())).saturating_sub(self.line_shift);
+                match bits < 63 {
+                    true => last.min(first + (1u64 << bits) - 1),
+                    false => last,
+                }
+            }
+            _ => last,
+        };
         let mut l = first;
         while l <= last {
             let hit = match &mut self.filter {

@@ -62,9 +62,7 @@ impl Runtime {
         inspect: Option<InspectRef<'_>>,
         body: BodyRef<'_>,
     ) -> Result<()> {
-        if lo > hi {
-            return Err(invalid(format!("lo {lo} > hi {hi}")));
-        }
+        trip_count(lo, hi)?;
         if ib_iters <= 0 {
             return Err(invalid(format!(
                 "ib_iters must be positive, got {ib_iters}"
@@ -209,9 +207,7 @@ impl Runtime {
         desc: &[i64],
         body: BodyRef<'_>,
     ) -> Result<()> {
-        if lo > hi {
-            return Err(invalid(format!("lo {lo} > hi {hi}")));
-        }
+        trip_count(lo, hi)?;
         if ib_iters <= 0 {
             return Err(invalid(format!(
                 "ib_iters must be positive, got {ib_iters}"
@@ -423,7 +419,7 @@ impl Runtime {
         inspect: Option<InspectRef<'_>>,
     ) -> Result<(Plan, RegionStats)> {
         let p = self.cfg.cores;
-        let n = ((hi - lo) + ib - 1) / ib;
+        let n = (hi - lo) / ib + ((hi - lo) % ib != 0) as i64;
         let n = n.max(0) as usize;
         let units: Vec<(i64, i64)> = (0..n as i64)
             .map(|i| (lo + i * ib, (lo + (i + 1) * ib).min(hi)))

@@ -166,6 +166,30 @@ impl MissFilter {
     }
 }
 
+/// Largest `WEFT_CORES` (worker threads or virtual cores): far above the
+/// machines the runtime targets, and small enough that a typo cannot start
+/// a hundred thousand threads.
+pub const MAX_CORES: usize = 4096;
+
+/// Start-up check of an output file named by variable `var`: it can be
+/// created or opened for writing (it is created empty if missing, and
+/// written at exit). Errors name the variable, the path and the cause.
+fn check_writable(var: &str, p: &std::path::Path) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(p)
+        .map(drop)
+        .map_err(|e| {
+            invalid(format!(
+                "{var}={:?}: cannot write {}: {e}",
+                p.as_os_str(),
+                p.display()
+            ))
+        })
+}
+
 /// Default of [`RuntimeConfig::min_parallel_ns`]: about the cost of handing
 /// work to the worker pool and waiting for it on this kind of machine
 /// (`cargo bench -p weft-runtime --bench dispatch` measures it).
@@ -211,9 +235,11 @@ impl RuntimeConfig {
                 .trim()
                 .parse::<usize>()
                 .ok()
-                .filter(|&n| (1..=65536).contains(&n))
+                .filter(|&n| (1..=MAX_CORES).contains(&n))
                 .ok_or_else(|| {
-                    invalid(format!("WEFT_CORES={v:?} is not a core count in 1..=65536"))
+                    invalid(format!(
+                        "WEFT_CORES={v:?} is not a core count in 1..={MAX_CORES}"
+                    ))
                 })?;
         }
         c.trace = std::env::var_os("WEFT_TRACE")
@@ -222,6 +248,9 @@ impl RuntimeConfig {
         c.stats = std::env::var_os("WEFT_STATS")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
+        if let Some(p) = &c.stats {
+            check_writable("WEFT_STATS", p)?;
+        }
         if let Ok(m) = std::env::var("WEFT_MACHINE") {
             if !m.is_empty() {
                 c.machine = m;

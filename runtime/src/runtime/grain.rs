@@ -31,7 +31,6 @@
 //! in the region statistics.
 
 use super::*;
-use crate::error::invalid;
 use crate::executor::{execute_native, execute_native_timed, execute_sequential, BodyRef, Plan};
 use crate::{Result, RuntimeError};
 use std::sync::atomic::Ordering;
@@ -174,12 +173,10 @@ impl Runtime {
         hi: i64,
         body: BodyRef<'_>,
     ) -> Result<()> {
-        if lo > hi {
-            return Err(invalid(format!("lo {lo} > hi {hi}")));
-        }
+        let n = trip_count(lo, hi)?;
         let t = Instant::now();
         match site.map(|s| (PFOR, s)) {
-            Some(site) if self.grain_serial(site, hi - lo) => {
+            Some(site) if self.grain_serial(site, n) => {
                 // Too little work to share: on the calling thread.
                 self.run_small(site, lo, hi, body)
                     .map_err(|_| RuntimeError::Panicked("parallel loop body panicked".into()))?;
@@ -191,7 +188,7 @@ impl Runtime {
         }
         let mut g = lock(&self.pfor);
         g.0 += 1;
-        g.1 += (hi - lo) as u64;
+        g.1 += n as u64;
         g.2 += t.elapsed().as_nanos() as u64;
         Ok(())
     }

@@ -153,8 +153,21 @@ impl Inspector {
     pub fn report(&mut self, iter: i64, addr: u64, size: u32, is_write: u32) -> Result<()> {
         match is_write {
             crate::abi::ACCESS_UNCHECKED => self.access_unchecked(iter, addr, size),
-            w => self.access_checked(iter, addr, size, w != 0),
+            0 | 1 => self.access_checked(iter, addr, size, is_write == 1),
+            w => Err(self.fail(format!(
+                "is_write {w} is not 0 (read), 1 (write) or {} (unchecked)",
+                crate::abi::ACCESS_UNCHECKED
+            ))),
         }
+    }
+
+    /// The error `m` of a report, kept for the region's report too (the
+    /// region then fails before running anything).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn fail(&mut self, m: String) -> RuntimeError {
+        self.error.get_or_insert(m.clone());
+        invalid(m)
     }
 
     /// Records an access that cannot take part in a conflict (bank maps
@@ -176,6 +189,9 @@ impl Inspector {
     pub fn access_range(&mut self, iter: i64, addr: u64, bytes: u64) -> Result<()> {
         if iter < self.lo || iter >= self.hi {
             return Err(self.out_of_range(iter));
+        }
+        if let Err(m) = crate::abi::check_span(addr, bytes) {
+            return Err(self.fail(m));
         }
         match &mut self.layout {
             Layout::Slabs(r) => {

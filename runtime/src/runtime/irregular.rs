@@ -28,9 +28,7 @@ impl Runtime {
         inspect: Option<InspectRef<'_>>,
         body: BodyRef<'_>,
     ) -> Result<()> {
-        if lo > hi {
-            return Err(invalid(format!("lo {lo} > hi {hi}")));
-        }
+        trip_count(lo, hi)?;
         if slab_iters < 0 {
             return Err(invalid(format!("slab_iters {slab_iters} is negative")));
         }

@@ -47,6 +47,7 @@ mod tracing;
 pub use affine::{AFFINE_PLAN_COST_SHARE, DESC_CACHE_SLOTS, PERMUTE_MAX_UNITS};
 pub use config::{
     LazyInspect, MissFilter, RuntimeConfig, DEFAULT_MIN_PARALLEL_NS, DEFAULT_REINSPECT_LIMIT,
+    MAX_CORES,
 };
 pub use contexts::{CHURN_CONTEXTS, CONTEXT_SLOTS};
 pub use gather::Gather;
@@ -110,6 +111,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 const IRREGULAR: u8 = 0;
 const AFFINE: u8 = 1;
+
+/// The trip count of `[lo, hi)`: an error when `lo > hi` or when the count
+/// does not fit an `i64` (`[-1, i64::MAX)`), before anything runs.
+fn trip_count(lo: i64, hi: i64) -> Result<i64> {
+    if lo > hi {
+        return Err(invalid(format!("lo {lo} > hi {hi}")));
+    }
+    hi.checked_sub(lo).ok_or_else(|| {
+        invalid(format!(
+            "[{lo}, {hi}) has more than {} iterations",
+            i64::MAX
+        ))
+    })
+}
 
 /// The statistics name of region kind `kind` (`"irregular"`, `"affine"`).
 fn kind_name(kind: u8) -> &'static str {

@@ -215,7 +215,12 @@ impl Runtime {
         if let Some(p) = &self.cfg.stats {
             let text = serde_json::to_string_pretty(&self.stats_json())
                 .map_err(|e| RuntimeError::Io(std::io::Error::other(e)))?;
-            std::fs::write(p, text)?;
+            std::fs::write(p, text).map_err(|e| {
+                RuntimeError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("writing statistics {}: {e}", p.display()),
+                ))
+            })?;
         }
         Ok(())
     }
