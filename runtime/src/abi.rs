@@ -1368,3 +1368,28 @@ pub extern "C" fn weft_schedule_slabs(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spans that wrap around the address space or reach past
+    /// [`ADDRESS_LIMIT`] are errors; empty spans never are.
+    #[test]
+    fn impossible_spans_are_errors() {
+        assert!(check_span(0x1000, 4096).is_ok());
+        assert!(check_span(u64::MAX, 0).is_ok());
+        assert!(check_span(ADDRESS_LIMIT - 8, 8).is_ok());
+        assert!(check_span(ADDRESS_LIMIT - 8, 9).is_err());
+        assert!(check_span(0x1000, u64::MAX).is_err());
+        assert!(check_span(u64::MAX, 2).is_err());
+    }
+
+    /// Trace accesses take `is_write` 0 or 1 and at most 255 bytes.
+    #[test]
+    fn trace_access_arguments() {
+        assert!(check_trace_access(255, 1).is_ok());
+        assert_eq!(check_trace_access(8, 9).unwrap_err().0, Status::Invalid);
+        assert_eq!(check_trace_access(256, 0).unwrap_err().0, Status::Invalid);
+    }
+}

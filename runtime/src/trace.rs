@@ -262,3 +262,43 @@ fn io_error(path: &Path, doing: &str, e: &dyn std::fmt::Display) -> RuntimeError
         path.display()
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A write error names the file and the cause and stays: later calls
+    /// fail the same way (a trace with a hole is never completed).
+    #[test]
+    fn write_errors_name_the_file_and_are_sticky() {
+        let mut t = Tracer::create(Path::new("/dev/full"), 2).unwrap();
+        let mut err = None;
+        for i in 0..100_000u64 {
+            if let Err(e) = t.access((i % 2) as u32, i * 8, 8, false, 0) {
+                err = Some(e.to_string());
+                break;
+            }
+        }
+        let e = err.expect("/dev/full fails once the buffer is written");
+        assert!(e.contains("writing trace /dev/full: No space left"), "{e}");
+        for r in [
+            t.access(0, 0, 8, false, 0),
+            t.barrier(BarrierPhase::RegionEnd),
+            t.finish(),
+        ] {
+            assert_eq!(r.unwrap_err().to_string(), e);
+        }
+    }
+
+    /// Sizes a record cannot hold are errors, not truncated to 255.
+    #[test]
+    fn oversized_accesses_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Tracer::create(&dir.path().join("t"), 1).unwrap();
+        t.access(0, 0, 255, false, 0).unwrap();
+        let e = t.access(0, 0, 256, false, 0).unwrap_err().to_string();
+        assert!(e.contains("256 bytes"), "{e}");
+        t.finish().unwrap();
+        assert_eq!(t.records(), 1);
+    }
+}

@@ -705,3 +705,25 @@ fn no_writes_no_edges_and_out_of_order_falls_back() {
     let d = r.dependences().unwrap();
     assert_eq!(d.edges(), vec![(0, 5)]);
 }
+
+/// A range report longer than the bank table's period walks one period
+/// (the banks repeat) and returns at once, with the bank map of the whole
+/// range: before, `UINT64_MAX`-sized reports never returned.
+#[test]
+fn huge_ranges_walk_one_bank_period() {
+    let m = machine();
+    let table = BankTable::new(&m);
+    let (_, lsb, mask) = table.lookup().expect("table5.2 has a bank table");
+    let period = 1u64 << (lsb + (64 - mask.leading_zeros()));
+    let rec = |bytes: u64| {
+        let mut r = SlabRecorder::new(layout(), m.num_mem_banks(), 6, BankTable::new(&m));
+        r.record_range(0, 0x1000, bytes);
+        r.record_range(5, 0x1040, bytes);
+        r.record_range(7, 0x40, bytes.min(period / 3));
+        r.bank_maps()
+    };
+    let one = rec(period);
+    assert!(one[0].count() > 1, "a period covers several banks");
+    assert_eq!(rec(1 << 50), one);
+    assert_eq!(rec(period * 7 + 100), one);
+}

@@ -687,3 +687,29 @@ fn inspect_fast_layout_is_the_c_struct() {
     assert_eq!(offset_of!(InspectFast, wspan), 112);
     assert_eq!(offset_of!(InspectFast, slab_end), 120);
 }
+
+/// Ranges whose trip count does not fit an `i64` are errors before any
+/// iteration runs (before: `[-1, i64::MAX)` returned OK having run nothing).
+#[test]
+fn overflowing_trip_counts_are_errors_and_run_nothing() {
+    let rt = Runtime::new(RuntimeConfig {
+        cores: 2,
+        ..RuntimeConfig::default()
+    })
+    .unwrap();
+    let ran = std::sync::atomic::AtomicU64::new(0);
+    let body = |a: i64, b: i64| {
+        ran.fetch_add((b - a) as u64, std::sync::atomic::Ordering::Relaxed);
+    };
+    assert!(rt.parallel_for(-1, i64::MAX, &body).is_err());
+    assert!(rt
+        .run_irregular(1, i64::MIN, i64::MAX, 0, None, &body)
+        .is_err());
+    let default = crate::mlp::Scheme::Default;
+    assert!(rt
+        .run_affine(2, i64::MIN, i64::MAX, 1, default, None, &body)
+        .is_err());
+    assert_eq!(ran.load(std::sync::atomic::Ordering::Relaxed), 0);
+    rt.parallel_for(-1, 3, &body).unwrap();
+    assert_eq!(ran.load(std::sync::atomic::Ordering::Relaxed), 4);
+}

@@ -14,7 +14,7 @@ fn lib_dir() -> PathBuf {
 /// `target/<profile>/libweft_runtime.a` exists when the runtime package itself was
 /// built (`cargo build`); under `cargo test --workspace` cargo only leaves the
 /// hashed copy in `deps/`, so look there too (newest first).
-fn static_lib() -> PathBuf {
+pub fn static_lib() -> PathBuf {
     let dir = lib_dir();
     let direct = dir.join("libweft_runtime.a");
     if direct.exists() {
