@@ -14,22 +14,8 @@ fn build(dir: &Path) -> Option<PathBuf> {
         eprintln!("SKIPPED: clang-19 not found; the fault tests need it");
         return None;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let exe = dir.join("faults");
-    let out = Command::new("clang-19")
-        .args(["-O1", "-Wall", "-Werror"])
-        .arg(root.join("tests/c/faults.c"))
-        .arg(format!("-I{}", root.join("include").display()))
-        .arg(crate::c_example::static_lib())
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "clang-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::c_example::build_c("tests/c/faults.c", "-O1", &exe);
     Some(exe)
 }
 
