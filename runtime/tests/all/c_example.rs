@@ -40,23 +40,17 @@ fn static_lib() -> PathBuf {
     }
 }
 
-#[test]
-fn c_spmv_example_builds_and_runs() {
-    if Command::new("clang-19").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: clang-19 not found; the C example test needs it");
-        return;
-    }
-    let lib = static_lib();
+/// Compiles `source` (relative to the runtime crate) with clang-19 at
+/// `opt` (`-Wall -Werror`) against the static library into `exe`.
+pub fn build_c(source: &str, opt: &str, exe: &std::path::Path) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("spmv");
     let out = Command::new("clang-19")
-        .args(["-O2", "-Wall", "-Werror"])
-        .arg(root.join("../examples/spmv_runtime.c"))
+        .args([opt, "-Wall", "-Werror"])
+        .arg(root.join(source))
         .arg(format!("-I{}", root.join("include").display()))
-        .arg(&lib)
+        .arg(static_lib())
         .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&exe)
+        .arg(exe)
         .output()
         .unwrap();
     assert!(
@@ -64,6 +58,17 @@ fn c_spmv_example_builds_and_runs() {
         "clang-19 failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn c_spmv_example_builds_and_runs() {
+    if Command::new("clang-19").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: clang-19 not found; the C example test needs it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("spmv");
+    build_c("../examples/spmv_runtime.c", "-O2", &exe);
 
     let out = Command::new(&exe).env("WEFT_CORES", "4").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();

@@ -4,6 +4,7 @@ mod abi_header;
 mod c_example;
 mod coverage;
 mod executor;
+mod faults;
 mod fig49;
 mod props;
 mod reference;

@@ -1,0 +1,305 @@
+//! Irregular regions (Algorithm 4, §4.4): slabs per core, inspection into
+//! bank maps (§4.4.2), the dependence check (§4.4.6), the BLP schedule
+//! (§4.4.4), synchronisation pruning and the cached plan.
+
+use super::stats::bank_maps_hash;
+use super::*;
+use crate::bankmap::AddressMap;
+use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
+use crate::deps::sync_points;
+use crate::error::invalid;
+use crate::executor::{on_workers, BodyRef, Plan};
+use crate::inspect::{BankTable, SlabLayout, SlabRecorder, WrittenGranules};
+use crate::Result;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+impl Runtime {
+    /// Irregular region (Algorithm 4): inspect, map banks, check dependences,
+    /// schedule slabs (cached), then execute. `slab_iters == 0` picks 1/50 of a
+    /// core's iterations. Without an inspector the Default schedule runs and the
+    /// region's coverage ratio records it.
+    pub fn run_irregular(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        slab_iters: i64,
+        inspect: Option<InspectRef<'_>>,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        trip_count(lo, hi)?;
+        if slab_iters < 0 {
+            return Err(invalid(format!("slab_iters {slab_iters} is negative")));
+        }
+        if self.grain_serial((IRREGULAR, id as u64), hi - lo) {
+            // Too little work to share: original order on the calling thread,
+            // so neither inspection nor schedule is needed.
+            return self.execute_small(IRREGULAR, id, lo, hi, body);
+        }
+        let p = self.cfg.cores;
+        if p == 1 && self.tracer.is_none() {
+            // One native worker: without an inspector, or with one slab in
+            // all, the plan is the whole range in order; run it without
+            // building one (no allocation on this per-call path).
+            let n = hi - lo;
+            let one_slab = n <= slab_iters || slab_iters == 0 && n <= 1;
+            if inspect.is_none() || one_slab {
+                return self.execute_inline(IRREGULAR, id, lo, hi, inspect.is_some(), body);
+            }
+        }
+        let chunk = self.chunks(lo, hi);
+        let max_chunk = (0..p).map(|c| chunk[c + 1] - chunk[c]).max().unwrap_or(0);
+        let si = if slab_iters == 0 {
+            ((max_chunk + 49) / 50).max(1)
+        } else {
+            slab_iters
+        };
+        let key = (lo, hi, si, 0u32, p);
+        // One slab in all (one worker and `slab_iters` covering its chunk):
+        // nothing to schedule and no slab to conflict with, so no inspection.
+        let slabs: i64 = (0..p)
+            .map(|c| (chunk[c + 1] - chunk[c] + si - 1) / si)
+            .sum();
+        let (plan, scheduled) = match inspect {
+            None => (Arc::new(Plan::static_chunks(lo, hi, p)), false),
+            Some(_) if slabs <= 1 => (Arc::new(Plan::static_chunks(lo, hi, p)), true),
+            Some(insp) => {
+                let cached = lock(&self.regions)
+                    .get(&(IRREGULAR, id))
+                    .filter(|c| c.key == key)
+                    .map(|c| (c.plan.clone(), c.scheduled));
+                match cached {
+                    Some(c) => {
+                        self.plan_reused(IRREGULAR, id);
+                        c
+                    }
+                    None if self.cfg.lazy != LazyInspect::Off
+                        && self.tracer.is_none()
+                        && lock(&self.stats)
+                            .get(&(IRREGULAR, id))
+                            .map_or(true, |e| e.executions == 0)
+                        && (self.cfg.lazy == LazyInspect::All
+                            || !self.declares_maps_only(lo, insp)) =>
+                    {
+                        // Lazy inspection: the first execution runs in
+                        // original order on the calling thread.
+                        return self.execute_small(IRREGULAR, id, lo, hi, body);
+                    }
+                    None if self.abandon_inspection(IRREGULAR, id) => {
+                        (Arc::new(Plan::static_chunks(lo, hi, p)), false)
+                    }
+                    None => {
+                        self.set_up()?;
+                        let t = Instant::now();
+                        let (plan, st, writes) = self.build_irregular(si, &chunk, insp)?;
+                        let plan = Arc::new(plan);
+                        let ns = t.elapsed().as_nanos() as u64;
+                        self.plan_built(IRREGULAR, id, true, writes);
+                        self.record_inspection((IRREGULAR, id), si, ns, st);
+                        self.cache_plan((IRREGULAR, id), key, &plan);
+                        (plan, true)
+                    }
+                }
+            }
+        };
+        self.execute_region(IRREGULAR, id, &plan, scheduled, body)
+            .map(|_| ())
+    }
+
+    pub(super) fn build_irregular(
+        &self,
+        si: i64,
+        chunk: &[i64],
+        insp: InspectRef<'_>,
+    ) -> Result<(Plan, RegionStats, bool)> {
+        let p = self.cfg.cores;
+        let machine = self.machine()?;
+        let mut offset = vec![0u32; p + 1];
+        let mut units = Vec::new();
+        for c in 0..p {
+            let (a, b) = (chunk[c], chunk[c + 1]);
+            let mut s = a;
+            while s < b {
+                units.push((s, (s + si).min(b)));
+                s += si;
+            }
+            offset[c + 1] = units.len() as u32;
+        }
+        let n = units.len();
+        let t0 = Instant::now();
+        let table = self
+            .bank_table
+            .get_or_init(|| BankTable::new(&machine))
+            .clone();
+        let line = machine.line_bytes().max(1);
+        let layout = SlabLayout {
+            chunk: chunk.to_vec(),
+            offset: offset.clone(),
+            slab_iters: si,
+        };
+        let banks = machine.num_mem_banks();
+        let filter_lines = self.cfg.miss_filter.lines(&machine, p);
+        let make = |lazy: bool| {
+            let (l, t) = (layout.clone(), table.clone());
+            match lazy {
+                true => SlabRecorder::lazy(l, banks, line.trailing_zeros(), t),
+                false => SlabRecorder::new(l, banks, line.trailing_zeros(), t),
+            }
+            .with_miss_filter(filter_lines)
+            .with_pool(&self.rec_pool)
+        };
+        // Runs `f` for every core's chunk: natively on the workers, in trace
+        // mode one virtual core at a time (the tracer tags the current core).
+        let per_core = |f: &(dyn Fn(usize) -> Result<SlabRecorder> + Sync)| {
+            let parts: Vec<Result<SlabRecorder>> = if self.tracing() {
+                self.traced_phase(true, || Ok((0..p).map(f).collect()))?
+            } else {
+                let slots: Vec<Mutex<Option<Result<SlabRecorder>>>> =
+                    (0..p).map(|_| Mutex::new(None)).collect();
+                on_workers(p, &|c| *lock(&slots[c]) = Some(f(c)));
+                slots
+                    .into_iter()
+                    .map(|m| {
+                        m.into_inner()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .unwrap_or_else(|| Err(invalid("internal: a chunk was not inspected")))
+                    })
+                    .collect()
+            };
+            parts.into_iter().collect::<Result<Vec<_>>>()
+        };
+        // Chunk `c`: with the written granules known, into a recorder that
+        // keeps every write and the reads of written granules; otherwise into
+        // a lazy recorder, a chunk that reports a write being completed by
+        // re-inspecting its iterations up to the first write. `offer`: ask
+        // for the writes-only slice (`weft_inspect_writes_first`).
+        let chunk_rec = |c: usize, filter: Option<&Arc<WrittenGranules>>, offer: bool| {
+            let (a, b) = (chunk[c], chunk[c + 1]);
+            if let Some(w) = filter {
+                let r = make(false).with_read_filter(w.clone());
+                return Ok(self.inspect_slabs(c, a, b, r, insp)?.0);
+            }
+            let mut r = self.inspect_chunk(c, (a, b), make(true), &layout, insp, offer)?;
+            if let Some(s) = r.first_write_iter() {
+                let head = self.inspect_slabs_phase(c, a, s + 1, make(false), insp, offer)?;
+                r.prepend(head.0);
+            }
+            Ok(r)
+        };
+        // Writes first (`RuntimeConfig::writes_first`): the chunks are
+        // inspected offering the writes-only slice. An inspector without one
+        // ignores the offer, and that is the inspection. One with it reports
+        // its checked writes only; the granules they touch then filter the
+        // reads of the full inspection (reads of others cannot conflict).
+        let offer = self.cfg.writes_first && !self.tracing();
+        let mut parts = per_core(&|c| chunk_rec(c, None, offer))?;
+        let mut prefilter = None;
+        if parts.iter().any(|r| r.writes_only()) {
+            prefilter = WrittenGranules::of(&parts).map(Arc::new);
+            parts = per_core(&|c| chunk_rec(c, prefilter.as_ref(), false))?;
+            if prefilter.as_ref().is_some_and(|w| !w.covers_writes(&parts)) {
+                // The writes-only slice missed a write of the full inspector
+                // (a compiler bug): its filter may have dropped a conflicting
+                // read. Inspect again without it.
+                prefilter = None;
+                parts = per_core(&|c| chunk_rec(c, None, false))?;
+            }
+        }
+        let t1 = Instant::now();
+        // Reads of granules nobody writes cannot conflict: each core drops
+        // those of its chunk before the serial check. When the writes were
+        // known first, the recorders dropped them already, and the check
+        // numbers the granules of the writes-first phase (a superset of
+        // those written, checked above: the extra ones link nothing).
+        let written = match (&prefilter, parts.iter().all(|r| r.reads_filtered())) {
+            (Some(w), true) => Some(w.clone()),
+            _ => {
+                let written = WrittenGranules::of(&parts);
+                if let Some(w) = &written {
+                    let cells: Vec<Mutex<&mut SlabRecorder>> =
+                        parts.iter_mut().map(Mutex::new).collect();
+                    match self.tracing() {
+                        true => cells.iter().for_each(|r| lock(r).retain_conflicting(w)),
+                        false => {
+                            on_workers(cells.len(), &|c| lock(&cells[c]).retain_conflicting(w))
+                        }
+                    }
+                }
+                written.map(Arc::new)
+            }
+        };
+        // The chunks in core order, appended to the first one's recorder
+        // (their records are not copied into a new one).
+        let mut parts = parts.into_iter();
+        let mut rec = parts.next().unwrap_or_else(|| make(false));
+        for part in parts {
+            rec.append(part);
+        }
+        let maps = rec.bank_maps();
+        let dag = rec.dependences_with(written.as_deref())?;
+        let t2 = Instant::now();
+        let accesses = rec.accesses() as u64;
+        let (predicted_hits, line_touches) = rec.filter_counts();
+        let writes = rec.writes() > 0;
+        drop(rec);
+        let slabs: Vec<Vec<_>> = (0..p)
+            .map(|c| maps[offset[c] as usize..offset[c + 1] as usize].to_vec())
+            .collect();
+        let inst = SlabInstance::new(machine.num_mem_banks(), slabs)?;
+        let dag_ref = (!dag.has_no_edges()).then_some(&dag);
+        let opts = BlpOptions {
+            window: self.cfg.blp_window,
+            ..BlpOptions::default()
+        };
+        let sched = schedule_blp(&inst, &opts, dag_ref)?;
+        let orig = original_order(&inst);
+        let mut steps = Vec::with_capacity(sched.slots.len());
+        let mut seq = Vec::with_capacity(n);
+        for row in &sched.slots {
+            let step: Vec<Vec<u32>> = row
+                .iter()
+                .enumerate()
+                .map(|(c, k)| k.map(|k| vec![offset[c] + k as u32]).unwrap_or_default())
+                .collect();
+            seq.extend(step.iter().flatten().copied());
+            steps.push(step);
+        }
+        let waits = match dag_ref {
+            Some(d) => {
+                let per_core: Vec<Vec<u32>> = (0..p)
+                    .map(|c| steps.iter().flat_map(|s| s[c].iter().copied()).collect())
+                    .collect();
+                sync_points(d, &per_core, &seq)?
+            }
+            None => vec![Vec::new(); n],
+        };
+        let plan = Plan {
+            units,
+            steps,
+            waits,
+            seq,
+            barrier: self.cfg.slot_barrier,
+        };
+        plan.validate()?;
+        let t3 = Instant::now();
+        let st = RegionStats {
+            inspector_breakdown: Some(InspectorBreakdown {
+                accesses,
+                line_touches,
+                predicted_hits,
+                record_ns: (t1 - t0).as_nanos() as u64,
+                dependence_ns: (t2 - t1).as_nanos() as u64,
+                schedule_ns: (t3 - t2).as_nanos() as u64,
+            }),
+            banks_per_slot: Some(sched.mean_coverage()),
+            original_banks_per_slot: Some(orig.mean_coverage()),
+            banks_per_slab: Some(
+                maps.iter().map(|m| m.count()).sum::<usize>() as f64 / maps.len().max(1) as f64,
+            ),
+            bank_maps_hash: Some(bank_maps_hash(&maps)),
+            ..RegionStats::of_plan(&plan, dag.num_edges())
+        };
+        Ok((plan, st, writes))
+    }
+}
