@@ -1,12 +1,18 @@
 //! The pass trait, remarks, and the pass manager.
 //!
 //! The manager owns the cross-cutting work (conventions.md, "Passes"): it
-//! builds passes from a pipeline string through the registry, times each
-//! pass, runs LLVM's verifier after each pass when asked (always in tests and
+//! times each pass, runs LLVM's verifier after each pass when asked (always in tests and
 //! debug builds), writes the IR before and after each pass to `--dump-dir`,
 //! collects remarks, and caches the frontend's [`ModuleAnalysis`], dropping it
 //! whenever a pass reports that it changed the module. Pass bodies contain none
 //! of that.
+//!
+//! The manager knows passes only through the [`Pass`] trait: it never names
+//! one. The list of passes and the parsing of pipeline strings into them live
+//! above it, in [`crate::registry`] (`PassManager::parse`), as Cranelift and
+//! rustc keep the pipeline apart from the pass trait; so the passes, which
+//! import this module for [`Pass`] and [`PassContext`], and the registry,
+//! which imports them, form no import cycle with it.
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -17,8 +23,6 @@ use serde::Serialize;
 use weft_frontend::ModuleAnalysis;
 
 use crate::error::{PassError, Result};
-use crate::pipeline;
-use crate::registry;
 
 /// Whether a pass changed the module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -205,21 +209,6 @@ pub struct PassManager {
 }
 
 impl PassManager {
-    /// Builds a pipeline from a string such as `insert-inspector<slab=64>,instrument-trace`.
-    pub fn parse(pipeline_str: &str, config: PipelineConfig) -> Result<PassManager> {
-        let specs = pipeline::parse(pipeline_str)?;
-        let mut passes = Vec::with_capacity(specs.len());
-        for s in specs {
-            let info = registry::lookup(&s.name).ok_or_else(|| PassError::UnknownPass {
-                name: s.name.clone(),
-                valid: registry::names().join(", "),
-            })?;
-            s.options.check_known(info.options)?;
-            passes.push((info.create)(&s.options)?);
-        }
-        Ok(PassManager { passes, config })
-    }
-
     /// A manager over already-built passes.
     pub fn new(passes: Vec<Box<dyn Pass>>, config: PipelineConfig) -> PassManager {
         PassManager { passes, config }
