@@ -20,9 +20,10 @@ use std::time::Instant;
 
 use inkwell::module::Module;
 use serde::Serialize;
-use weft_frontend::ModuleAnalysis;
+use weft_frontend::{FunctionAnalysis, LoopId, ModuleAnalysis};
 
 use crate::error::{PassError, Result};
+use crate::loop_ids::LoopNumbering;
 
 /// Whether a pass changed the module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,7 +72,9 @@ pub struct Remark {
     pub pass: String,
     /// The function.
     pub function: String,
-    /// The loop (`L<id> (<header block>)`), when the remark is about one.
+    /// The loop (`L<id> (<header block>)`, the id of the pipeline's input as
+    /// `weft analyze` prints it: [`crate::loop_ids`]), when the remark is
+    /// about one.
     pub loop_label: Option<String>,
     /// Applied, missed or note.
     pub kind: RemarkKind,
@@ -86,9 +89,16 @@ impl std::fmt::Display for Remark {
             RemarkKind::Missed => "missed",
             RemarkKind::Note => "note",
         };
-        write!(f, "remark [{}] {}", self.pass, self.function)?;
+        // `@kernel L3 (for.body)`: the function as LLVM names it and the
+        // loop as `weft analyze` numbers it; `<module>` for module-wide notes.
+        write!(f, "remark [{}] ", self.pass)?;
+        match self.function.as_str() {
+            "" => write!(f, "<module>")?,
+            s if s.starts_with('<') => write!(f, "{s}")?,
+            s => write!(f, "@{s}")?,
+        }
         if let Some(l) = &self.loop_label {
-            write!(f, " loop {l}")?;
+            write!(f, " {l}")?;
         }
         write!(f, ": {kind}: {}", self.message)
     }
@@ -136,6 +146,7 @@ pub struct PassContext<'ctx> {
     pub remarks: Vec<Remark>,
     analysis: Option<Rc<ModuleAnalysis<'ctx>>>,
     current_pass: &'static str,
+    loops: LoopNumbering,
 }
 
 impl<'ctx> PassContext<'ctx> {
@@ -146,7 +157,29 @@ impl<'ctx> PassContext<'ctx> {
             remarks: Vec::new(),
             analysis: None,
             current_pass: "",
+            loops: LoopNumbering::default(),
         }
+    }
+
+    /// Numbers the loops of every function of `module` as they are now, for
+    /// remarks ([`PassContext::loop_label`]); the pass manager does this
+    /// before its first pass. Functions numbered before keep their numbers.
+    pub fn number_loops(&mut self, module: &Module<'ctx>) {
+        let a = self.analysis(module);
+        self.loops.record_module(&a);
+    }
+
+    /// The label of loop `l` of `fa` in remarks: its id in the pipeline's
+    /// input, as `weft analyze` prints it (`L3 (for.body)`), however many
+    /// loops of the function passes have outlined since ([`crate::loop_ids`]).
+    pub fn loop_label(&mut self, fa: &FunctionAnalysis<'ctx>, l: LoopId) -> String {
+        self.loops.label(fa, l)
+    }
+
+    /// The id of loop `l` of `fa` in the pipeline's input (`None`: a loop a
+    /// pass created).
+    pub fn input_loop_id(&mut self, fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Option<LoopId> {
+        self.loops.id(fa, l)
     }
 
     /// The frontend's analysis of the module (computed once, until a pass changes the module).
@@ -223,6 +256,9 @@ impl PassManager {
     pub fn run<'ctx>(&self, module: &Module<'ctx>) -> Result<RunReport> {
         let mut cx = PassContext::new(self.config.clone());
         let mut timings = Vec::new();
+        if !self.passes.is_empty() {
+            cx.number_loops(module);
+        }
         if self.config.verify_each {
             verify(module, "input")?;
         }

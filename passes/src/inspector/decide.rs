@@ -26,7 +26,7 @@ pub(super) fn decide<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'
         if let Some((_, why)) = fa.regions.rejected.iter().find(|(id, _)| *id == l) {
             return Decision::Skip(format!("not an irregular region: {why}"));
         }
-        return Decision::Skip(String::new());
+        return Decision::NotCandidate;
     }
     let plan = match outline::plan_loop(fa, l) {
         Ok(p) => p,

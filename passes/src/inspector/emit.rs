@@ -11,7 +11,9 @@ use inkwell::module::{Linkage, Module};
 use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
 use inkwell::IntPredicate;
 
-use super::key::{emit_context_cache, inspector_inputs, next_region_id, CONTEXT_SLOTS};
+use super::key::{
+    emit_context_cache, inspector_inputs, next_region_id, runtime_ids, CONTEXT_SLOTS,
+};
 use super::options::InsertInspector;
 use super::reset::regions_dirty_flag;
 use super::slice::{make_inspector_with, Reports};
@@ -154,9 +156,19 @@ pub(super) fn apply<'ctx>(
         parallel::emit_sequential_fallback(module, site, body.function, st)
     })?;
     let bname = body.function.get_name().to_string_lossy().into_owned();
+    // The ids the runtime's statistics (`WEFT_STATS`, `regions[].id`) use.
+    let ids = runtime_ids(region);
+    let stats = match insp_fn {
+        Some(_) => format!(
+            "WEFT_STATS ids {}-{}, one per cached context",
+            ids.start,
+            ids.end - 1
+        ),
+        None => format!("WEFT_STATS id {}", ids.start),
+    };
     Ok(match (original, insp_fn) {
         (false, Some(i)) => format!(
-            "inspector/executor: region {region}, body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}{}",
+            "inspector/executor: region {region} ({stats}), body @{bname}, inspector @{} ({nrep} access report(s)), slab {}{}{}",
             i.get_name().to_string_lossy(),
             if slab == 0 { "runtime default (1/50 of a core's iterations)".to_string() } else { format!("{slab} iterations") },
             if needs_check { ", runtime dependence check" } else { "" },
@@ -166,10 +178,10 @@ pub(super) fn apply<'ctx>(
             }
         ),
         (true, Some(i)) => format!(
-            "executor form, original schedule (one slab per core): region {region}, body @{bname}, inspector @{} for the runtime dependence check",
+            "executor form, original schedule (one slab per core): region {region} ({stats}), body @{bname}, inspector @{} for the runtime dependence check",
             i.get_name().to_string_lossy()
         ),
-        _ => format!("executor form, original schedule (static chunks): region {region}, body @{bname}"),
+        _ => format!("executor form, original schedule (static chunks): region {region} ({stats}), body @{bname}"),
     })
 }
 

@@ -80,8 +80,6 @@ impl Pass for InsertInspector {
                 })
             },
         )?;
-        // Drop the empty remarks of loops that were never candidates.
-        cx.remarks.retain(|r| !r.message.is_empty());
         if changed && self.invalidate {
             cx.invalidate();
             let n = insert_invalidations(module, cx, &regions)?;

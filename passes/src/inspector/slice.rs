@@ -100,8 +100,6 @@ pub(super) fn address_slice<'ctx>(
     marked
 }
 
-/// Why the inspector of `plan` could read stale data, if it could (`None`: safe).
-
 /// Turns a clone made with [`crate::outline::CloneKind::Inspector`] into the inspector:
 /// report every access with `weft_inspect_access(h, k, addr, size, is_write)`,
 /// drop stores, delete everything not needed for addresses and control flow.

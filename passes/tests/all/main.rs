@@ -3,3 +3,4 @@
 mod affine_diff;
 mod filetests;
 mod manager;
+mod remarks;
