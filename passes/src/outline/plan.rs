@@ -146,7 +146,10 @@ impl<'ctx> LoopPlan<'ctx> {
     }
 }
 
-/// Label of a loop for remarks: `L3 (for.body)`.
+/// Label of a loop in the current analysis: `L3 (for.body)`. Its number is
+/// the loop's id in `fa`, which changes once a pass has outlined an earlier
+/// loop of the function: remarks use [`crate::manager::PassContext::loop_label`],
+/// which keeps the ids of the pipeline's input (`weft analyze`'s).
 pub fn loop_label(fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
     let h = fa.cfg.block(fa.forest.get(l).header);
     format!("{l} ({})", h.get_name().to_string_lossy())
