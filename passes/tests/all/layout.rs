@@ -19,7 +19,7 @@ fn modules(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
             modules(&p, &join(&stem), out);
             continue;
         }
-        if p.extension().is_none_or(|x| x != "rs") {
+        if p.extension().and_then(|x| x.to_str()) != Some("rs") {
             continue;
         }
         let name = match stem.as_str() {
