@@ -72,6 +72,17 @@ fn split(p: &Poly, ivs: &[LoopId]) -> Option<(Poly, Vec<Poly>)> {
     Some((rest, coefs))
 }
 
+/// Whether `v` is an instruction of loop `p` (or one whose block the CFG
+/// does not know): such a value is not available before the loop.
+fn defined_in_loop(fa: &FunctionAnalysis<'_>, p: LoopId, v: BasicValueEnum<'_>) -> bool {
+    v.as_instruction_value().is_some_and(|inst| {
+        inst.get_parent()
+            .and_then(|b| fa.cfg.id(b))
+            .map(|b| fa.forest.get(p).contains(b))
+            .unwrap_or(true)
+    })
+}
+
 fn word<'ctx>(p: Poly) -> DescWord<'ctx> {
     match p.as_const() {
         Some(c) => DescWord::Const(c),
@@ -159,15 +170,8 @@ pub fn build<'ctx>(
         let ch = chain(l);
         let (oc, ocoef) = split(offset, &ch).ok_or("an offset is not affine in the nest's IVs")?;
         // The base must be available before the loop.
-        if let Some(inst) = a.base.value.as_instruction_value() {
-            let inside = inst
-                .get_parent()
-                .and_then(|b| fa.cfg.id(b))
-                .map(|b| forest.get(p).contains(b))
-                .unwrap_or(true);
-            if inside {
-                return Err(format!("base {} is defined inside the loop", a.base.name));
-            }
+        if defined_in_loop(fa, p, a.base.value) {
+            return Err(format!("base {} is defined inside the loop", a.base.name));
         }
         if !a.base.value.is_pointer_value() {
             return Err(format!("base {} is not a pointer", a.base.name));
@@ -209,15 +213,8 @@ pub fn build<'ctx>(
                     if info.def_loop.is_some_and(|d| forest.encloses(p, d)) {
                         return Err(format!("{} is defined inside the loop", info.name));
                     }
-                    if let Some(inst) = info.value.as_instruction_value() {
-                        let inside = inst
-                            .get_parent()
-                            .and_then(|b| fa.cfg.id(b))
-                            .map(|b| forest.get(p).contains(b))
-                            .unwrap_or(true);
-                        if inside {
-                            return Err(format!("{} is defined inside the loop", info.name));
-                        }
+                    if defined_in_loop(fa, p, info.value) {
+                        return Err(format!("{} is defined inside the loop", info.name));
                     }
                     if !(info.value.is_int_value() || info.value.is_pointer_value()) {
                         return Err(format!("{} is not an integer", info.name));

@@ -24,6 +24,7 @@ pub mod filetest;
 pub mod ib_schedule;
 pub mod inspector;
 pub mod link;
+pub mod loop_ids;
 pub mod loop_permute;
 pub mod manager;
 pub mod outline;

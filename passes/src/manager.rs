@@ -1,12 +1,18 @@
 //! The pass trait, remarks, and the pass manager.
 //!
 //! The manager owns the cross-cutting work (conventions.md, "Passes"): it
-//! builds passes from a pipeline string through the registry, times each
-//! pass, runs LLVM's verifier after each pass when asked (always in tests and
+//! times each pass, runs LLVM's verifier after each pass when asked (always in tests and
 //! debug builds), writes the IR before and after each pass to `--dump-dir`,
 //! collects remarks, and caches the frontend's [`ModuleAnalysis`], dropping it
 //! whenever a pass reports that it changed the module. Pass bodies contain none
 //! of that.
+//!
+//! The manager knows passes only through the [`Pass`] trait: it never names
+//! one. The list of passes and the parsing of pipeline strings into them live
+//! above it, in [`crate::registry`] (`PassManager::parse`), as Cranelift and
+//! rustc keep the pipeline apart from the pass trait; so the passes, which
+//! import this module for [`Pass`] and [`PassContext`], and the registry,
+//! which imports them, form no import cycle with it.
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -14,11 +20,10 @@ use std::time::Instant;
 
 use inkwell::module::Module;
 use serde::Serialize;
-use weft_frontend::ModuleAnalysis;
+use weft_frontend::{FunctionAnalysis, LoopId, ModuleAnalysis};
 
 use crate::error::{PassError, Result};
-use crate::pipeline;
-use crate::registry;
+use crate::loop_ids::LoopNumbering;
 
 /// Whether a pass changed the module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -67,7 +72,9 @@ pub struct Remark {
     pub pass: String,
     /// The function.
     pub function: String,
-    /// The loop (`L<id> (<header block>)`), when the remark is about one.
+    /// The loop (`L<id> (<header block>)`, the id of the pipeline's input as
+    /// `weft analyze` prints it: [`crate::loop_ids`]), when the remark is
+    /// about one.
     pub loop_label: Option<String>,
     /// Applied, missed or note.
     pub kind: RemarkKind,
@@ -82,9 +89,16 @@ impl std::fmt::Display for Remark {
             RemarkKind::Missed => "missed",
             RemarkKind::Note => "note",
         };
-        write!(f, "remark [{}] {}", self.pass, self.function)?;
+        // `@kernel L3 (for.body)`: the function as LLVM names it and the
+        // loop as `weft analyze` numbers it; `<module>` for module-wide notes.
+        write!(f, "remark [{}] ", self.pass)?;
+        match self.function.as_str() {
+            "" => write!(f, "<module>")?,
+            s if s.starts_with('<') => write!(f, "{s}")?,
+            s => write!(f, "@{s}")?,
+        }
         if let Some(l) = &self.loop_label {
-            write!(f, " loop {l}")?;
+            write!(f, " {l}")?;
         }
         write!(f, ": {kind}: {}", self.message)
     }
@@ -132,6 +146,7 @@ pub struct PassContext<'ctx> {
     pub remarks: Vec<Remark>,
     analysis: Option<Rc<ModuleAnalysis<'ctx>>>,
     current_pass: &'static str,
+    loops: LoopNumbering,
 }
 
 impl<'ctx> PassContext<'ctx> {
@@ -142,7 +157,29 @@ impl<'ctx> PassContext<'ctx> {
             remarks: Vec::new(),
             analysis: None,
             current_pass: "",
+            loops: LoopNumbering::default(),
         }
+    }
+
+    /// Numbers the loops of every function of `module` as they are now, for
+    /// remarks ([`PassContext::loop_label`]); the pass manager does this
+    /// before its first pass. Functions numbered before keep their numbers.
+    pub fn number_loops(&mut self, module: &Module<'ctx>) {
+        let a = self.analysis(module);
+        self.loops.record_module(&a);
+    }
+
+    /// The label of loop `l` of `fa` in remarks: its id in the pipeline's
+    /// input, as `weft analyze` prints it (`L3 (for.body)`), however many
+    /// loops of the function passes have outlined since ([`crate::loop_ids`]).
+    pub fn loop_label(&mut self, fa: &FunctionAnalysis<'ctx>, l: LoopId) -> String {
+        self.loops.label(fa, l)
+    }
+
+    /// The id of loop `l` of `fa` in the pipeline's input (`None`: a loop a
+    /// pass created).
+    pub fn input_loop_id(&mut self, fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Option<LoopId> {
+        self.loops.id(fa, l)
     }
 
     /// The frontend's analysis of the module (computed once, until a pass changes the module).
@@ -205,21 +242,6 @@ pub struct PassManager {
 }
 
 impl PassManager {
-    /// Builds a pipeline from a string such as `insert-inspector<slab=64>,instrument-trace`.
-    pub fn parse(pipeline_str: &str, config: PipelineConfig) -> Result<PassManager> {
-        let specs = pipeline::parse(pipeline_str)?;
-        let mut passes = Vec::with_capacity(specs.len());
-        for s in specs {
-            let info = registry::lookup(&s.name).ok_or_else(|| PassError::UnknownPass {
-                name: s.name.clone(),
-                valid: registry::names().join(", "),
-            })?;
-            s.options.check_known(info.options)?;
-            passes.push((info.create)(&s.options)?);
-        }
-        Ok(PassManager { passes, config })
-    }
-
     /// A manager over already-built passes.
     pub fn new(passes: Vec<Box<dyn Pass>>, config: PipelineConfig) -> PassManager {
         PassManager { passes, config }
@@ -234,6 +256,9 @@ impl PassManager {
     pub fn run<'ctx>(&self, module: &Module<'ctx>) -> Result<RunReport> {
         let mut cx = PassContext::new(self.config.clone());
         let mut timings = Vec::new();
+        if !self.passes.is_empty() {
+            cx.number_loops(module);
+        }
         if self.config.verify_each {
             verify(module, "input")?;
         }

@@ -65,8 +65,11 @@ pub fn selected(only: &[String], name: &str) -> bool {
 pub enum Decision<'ctx> {
     /// Transform it with this plan (boxed: a plan is far larger than a reason).
     Transform(Box<LoopPlan<'ctx>>),
-    /// Leave it; look at its children.
+    /// Leave it and say why (a `missed` remark); look at its children. An
+    /// empty reason is no remark: see [`Decision::NotCandidate`].
     Skip(String),
+    /// Not a loop this pass is about (no remark); look at its children.
+    NotCandidate,
 }
 
 /// Walks the loop forest outermost-first; returns the first undecided loop's
@@ -91,7 +94,9 @@ pub fn next_decision<'ctx>(
 }
 
 /// Drives a loop-by-loop transformation over every selected function:
-/// re-analyses after each change, remarks on every loop looked at.
+/// re-analyses after each change, remarks on every candidate loop looked at
+/// (naming it by its id in the pipeline's input, [`PassContext::loop_label`],
+/// although each re-analysis numbers the loops left afresh).
 pub fn drive<'ctx>(
     module: &Module<'ctx>,
     cx: &mut PassContext<'ctx>,
@@ -119,9 +124,13 @@ pub fn drive<'ctx>(
             let Some((l, d)) = next_decision(fa, &decided, decide) else {
                 break;
             };
-            let label = outline::loop_label(fa, l);
+            let label = cx.loop_label(fa, l);
             decided.insert(util::bkey(fa.cfg.block(fa.forest.get(l).header)));
             match d {
+                // A `missed` remark always says why: a decision without a
+                // reason is a loop the pass is not about.
+                Decision::NotCandidate => {}
+                Decision::Skip(why) if why.trim().is_empty() => {}
                 Decision::Skip(why) => cx.remark(&name, Some(label), RemarkKind::Missed, why),
                 Decision::Transform(plan) => {
                     let msg = apply(module, *plan, cx)?;

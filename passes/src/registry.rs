@@ -2,15 +2,21 @@
 //!
 //! A pass is added by one entry here; `--passes` strings, `weft opt --help`
 //! and error messages listing valid names all read this table.
+//!
+//! The registry sits above the pass manager: it turns a pipeline string into
+//! a [`PassManager`] over the passes it names ([`PassManager::parse`], defined
+//! here), while the manager only runs [`Pass`] objects and never imports this
+//! module (Cranelift and rustc keep their pipelines apart from the pass trait
+//! the same way).
 
 use crate::cluster_misses::{self, ClusterMisses};
-use crate::error::Result;
+use crate::error::{PassError, Result};
 use crate::ib_schedule::{self, IbSchedule};
 use crate::inspector::{self, InsertInspector};
 use crate::loop_permute::{self, LoopPermute};
-use crate::manager::Pass;
+use crate::manager::{Pass, PassManager, PipelineConfig};
 use crate::parallel::{self, ParallelFor};
-use crate::pipeline::PassOptions;
+use crate::pipeline::{self, PassOptions};
 use crate::strip_mine::{self, StripMine};
 use crate::trace::{self, InstrumentTrace};
 
@@ -114,6 +120,25 @@ impl Pass for ExecutorForm {
         Ok(crate::manager::Changed::from_bool(
             a == crate::manager::Changed::Yes || b == crate::manager::Changed::Yes,
         ))
+    }
+}
+
+impl PassManager {
+    /// Builds a pipeline from a string such as `insert-inspector<slab=64>,instrument-trace`:
+    /// every name is looked up in the registry (an unknown one fails, listing
+    /// the valid names) and its options are checked against the pass's own.
+    pub fn parse(pipeline_str: &str, config: PipelineConfig) -> Result<PassManager> {
+        let specs = pipeline::parse(pipeline_str)?;
+        let mut passes = Vec::with_capacity(specs.len());
+        for s in specs {
+            let info = lookup(&s.name).ok_or_else(|| PassError::UnknownPass {
+                name: s.name.clone(),
+                valid: names().join(", "),
+            })?;
+            s.options.check_known(info.options)?;
+            passes.push((info.create)(&s.options)?);
+        }
+        Ok(PassManager::new(passes, config))
     }
 }
 

@@ -14,7 +14,11 @@ weft analyze kernel.c\n  \
 weft analyze kernel.ll --json > loops.json\n  \
 weft analyze kernel.c --function spmv --cflag=-Iinclude --cflag=-DN=1024\n\n\
 C files are compiled with `clang-19 -O1 -fno-unroll-loops -fno-vectorize \
--fno-slp-vectorize -fno-discard-value-names -g0` unless --clang-flag is given.")]
+-fno-slp-vectorize -fno-discard-value-names -g0` unless --clang-flag is given.\n\n\
+Loops are numbered L0, L1, ... per function. `weft opt --remarks` and `weft build \
+--remarks` name a loop the same way, `@function Lk (header)`, with the numbers of \
+their input even after a pass has outlined other loops of the function; a region's \
+remark also gives the ids its statistics carry in WEFT_STATS.")]
 pub struct Args {
     /// Input: `.ll`, `.bc` or `.c`.
     pub file: PathBuf,

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 use inkwell::context::Context;
-use weft_passes::{PassManager, PipelineConfig};
+use weft_passes::PipelineConfig;
+
+use super::opt::PipelineArgs;
 
 /// Arguments of `weft build`.
 #[derive(clap::Args)]
@@ -24,20 +26,9 @@ pub struct Args {
     /// Output executable.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
-    /// Pass pipeline (default: the default pipeline; `none`: unchanged).
-    #[arg(long)]
-    pub passes: Option<String>,
-    /// Machine preset or TOML, for passes that need it.
-    #[arg(long)]
-    pub machine: Option<String>,
-    /// Loops whose trip count is below N at run time run inline, without a
-    /// runtime call (like OpenMP's `if` clause); 0 sends every transformed loop
-    /// to the runtime.
-    #[arg(long, value_name = "N", default_value_t = weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS)]
-    pub min_parallel_iters: u64,
-    /// Print remarks.
-    #[arg(long)]
-    pub remarks: bool,
+    /// The pipeline and its settings (shared with `weft opt`).
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
     /// Optimisation level given to clang-19 for code generation.
     #[arg(long, default_value = "-O2")]
     pub opt_level: String,
@@ -85,17 +76,10 @@ pub fn build(args: &Args) -> Result<()> {
             anyhow::anyhow!("linking {} into {}: {e}", other.display(), first.display())
         })?;
     }
-    let mut cfg = PipelineConfig::new();
-    cfg.machine = args.machine.clone();
-    cfg.min_parallel_iters = args.min_parallel_iters;
-    let pipeline = args
-        .passes
-        .clone()
-        .unwrap_or_else(|| weft_passes::DEFAULT_PIPELINE.to_string());
-    let pm = PassManager::parse(&pipeline, cfg)?;
+    let pm = args.pipeline.pass_manager(PipelineConfig::new())?;
     let report = pm.run(&module)?;
     weft_passes::manager::verify(&module, "the last pass")?;
-    if args.remarks {
+    if args.pipeline.remarks {
         for r in &report.remarks {
             eprintln!("{r}");
         }

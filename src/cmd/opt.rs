@@ -6,21 +6,10 @@ use anyhow::{Context as _, Result};
 use inkwell::context::Context;
 use weft_passes::{PassManager, PipelineConfig};
 
-/// Arguments of `weft opt`.
+/// The pipeline arguments `weft opt` and `weft build` share: which passes,
+/// for which machine, the short-loop threshold, and whether to print remarks.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:
-  weft opt kernel.ll -o kernel.opt.ll -S --passes=insert-inspector --remarks
-  weft opt prog.c -o prog.bc --passes='insert-inspector<slab=64>,instrument-trace<only=kernel_*>'
-  weft opt --list-passes")]
-pub struct Args {
-    /// Input: `.ll`, `.bc`, or `.c` (compiled with clang-19 by the frontend).
-    pub input: Option<PathBuf>,
-    /// Output file (`-` for standard output; textual IR there).
-    #[arg(short = 'o', long = "output")]
-    pub output: Option<PathBuf>,
-    /// Write textual IR (default: bitcode, unless the output ends in `.ll`).
-    #[arg(short = 'S')]
-    pub text: bool,
+pub struct PipelineArgs {
     /// Pipeline, e.g. `insert-inspector<slab=64>,instrument-trace`; `none` = no pass.
     /// Default: the default pipeline (every loop transformed where legal).
     #[arg(long)]
@@ -36,6 +25,40 @@ pub struct Args {
     /// Print a remark for every candidate loop: what was done or why not.
     #[arg(long)]
     pub remarks: bool,
+}
+
+impl PipelineArgs {
+    /// The pass manager these arguments select, on top of `cfg` (whose
+    /// machine and short-loop threshold they set).
+    pub fn pass_manager(&self, mut cfg: PipelineConfig) -> Result<PassManager> {
+        cfg.machine = self.machine.clone();
+        cfg.min_parallel_iters = self.min_parallel_iters;
+        let pipeline = self
+            .passes
+            .as_deref()
+            .unwrap_or(weft_passes::DEFAULT_PIPELINE);
+        Ok(PassManager::parse(pipeline, cfg)?)
+    }
+}
+
+/// Arguments of `weft opt`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  weft opt kernel.ll -o kernel.opt.ll -S --passes=insert-inspector --remarks
+  weft opt prog.c -o prog.bc --passes='insert-inspector<slab=64>,instrument-trace<only=kernel_*>'
+  weft opt --list-passes")]
+pub struct Args {
+    /// Input: `.ll`, `.bc`, or `.c` (compiled with clang-19 by the frontend).
+    pub input: Option<PathBuf>,
+    /// Output file (`-` for standard output; textual IR there).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// Write textual IR (default: bitcode, unless the output ends in `.ll`).
+    #[arg(short = 'S')]
+    pub text: bool,
+    /// The pipeline and its settings (shared with `weft build`).
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
     /// Print per-pass wall time.
     #[arg(long)]
     pub time_passes: bool,
@@ -80,13 +103,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut cfg = PipelineConfig::new();
     cfg.verify_each |= args.verify_each;
     cfg.dump_dir = args.dump_dir.clone();
-    cfg.machine = args.machine.clone();
-    cfg.min_parallel_iters = args.min_parallel_iters;
-    let pipeline = args
-        .passes
-        .clone()
-        .unwrap_or_else(|| weft_passes::DEFAULT_PIPELINE.to_string());
-    let pm = PassManager::parse(&pipeline, cfg)?;
+    let pm = args.pipeline.pass_manager(cfg)?;
     let report = pm.run(&module)?;
     // Always verify the final module: never write broken IR.
     weft_passes::manager::verify(&module, "the last pass")?;
@@ -109,7 +126,7 @@ pub fn run(args: Args) -> Result<()> {
             println!("{s}");
         }
     } else {
-        if args.remarks {
+        if args.pipeline.remarks {
             for r in &report.remarks {
                 eprintln!("{r}");
             }

@@ -2,4 +2,6 @@
 
 mod affine_diff;
 mod filetests;
+mod layout;
 mod manager;
+mod remarks;
