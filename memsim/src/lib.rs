@@ -21,6 +21,8 @@ pub mod dram;
 pub mod dram_backend;
 mod dram_side;
 mod evq;
+pub mod fuzz;
+pub mod limits;
 pub mod machine;
 pub mod manycore;
 pub mod metrics;

@@ -434,7 +434,7 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         llc_hit_rate: st.llc_hit_rate,
         row_hit_rate: st.row_hit_rate,
         avg_mem_latency: st.avg_mem_latency,
-        blp_series: st.mlp_per_epoch.clone(),
+        blp_series: dense_series(&st.mlp_per_epoch),
         epoch_cycles: st.epoch_cycles,
         inspection_cycles: st.inspection_cycles,
         dram_requests: st.memory.dram_requests,
@@ -524,4 +524,16 @@ pub fn runtime_stats_from_json(v: &serde_json::Value) -> RuntimeStats {
 #[allow(dead_code)]
 fn _oracle(o: Oracle) -> &'static str {
     o.name()
+}
+
+/// The sparse per-epoch series of the simulator (`(epoch, value)` for the busy
+/// epochs) as one value per epoch, 0 for the idle epochs in between (the plots'
+/// form; an evaluation trace is bounded by the simulator's limits).
+fn dense_series(sparse: &[(u64, f64)]) -> Vec<f64> {
+    let mut v = Vec::new();
+    for &(e, x) in sparse {
+        v.resize(e as usize, 0.0);
+        v.push(x);
+    }
+    v
 }
