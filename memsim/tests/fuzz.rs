@@ -44,13 +44,16 @@ const HEAP_LIMIT: usize = 64 << 20;
 /// Runs `target` on each input with the heap measured; fails the test on a
 /// panic, a slow input or a heap peak above `HEAP_LIMIT`.
 fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8])) {
+    // One target at a time: the heap count is process-wide.
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
     let budget = budget_from_env(4000, Duration::from_secs(5));
     let mut heavy: Vec<(usize, Vec<u8>)> = Vec::new();
     let r: Report = run(&seeds, seed, budget, |input| {
         let base = CURRENT.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
         target(input);
-        let peak = PEAK.load(Ordering::Relaxed) - base;
+        let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
         if peak > HEAP_LIMIT {
             heavy.push((peak, input.to_vec()));
         }

@@ -261,3 +261,70 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_and_build(text: &str, blocks: bool) -> anyhow::Result<()> {
+        let v = parse_instance(text, "i.json", blocks)?;
+        if blocks {
+            IbInstance::from_json(&v)?;
+        } else {
+            SlabInstance::from_json(&v)?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn limits_and_latencies() {
+        let e = parse_and_build(r#"{"cores": 1, "banks": 4294967295, "slabs": [[[0]]]}"#, false)
+            .unwrap_err();
+        let s = format!("{e:#}");
+        assert!(s.contains("`banks` = 4294967295 exceeds the limit 65536"), "{s}");
+        let many = format!(
+            r#"{{"cores": 1, "banks": 4, "slabs": [[{}]]}}"#,
+            vec!["[1]"; MAX_SLABS_PER_CORE as usize + 1].join(",")
+        );
+        let s = format!("{:#}", parse_and_build(&many, false).unwrap_err());
+        assert!(s.contains("slabs[0] (count)") && s.contains("16384"), "{s}");
+        let ok = r#"{"cores": 2, "banks": 4, "slabs": [[[0],[1]],[[2]]]}"#;
+        parse_and_build(ok, false).unwrap();
+        for bad in [f64::NAN, f64::INFINITY, 0.0, -1.0] {
+            let e = check_eta("--eta-mem", bad).unwrap_err().to_string();
+            assert!(e.starts_with("--eta-mem"), "{e}");
+        }
+        check_eta("--eta-mem", 38.0).unwrap();
+        let e = read_bounded(&b"  \n"[..], "e.json").unwrap_err().to_string();
+        assert!(e.contains("empty"), "{e}");
+    }
+
+    /// Fuzzes the instance parser (both forms) from valid seeds: no panic, no
+    /// input slower than the fuzzer's limit (`docs/limits.md`, "Fuzzing").
+    #[test]
+    fn fuzz_instance_parser() {
+        let seeds = vec![
+            br#"{"cores": 2, "banks": 4, "slabs": [[[0, 1], [2]], [[3], [0, 2]]]}"#.to_vec(),
+            br#"{"cores": 2, "window": 2, "mem_banks": 2, "llc_banks": 2,
+                "blocks": [{"mem": [1, 0], "llc": [0, 2]}, {"mem": [0, 3], "llc": [1, 1]}]}"#
+                .to_vec(),
+        ];
+        let budget =
+            weft_memsim::fuzz::budget_from_env(3000, std::time::Duration::from_secs(5));
+        let r = weft_memsim::fuzz::run(&seeds, 21, budget, |b| {
+            let text = String::from_utf8_lossy(b);
+            let _ = parse_and_build(&text, true);
+            let _ = parse_and_build(&text, false);
+        });
+        eprintln!(
+            "fuzz schedule instance: {} inputs, slowest {:?}, {} failures",
+            r.inputs,
+            r.slowest,
+            r.failures.len()
+        );
+        for (m, input) in r.failures.iter().take(3) {
+            eprintln!("  {m}: {:?}", String::from_utf8_lossy(input));
+        }
+        assert!(r.failures.is_empty());
+    }
+}

@@ -43,6 +43,9 @@ use crate::system::{Completion, CompletionKind, DramBackend, MemRequest, MemoryS
 use serde::Serialize;
 use std::collections::VecDeque;
 
+mod cruise;
+pub use cruise::set_cruise;
+
 /// Kind of a memory record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum OpKind {
@@ -195,6 +198,13 @@ impl Rob {
         self.buf[(self.head + self.len) & self.mask] = e;
         self.len += 1;
     }
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+    fn iter(&self) -> impl Iterator<Item = &RobEntry> + '_ {
+        (0..self.len).map(move |i| &self.buf[(self.head + i) & self.mask])
+    }
     #[inline]
     fn pop_front(&mut self) {
         debug_assert!(self.len > 0);
@@ -229,9 +239,9 @@ pub struct Core {
     l1_shift: u32,
     /// Arrived at a barrier: the cycle of arrival (module docs).
     arrived: Option<u64>,
-    /// Cruising through a gap ([`Core::cruise`]): `(t0, k)`, the state is
-    /// already that after cycle `t0 + k`, cycles `t0 + 1 ..= t0 + k` virtual.
-    cruise: Option<(u64, u64)>,
+    /// Cruising through a gap (`cruise.rs`): the state is that after the
+    /// cruise's first cycle and is brought up to date at the next step.
+    cruising: bool,
     rob: Rob,
     cur: Option<Op>,
     st: CoreStats,
@@ -245,6 +255,7 @@ pub struct Core {
     node: NodeId,
     llc_shift: u32,
     scratch: Vec<u32>,
+    cruise: Option<Box<cruise::Cruise>>,
 }
 
 impl Core {
@@ -269,6 +280,7 @@ impl Core {
             wb_used: 0,
             done: false,
             arrived: None,
+            cruising: false,
             cruise: None,
             st: CoreStats::default(),
             scratch: Vec::new(),
@@ -364,7 +376,9 @@ impl Core {
         if self.done || self.arrived.is_some() {
             return Ok(None);
         }
-        self.end_cruise(t);
+        if self.cruising {
+            self.end_cruise(t);
+        }
         let w = self.p.width;
         let mut progressed = false;
         // Retire.
@@ -450,58 +464,6 @@ impl Core {
         match self.rob.front() {
             Some(f) if f.ready != PENDING => Ok(Some(f.ready.max(t + 1))),
             _ => Ok(None),
-        }
-    }
-
-    /// Skips the steady state of a long gap. When after cycle `t` the ROB holds
-    /// only the `width` gap instructions just dispatched and at least two more
-    /// cycles' worth of gap remain, every following cycle retires `width` and
-    /// dispatches `width` (no memory access, no run-ahead: the ROB is never
-    /// full), so `k` cycles are applied at once and the core wakes at
-    /// `t + k + 1`, as it would have. Should it be stepped earlier (a
-    /// completion or an invalidation woke it), [`Core::end_cruise`] takes back
-    /// the cycles not yet reached. Idle time then costs no steps (issue #38).
-    /// Returns the next cycle to step.
-    fn cruise(&mut self, t: u64) -> u64 {
-        let w = self.p.width;
-        let steady = self.p.rob > w
-            && self.rob.len() == 1
-            && self.rob_count == w
-            && self
-                .rob
-                .front()
-                .is_some_and(|f| !f.record && f.n == w && f.ready == t + 1);
-        let k = u64::from(self.gap_left / w);
-        if !steady || k < 2 {
-            return t + 1;
-        }
-        let n = k * u64::from(w);
-        self.gap_left -= n as u32;
-        self.st.instructions += n;
-        self.head_seq = self.head_seq.wrapping_add(k as u32) & SEQ_MASK;
-        if let Some(f) = self.rob.front_mut() {
-            f.ready = t + 1 + k;
-        }
-        self.cruise = Some((t, k));
-        t + 1 + k
-    }
-
-    /// Before stepping cycle `t` of a cruise begun by [`Core::cruise`]: undoes
-    /// the virtual cycles from `t` on if the core is stepped before its end.
-    fn end_cruise(&mut self, t: u64) {
-        let Some((t0, k)) = self.cruise.take() else {
-            return;
-        };
-        if t > t0 + k {
-            return;
-        }
-        let u = k.min(t0 + k + 1 - t);
-        let n = u * u64::from(self.p.width);
-        self.gap_left += n as u32;
-        self.st.instructions -= n;
-        self.head_seq = self.head_seq.wrapping_sub(u as u32) & SEQ_MASK;
-        if let Some(f) = self.rob.front_mut() {
-            f.ready = t.max(t0 + 1);
         }
     }
 
