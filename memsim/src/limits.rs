@@ -48,10 +48,10 @@ pub const MAX_EPOCH_CYCLES: u64 = 1 << 32;
 /// Largest clock frequency, in MHz.
 pub const MAX_FREQ_MHZ: u32 = 1_000_000;
 
-/// `Err(message)` naming `field` when `value` exceeds `max`.
-pub fn at_most(field: &str, value: u64, max: u64) -> Result<(), String> {
+/// `Err(message)` when `value` exceeds `max` (the caller names the field).
+pub fn at_most(value: u64, max: u64) -> Result<(), String> {
     if value > max {
-        Err(format!("{field} = {value} exceeds the limit {max}"))
+        Err(format!("= {value} exceeds the limit {max}"))
     } else {
         Ok(())
     }
@@ -61,9 +61,8 @@ pub fn at_most(field: &str, value: u64, max: u64) -> Result<(), String> {
 /// Run before the consistency checks, so that no product of two huge values
 /// can overflow there.
 pub fn check_machine(cfg: &crate::config::MachineConfig) -> Result<(), (String, String)> {
-    let fail = |field: &str, value: u64, max: u64| {
-        at_most(field, value, max).map_err(|m| (field.to_string(), m))
-    };
+    let fail =
+        |field: &str, value: u64, max: u64| at_most(value, max).map_err(|m| (field.to_string(), m));
     let c = &cfg.core;
     fail("core.count", c.count.into(), MAX_CORES.into())?;
     fail("core.freq_mhz", c.freq_mhz.into(), MAX_FREQ_MHZ.into())?;
@@ -138,9 +137,8 @@ pub fn check_machine(cfg: &crate::config::MachineConfig) -> Result<(), (String, 
 
 /// The first field of `d` above its limit (see [`check_machine`]).
 pub fn check_dram(d: &crate::config::DramConfig) -> Result<(), (String, String)> {
-    let fail = |field: &str, value: u64, max: u64| {
-        at_most(field, value, max).map_err(|m| (field.to_string(), m))
-    };
+    let fail =
+        |field: &str, value: u64, max: u64| at_most(value, max).map_err(|m| (field.to_string(), m));
     for (f, v) in [
         ("dram.channels", d.channels),
         ("dram.ranks", d.ranks),

@@ -47,7 +47,7 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
     // One target at a time: the heap count is process-wide.
     static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
-    let budget = budget_from_env(4000, Duration::from_secs(5));
+    let budget = budget_from_env(40_000, Duration::from_secs(5));
     let mut heavy: Vec<(usize, Vec<u8>)> = Vec::new();
     let r: Report = run(&seeds, seed, budget, |input| {
         let base = CURRENT.load(Ordering::Relaxed);

@@ -82,8 +82,7 @@ pub fn run(args: Args) -> Result<()> {
     cfg.dump_dir = args.dump_dir.clone();
     if let Some(m) = &args.machine {
         // Validated even when no pass of the pipeline reads it.
-        weft_memsim::config::MachineConfig::load(m)
-            .with_context(|| format!("--machine {m}"))?;
+        weft_memsim::config::MachineConfig::load(m).with_context(|| format!("--machine {m}"))?;
     }
     cfg.machine = args.machine.clone();
     cfg.min_parallel_iters = args.min_parallel_iters;

@@ -278,10 +278,16 @@ mod tests {
 
     #[test]
     fn limits_and_latencies() {
-        let e = parse_and_build(r#"{"cores": 1, "banks": 4294967295, "slabs": [[[0]]]}"#, false)
-            .unwrap_err();
+        let e = parse_and_build(
+            r#"{"cores": 1, "banks": 4294967295, "slabs": [[[0]]]}"#,
+            false,
+        )
+        .unwrap_err();
         let s = format!("{e:#}");
-        assert!(s.contains("`banks` = 4294967295 exceeds the limit 65536"), "{s}");
+        assert!(
+            s.contains("`banks` = 4294967295 exceeds the limit 65536"),
+            "{s}"
+        );
         let many = format!(
             r#"{{"cores": 1, "banks": 4, "slabs": [[{}]]}}"#,
             vec!["[1]"; MAX_SLABS_PER_CORE as usize + 1].join(",")
@@ -295,7 +301,9 @@ mod tests {
             assert!(e.starts_with("--eta-mem"), "{e}");
         }
         check_eta("--eta-mem", 38.0).unwrap();
-        let e = read_bounded(&b"  \n"[..], "e.json").unwrap_err().to_string();
+        let e = read_bounded(&b"  \n"[..], "e.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("empty"), "{e}");
     }
 
@@ -309,8 +317,7 @@ mod tests {
                 "blocks": [{"mem": [1, 0], "llc": [0, 2]}, {"mem": [0, 3], "llc": [1, 1]}]}"#
                 .to_vec(),
         ];
-        let budget =
-            weft_memsim::fuzz::budget_from_env(3000, std::time::Duration::from_secs(5));
+        let budget = weft_memsim::fuzz::budget_from_env(20_000, std::time::Duration::from_secs(5));
         let r = weft_memsim::fuzz::run(&seeds, 21, budget, |b| {
             let text = String::from_utf8_lossy(b);
             let _ = parse_and_build(&text, true);

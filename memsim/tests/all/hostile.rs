@@ -14,7 +14,10 @@ use weft_memsim::trace::{
 use weft_memsim::trace_source::DemuxSource;
 
 fn first_err<T>(it: impl Iterator<Item = Result<T, TraceError>>) -> String {
-    it.filter_map(|r| r.err()).next().expect("an error").to_string()
+    it.filter_map(|r| r.err())
+        .next()
+        .expect("an error")
+        .to_string()
 }
 
 #[test]
@@ -22,10 +25,16 @@ fn text_lines_are_bounded_like_dev_zero() {
     // `/dev/zero` (and a sparse file) is one endless line of NUL bytes.
     let zeros = std::io::BufReader::new(std::io::Read::take(std::io::repeat(0), 1 << 30));
     let e = first_err(CoreTextReader::new(zeros, "/dev/zero"));
-    assert!(e.contains("/dev/zero:1") && e.contains(&MAX_LINE_BYTES.to_string()), "{e}");
+    assert!(
+        e.contains("/dev/zero:1") && e.contains(&MAX_LINE_BYTES.to_string()),
+        "{e}"
+    );
     let long = format!("0 R 0x40\n{}\n", "1".repeat(MAX_LINE_BYTES + 1));
     let e = first_err(TextTraceReader::new(long.as_bytes(), "t"));
-    assert!(e.starts_with("t:2: line longer than the limit of 4096 bytes"), "{e}");
+    assert!(
+        e.starts_with("t:2: line longer than the limit of 4096 bytes"),
+        "{e}"
+    );
     // A line of exactly the limit is read (and fails on its content only).
     let ok = format!("0 R 0x{}\n", "0".repeat(MAX_LINE_BYTES - 6));
     assert_eq!(TextTraceReader::new(ok.as_bytes(), "t").count(), 1);
@@ -48,7 +57,10 @@ fn empty_traces_are_errors() {
 fn dram_cycles_above_the_limit_are_rejected() {
     let t = format!("0 R 0x40\n{} R 0x80\n", u64::MAX);
     let e = first_err(TextTraceReader::new(t.as_bytes(), "m.txt"));
-    assert!(e.contains("m.txt:2") && e.contains(&MAX_TRACE_CYCLE.to_string()), "{e}");
+    assert!(
+        e.contains("m.txt:2") && e.contains(&MAX_TRACE_CYCLE.to_string()),
+        "{e}"
+    );
     let t = format!("{MAX_TRACE_CYCLE} R 0x80\n");
     assert!(TextTraceReader::new(t.as_bytes(), "m").all(|r| r.is_ok()));
 }
@@ -88,7 +100,10 @@ fn dram_only_idle_time_is_cheap() {
     let r = rec(0, u32::MAX, AccessKind::Read, 0x40);
     let f = binary(&vec![r; 17], 1);
     let e = weft_memsim::dram::simulate_trace_file(&cfg.dram, f.path()).unwrap_err();
-    assert!(e.to_string().contains("record 16") && e.to_string().contains("limit"), "{e}");
+    assert!(
+        e.to_string().contains("record 16") && e.to_string().contains("limit"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -110,7 +125,16 @@ fn a_gap_of_2_pow_32_is_fast_and_the_header_count_is_named() {
 
     let f = binary(&[rec(0, 0, AccessKind::Read, 0x1000)], 100);
     let e = simulate_trace_file(&cfg, f.path(), &RunOptions::default(), |_| {}).unwrap_err();
-    assert!(matches!(e, SimError::HeaderCores { header: 100, cores: 36 }), "{e}");
+    assert!(
+        matches!(
+            e,
+            SimError::HeaderCores {
+                header: 100,
+                cores: 36
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("header declares 100 cores"), "{e}");
 }
 
@@ -137,7 +161,11 @@ fn gappy_workload() -> Vec<Record> {
         } else {
             AccessKind::Read
         };
-        let addr = if kind.is_barrier() { 0 } else { (x >> 20) % 64 * 32 };
+        let addr = if kind.is_barrier() {
+            0
+        } else {
+            (x >> 20) % 64 * 32
+        };
         v.push(rec(core, gap, kind, addr));
     }
     v
@@ -162,15 +190,36 @@ fn cruising_through_gaps_changes_no_statistic() {
 #[test]
 fn machine_limits_name_the_field_and_the_limit() {
     for (toml, field, limit) in [
-        ("[l1]\nsize_bytes = 1099511627776\n", "l1.size_bytes", "1073741824"),
-        ("[llc]\nsize_bytes = 1099511627776\n", "llc.size_bytes", "1073741824"),
+        (
+            "[l1]\nsize_bytes = 1099511627776\n",
+            "l1.size_bytes",
+            "1073741824",
+        ),
+        (
+            "[llc]\nsize_bytes = 1099511627776\n",
+            "llc.size_bytes",
+            "1073741824",
+        ),
         ("[l1]\nmshrs = 4000000000\n", "l1.mshrs", "65536"),
         ("[llc]\nmshrs = 4000000000\n", "llc.mshrs", "65536"),
-        ("[core]\nrob_entries = 4000000000\n", "core.rob_entries", "65536"),
-        ("[prefetcher]\nstreams = 4000000000\n", "prefetcher.streams", "65536"),
+        (
+            "[core]\nrob_entries = 4000000000\n",
+            "core.rob_entries",
+            "65536",
+        ),
+        (
+            "[prefetcher]\nstreams = 4000000000\n",
+            "prefetcher.streams",
+            "65536",
+        ),
     ] {
-        let e = MachineConfig::from_toml_str(toml, "m.toml").unwrap_err().to_string();
-        assert!(e.contains("m.toml") && e.contains(field) && e.contains(limit), "{e}");
+        let e = MachineConfig::from_toml_str(toml, "m.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("m.toml") && e.contains(field) && e.contains(limit),
+            "{e}"
+        );
     }
     for (toml, field) in [
         ("[dram.timing]\ntWR = 0\n", "dram.timing.tWR"),
@@ -178,15 +227,22 @@ fn machine_limits_name_the_field_and_the_limit() {
         ("[l1]\nhit_latency = 0\n", "l1.hit_latency"),
         ("[llc]\nhit_latency = 0\n", "llc.hit_latency"),
     ] {
-        let e = MachineConfig::from_toml_str(toml, "m.toml").unwrap_err().to_string();
+        let e = MachineConfig::from_toml_str(toml, "m.toml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(field) && e.contains("must be positive"), "{e}");
     }
-    let e = MachineConfig::from_toml_str(" \n", "empty.toml").unwrap_err().to_string();
+    let e = MachineConfig::from_toml_str(" \n", "empty.toml")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("empty.toml") && e.contains("empty"), "{e}");
     let e = MachineConfig::from_toml_str("[dram]\naddress_mapping = \"x\"\n", "a.toml")
         .unwrap_err()
         .to_string();
-    assert!(e.starts_with("machine config a.toml: `dram.address_mapping`"), "{e}");
+    assert!(
+        e.starts_with("machine config a.toml: `dram.address_mapping`"),
+        "{e}"
+    );
     assert_eq!(e.matches("is not of the form").count(), 1, "{e}");
     // `/dev/zero` as a machine file: a bounded read, then a size error.
     let e = MachineConfig::from_file(std::path::Path::new("/dev/zero")).unwrap_err();

@@ -151,7 +151,11 @@ fn check_selection(opts: &EvalOptions, backend: &dyn Backend) -> Result<()> {
         if let Ok(b) = backend.benchmarks(study, opts.size) {
             benches.extend(b.into_iter().map(|b| b.name));
         }
-        ids.extend(versions::versions(study).into_iter().map(|v| v.id.to_string()));
+        ids.extend(
+            versions::versions(study)
+                .into_iter()
+                .map(|v| v.id.to_string()),
+        );
     }
     let unknown = |asked: &[String], known: &std::collections::BTreeSet<String>| {
         asked
@@ -189,7 +193,10 @@ fn check_cache_dir(dir: &std::path::Path) -> Result<()> {
         )));
     }
     std::fs::create_dir_all(dir).map_err(|e| {
-        EvalError::Usage(format!("cannot create the cache directory {}: {e}", dir.display()))
+        EvalError::Usage(format!(
+            "cannot create the cache directory {}: {e}",
+            dir.display()
+        ))
     })
 }
 

@@ -76,7 +76,12 @@ fn descendants() -> Vec<i32> {
     let mut i = 0;
     while i < out.len() {
         let p = out[i];
-        out.extend(parent_of.iter().filter(|&&(_, pp)| pp == p).map(|&(c, _)| c));
+        out.extend(
+            parent_of
+                .iter()
+                .filter(|&&(_, pp)| pp == p)
+                .map(|&(c, _)| c),
+        );
         i += 1;
     }
     out.remove(0);
@@ -147,7 +152,10 @@ mod tests {
 
     #[test]
     fn descendants_include_a_spawned_child() {
-        let mut c = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        let mut c = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
         let pid = c.id() as i32;
         assert!(descendants().contains(&pid));
         c.kill().unwrap();
