@@ -990,23 +990,15 @@ impl DramConfig {
             return Err(invalid("dram.row_bytes", "must hold at least one burst"));
         }
         let t = &self.timing;
-        for (n, v) in [
-            ("dram.timing.tCL", t.tCL),
-            ("dram.timing.tCWL", t.tCWL),
-            ("dram.timing.tRCD", t.tRCD),
-            ("dram.timing.tRP", t.tRP),
-            ("dram.timing.tRAS", t.tRAS),
-            ("dram.timing.tBL", t.tBL),
-            ("dram.timing.tCCD_S", t.tCCD_S),
-            ("dram.timing.tCCD_L", t.tCCD_L),
-            ("dram.timing.tRRD_S", t.tRRD_S),
-            ("dram.timing.tRRD_L", t.tRRD_L),
-            ("dram.timing.tRTP", t.tRTP),
-            ("dram.timing.tRFC", t.tRFC),
-            ("dram.timing.tFAW", t.tFAW),
-            ("dram.timing.tWR", t.tWR),
-        ] {
-            if v == 0 {
+        // Every timing must be positive except these (tREFI is unused with refresh off).
+        let may_be_zero = [
+            "dram.timing.tWTR_S",
+            "dram.timing.tWTR_L",
+            "dram.timing.tRTRS",
+            "dram.timing.tREFI",
+        ];
+        for (n, v) in crate::limits::timing_fields(t) {
+            if v == 0 && !may_be_zero.contains(&n) {
                 return Err(invalid(n, "must be positive"));
             }
         }

@@ -166,8 +166,16 @@ pub fn check_dram(d: &crate::config::DramConfig) -> Result<(), (String, String)>
     ] {
         fail(f, v.into(), MAX_DRAM_QUEUE.into())?;
     }
-    let t = &d.timing;
-    for (f, v) in [
+    for (f, v) in timing_fields(&d.timing) {
+        fail(f, v.into(), MAX_LATENCY.into())?;
+    }
+    fail("dram.epoch_cycles", d.epoch_cycles, MAX_EPOCH_CYCLES)?;
+    Ok(())
+}
+
+/// Every DRAM timing parameter with its dotted field name.
+pub fn timing_fields(t: &crate::config::DramTimings) -> [(&'static str, u32); 18] {
+    [
         ("dram.timing.tCL", t.tCL),
         ("dram.timing.tCWL", t.tCWL),
         ("dram.timing.tRCD", t.tRCD),
@@ -186,9 +194,5 @@ pub fn check_dram(d: &crate::config::DramConfig) -> Result<(), (String, String)>
         ("dram.timing.tRTRS", t.tRTRS),
         ("dram.timing.tREFI", t.tREFI),
         ("dram.timing.tRFC", t.tRFC),
-    ] {
-        fail(f, v.into(), MAX_LATENCY.into())?;
-    }
-    fail("dram.epoch_cycles", d.epoch_cycles, MAX_EPOCH_CYCLES)?;
-    Ok(())
+    ]
 }

@@ -173,17 +173,25 @@ fn gappy_workload() -> Vec<Record> {
 
 #[test]
 fn cruising_through_gaps_changes_no_statistic() {
-    for preset in ["table5.2", "table4.2"] {
+    for (preset, oracle) in [
+        ("table5.2", "none"),
+        ("table4.2", "none"),
+        ("table5.2", "mlp-ideal"),
+    ] {
         let cfg = MachineConfig::preset(preset).unwrap();
+        let opts = RunOptions {
+            oracle: weft_memsim::oracle::Oracle::parse(oracle).unwrap(),
+            ..RunOptions::default()
+        };
         let run = |cruise: bool| {
             set_cruise(cruise);
             let w = gappy_workload();
             let mut src = DemuxSource::new(w.into_iter().map(Ok), cfg.core.count);
-            let s = simulate(&cfg, &mut src, &RunOptions::default(), |_| {}).unwrap();
+            let s = simulate(&cfg, &mut src, &opts, |_| {}).unwrap();
             set_cruise(true);
             serde_json::to_string(&s).unwrap()
         };
-        assert_eq!(run(true), run(false), "{preset}");
+        assert_eq!(run(true), run(false), "{preset} {oracle}");
     }
 }
 
