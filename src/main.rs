@@ -51,8 +51,59 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_chain(&e));
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes joined by `: `, leaving out a cause whose text
+/// its parent already ends with (a typed error that prints its source and
+/// also reports it as its source would otherwise say everything twice).
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    let mut parent = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !parent.is_empty() && parent.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+        parent = text;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_chain;
+
+    #[test]
+    fn causes_already_in_the_message_are_not_repeated() {
+        #[derive(Debug)]
+        struct Read(std::io::Error);
+        impl std::fmt::Display for Read {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "cannot read x.toml: {}", self.0)
+            }
+        }
+        impl std::error::Error for Read {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::from_raw_os_error(21);
+        let e = anyhow::Error::new(Read(io)).context("loading the machine");
+        let s = error_chain(&e);
+        assert_eq!(s.matches("os error 21").count(), 1, "{s}");
+        assert!(
+            s.starts_with("loading the machine: cannot read x.toml: "),
+            "{s}"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_chain(&plain), "outer: inner");
     }
 }

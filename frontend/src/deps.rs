@@ -343,6 +343,9 @@ fn calls(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, d: &mut LoopDeps<'_>) {
             match ir::callee_name(i) {
                 Some(n) if ir::is_pure_intrinsic(&n) => {}
                 Some(n) => d.reasons.push(format!("call to @{n} may access memory")),
+                None if ir::calls_inline_asm(i) => d
+                    .reasons
+                    .push("inline assembly may access memory (its effects are opaque)".into()),
                 None => d.reasons.push("indirect call may access memory".into()),
             }
         }

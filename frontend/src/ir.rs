@@ -259,6 +259,17 @@ pub fn callee_name(call: InstructionValue<'_>) -> Option<String> {
     Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
+/// Whether a call's callee (its last operand) is an inline-assembly block.
+pub fn calls_inline_asm(call: InstructionValue<'_>) -> bool {
+    let n = num_operands(call);
+    if n == 0 {
+        return false;
+    }
+    // SAFETY: index < operand count; live values.
+    let c = unsafe { LLVMGetOperand(call.as_value_ref(), n - 1) };
+    !c.is_null() && !unsafe { inkwell::llvm_sys::core::LLVMIsAInlineAsm(c) }.is_null()
+}
+
 /// Whether a call is to an intrinsic that neither reads nor writes user memory.
 pub fn is_pure_intrinsic(name: &str) -> bool {
     if !name.starts_with("llvm.") {

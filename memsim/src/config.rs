@@ -588,7 +588,21 @@ fn with_path(e: ConfigError, p: &str) -> ConfigError {
             field,
             message,
         },
+        ConfigError::Mapping(e) => ConfigError::Invalid {
+            path: p.to_string(),
+            field: "dram.address_mapping".into(),
+            message: e.to_string(),
+        },
         e => e,
+    }
+}
+
+/// The `(field, message)` of a limit check as a [`ConfigError`].
+fn over_limit((field, message): (String, String)) -> ConfigError {
+    ConfigError::Invalid {
+        path: String::new(),
+        field,
+        message,
     }
 }
 
@@ -613,6 +627,14 @@ impl MachineConfig {
 
     /// Parse and validate TOML text; `origin` names it in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        if text.trim().is_empty() {
+            return Err(ConfigError::Parse {
+                path: origin.to_string(),
+                message: "the file is empty (an empty file is not taken as the default machine; \
+                          name a preset such as `table5.2` instead)"
+                    .into(),
+            });
+        }
         let cfg: MachineConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
             path: origin.to_string(),
             message: e.to_string(),
@@ -623,9 +645,31 @@ impl MachineConfig {
 
     /// Load a TOML file (validated).
     pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+        use std::io::Read;
+        let io = |source| ConfigError::Io {
             path: path.display().to_string(),
             source,
+        };
+        // Bounded read: `/dev/zero` or a huge file must not exhaust memory.
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(crate::limits::MAX_CONFIG_BYTES + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(io)?;
+        if bytes.len() as u64 > crate::limits::MAX_CONFIG_BYTES {
+            return Err(ConfigError::Parse {
+                path: path.display().to_string(),
+                message: format!(
+                    "larger than the limit of {} bytes for a machine configuration",
+                    crate::limits::MAX_CONFIG_BYTES
+                ),
+            });
+        }
+        let text = String::from_utf8(bytes).map_err(|_| ConfigError::Parse {
+            path: path.display().to_string(),
+            message: "not UTF-8 text (a machine configuration is a TOML file)".into(),
         })?;
         Self::from_toml_str(&text, &path.display().to_string())
     }
@@ -652,6 +696,7 @@ impl MachineConfig {
 
     /// Check ranges and consistency of every unit.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        crate::limits::check_machine(self).map_err(over_limit)?;
         self.core.validate()?;
         self.l1.validate("l1")?;
         if let Some(l2) = &self.l2 {
@@ -773,6 +818,9 @@ impl CacheConfig {
         if self.mshrs == 0 {
             return Err(invalid(&format!("{unit}.mshrs"), "must be positive"));
         }
+        if self.hit_latency == 0 {
+            return Err(invalid(&format!("{unit}.hit_latency"), "must be positive"));
+        }
         let set_bytes = self.ways as u64 * self.line_bytes as u64;
         if self.size_bytes == 0 || self.size_bytes % set_bytes != 0 {
             return Err(invalid(
@@ -800,6 +848,7 @@ impl LlcConfig {
             ("llc.ways", self.ways),
             ("llc.mshrs", self.mshrs),
             ("llc.port_cycles", self.port_cycles),
+            ("llc.hit_latency", self.hit_latency),
         ] {
             if v == 0 {
                 return Err(invalid(n, "must be positive"));
@@ -922,6 +971,7 @@ impl DramConfig {
 
     /// Check ranges, geometry and the mapping's agreement with it.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        crate::limits::check_dram(self).map_err(over_limit)?;
         if !(self.tck_ns.is_finite() && self.tck_ns > 0.0) {
             return Err(invalid("dram.tck_ns", "must be a positive number"));
         }
@@ -940,21 +990,15 @@ impl DramConfig {
             return Err(invalid("dram.row_bytes", "must hold at least one burst"));
         }
         let t = &self.timing;
-        for (n, v) in [
-            ("dram.timing.tCL", t.tCL),
-            ("dram.timing.tCWL", t.tCWL),
-            ("dram.timing.tRCD", t.tRCD),
-            ("dram.timing.tRP", t.tRP),
-            ("dram.timing.tRAS", t.tRAS),
-            ("dram.timing.tBL", t.tBL),
-            ("dram.timing.tCCD_S", t.tCCD_S),
-            ("dram.timing.tCCD_L", t.tCCD_L),
-            ("dram.timing.tRRD_S", t.tRRD_S),
-            ("dram.timing.tRRD_L", t.tRRD_L),
-            ("dram.timing.tRTP", t.tRTP),
-            ("dram.timing.tRFC", t.tRFC),
-        ] {
-            if v == 0 {
+        // Every timing must be positive except these (tREFI is unused with refresh off).
+        let may_be_zero = [
+            "dram.timing.tWTR_S",
+            "dram.timing.tWTR_L",
+            "dram.timing.tRTRS",
+            "dram.timing.tREFI",
+        ];
+        for (n, v) in crate::limits::timing_fields(t) {
+            if v == 0 && !may_be_zero.contains(&n) {
                 return Err(invalid(n, "must be positive"));
             }
         }

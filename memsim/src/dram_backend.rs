@@ -149,7 +149,11 @@ impl DramBackend for DdrBackend {
                 .sum(),
             intervals: s.requests,
             clipped: 0,
-            per_epoch: s.blp_epochs.iter().map(|e| e.parallelism).collect(),
+            per_epoch: s
+                .blp_epochs
+                .iter()
+                .map(|e| (e.start / s.epoch_cycles.max(1), e.parallelism))
+                .collect(),
         }
     }
     fn stats_json(&mut self) -> serde_json::Value {

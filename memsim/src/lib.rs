@@ -22,6 +22,8 @@ pub mod dram_backend;
 mod dram_side;
 mod evq;
 pub mod gpu;
+pub mod fuzz;
+pub mod limits;
 pub mod machine;
 pub mod manycore;
 pub mod metrics;

@@ -42,6 +42,27 @@ pub enum SimError {
         /// Cores of the machine.
         cores: u32,
     },
+    /// The binary trace's header declares more cores than the machine has.
+    #[error(
+        "the trace header declares {header} cores but the machine has {cores} cores (core.count)"
+    )]
+    HeaderCores {
+        /// Core count of the trace header.
+        header: u32,
+        /// Cores of the machine.
+        cores: u32,
+    },
+    /// The trace's instructions (the sum of its gaps) exceed the limit.
+    #[error(
+        "the trace's gaps add up to more than {limit} instructions (the limit of a simulation, \
+         docs/limits.md) at record {record}"
+    )]
+    TooLong {
+        /// 0-based index of the record that crossed the limit.
+        record: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The machine description cannot be simulated.
     #[error("unsupported machine: {0}")]
     Unsupported(String),
@@ -140,10 +161,11 @@ pub struct RunStats {
     pub inter_core_clp: f64,
     /// Epoch / window length, core cycles.
     pub epoch_cycles: u64,
-    /// Per-epoch MLP.
-    pub mlp_per_epoch: Vec<f64>,
-    /// Per-epoch CLP.
-    pub clp_per_epoch: Vec<f64>,
+    /// Per-epoch MLP as `[epoch index, MLP]` for the epochs with a busy bank
+    /// (idle epochs are left out: their MLP is 0).
+    pub mlp_per_epoch: Vec<(u64, f64)>,
+    /// Per-epoch CLP as `[epoch index, CLP]` for the epochs with a busy LLC bank.
+    pub clp_per_epoch: Vec<(u64, f64)>,
     /// Per-window inter-core MLP and CLP details.
     pub windows: Windows,
     /// Memory-side details.

@@ -39,8 +39,9 @@ pub struct ParallelismMeter {
     /// Changes reported out of time order: (time, unit, is start).
     late: BinaryHeap<Reverse<(u64, u32, bool)>>,
     epoch: u64,
-    ep_area: Vec<u64>,
-    ep_nonzero: Vec<u64>,
+    /// `(epoch index, unit-cycles, busy cycles)` of the epochs with a busy
+    /// cycle, in epoch order: idle time costs no memory.
+    ep: Vec<(u64, u64, u64)>,
     clipped: u64,
     intervals: u64,
 }
@@ -58,8 +59,10 @@ pub struct ParallelismSummary {
     pub intervals: u64,
     /// Intervals that started before the frontier and were clipped.
     pub clipped: u64,
-    /// Per-epoch mean (0 for epochs with no busy unit).
-    pub per_epoch: Vec<f64>,
+    /// Per-epoch mean as `(epoch index, mean)`, for the epochs with at least
+    /// one busy cycle, in epoch order; idle epochs are left out (their mean is
+    /// 0), so the series does not grow with idle time.
+    pub per_epoch: Vec<(u64, f64)>,
 }
 
 impl ParallelismMeter {
@@ -75,8 +78,7 @@ impl ParallelismMeter {
             ends: VecDeque::new(),
             late: BinaryHeap::new(),
             epoch: epoch.max(1),
-            ep_area: Vec::new(),
-            ep_nonzero: Vec::new(),
+            ep: Vec::new(),
             clipped: 0,
             intervals: 0,
         }
@@ -139,25 +141,26 @@ impl ParallelismMeter {
         self.area += self.busy as u128 * (to - from) as u128;
         self.nonzero += to - from;
         // Usual case: the span lies in the latest epoch so far (no division).
-        let k = self.ep_area.len();
-        if k > 0 {
-            let start = (k as u64 - 1) * self.epoch;
+        if let Some(last) = self.ep.last_mut() {
+            let start = last.0 * self.epoch;
             if from >= start && to <= start + self.epoch {
-                self.ep_area[k - 1] += self.busy * (to - from);
-                self.ep_nonzero[k - 1] += to - from;
+                last.1 += self.busy * (to - from);
+                last.2 += to - from;
                 return;
             }
         }
+        // Spans come in time order: an epoch is either the last one or new.
         let mut t = from;
         while t < to {
-            let e = (t / self.epoch) as usize;
-            let seg_end = to.min((e as u64 + 1) * self.epoch);
-            if self.ep_area.len() <= e {
-                self.ep_area.resize(e + 1, 0);
-                self.ep_nonzero.resize(e + 1, 0);
+            let e = t / self.epoch;
+            let seg_end = to.min((e + 1).saturating_mul(self.epoch));
+            match self.ep.last_mut() {
+                Some(last) if last.0 == e => {
+                    last.1 += self.busy * (seg_end - t);
+                    last.2 += seg_end - t;
+                }
+                _ => self.ep.push((e, self.busy * (seg_end - t), seg_end - t)),
             }
-            self.ep_area[e] += self.busy * (seg_end - t);
-            self.ep_nonzero[e] += seg_end - t;
             t = seg_end;
         }
     }
@@ -193,10 +196,9 @@ impl ParallelismMeter {
         self.advance(u64::MAX - 1);
         debug_assert_eq!(self.busy, 0);
         let per_epoch = self
-            .ep_area
+            .ep
             .iter()
-            .zip(&self.ep_nonzero)
-            .map(|(&a, &n)| if n == 0 { 0.0 } else { a as f64 / n as f64 })
+            .map(|&(e, a, n)| (e, if n == 0 { 0.0 } else { a as f64 / n as f64 }))
             .collect();
         ParallelismSummary {
             mean: if self.nonzero == 0 {
@@ -228,7 +230,7 @@ pub struct WindowMeter {
     intra_n: u64,
     inter_sum: u64,
     inter_n: u64,
-    inter_series: Vec<u32>,
+    inter_series: Vec<(u64, u32)>,
 }
 
 /// Summary of a [`WindowMeter`].
@@ -240,8 +242,10 @@ pub struct WindowSummary {
     pub intra_core: f64,
     /// Mean distinct units per window with at least one access.
     pub inter_core: f64,
-    /// Distinct units per window (all cores), one entry per window.
-    pub inter_core_series: Vec<u32>,
+    /// Distinct units per window (all cores) as `(window index, units)`, for
+    /// the windows with at least one access, in window order (windows without
+    /// an access are left out: the series does not grow with idle time).
+    pub inter_core_series: Vec<(u64, u32)>,
 }
 
 impl WindowMeter {
@@ -290,13 +294,11 @@ impl WindowMeter {
     pub fn record(&mut self, t: u64, core: u32, unit: u32) {
         let w = t / self.window;
         if w > self.cur {
-            let touched_units: u32 = self.global.iter().map(|x| x.count_ones()).sum();
-            self.inter_series.push(touched_units);
-            self.close();
-            // windows with no access at all in between
-            for _ in self.cur + 1..w {
-                self.inter_series.push(0);
+            if self.any {
+                let touched_units: u32 = self.global.iter().map(|x| x.count_ones()).sum();
+                self.inter_series.push((self.cur, touched_units));
             }
+            self.close();
             self.cur = w;
         }
         let c = core as usize;
@@ -314,7 +316,7 @@ impl WindowMeter {
     pub fn finish(&mut self) -> WindowSummary {
         if self.any {
             let touched_units: u32 = self.global.iter().map(|x| x.count_ones()).sum();
-            self.inter_series.push(touched_units);
+            self.inter_series.push((self.cur, touched_units));
         }
         self.close();
         WindowSummary {
@@ -350,7 +352,7 @@ mod tests {
         assert_eq!(s.active_cycles, 15);
         assert_eq!(s.unit_cycles, 20);
         assert!((s.mean - 20.0 / 15.0).abs() < 1e-12);
-        assert_eq!(s.per_epoch, vec![1.5, 1.0]);
+        assert_eq!(s.per_epoch, vec![(0, 1.5), (1, 1.0)]);
     }
 
     #[test]
@@ -365,6 +367,23 @@ mod tests {
         // [0,4):1, [100,102):1, [102,104):2, [104,110):1 -> area 4+2+4+6=16 over 14
         assert_eq!(s.unit_cycles, 16);
         assert_eq!(s.active_cycles, 14);
+    }
+
+    #[test]
+    fn idle_time_costs_no_series_entries() {
+        // Two busy spans 10^12 cycles apart (10^9 epochs): two entries, not 10^9.
+        let mut m = ParallelismMeter::new(2, 1000);
+        m.add(0, 4, 0);
+        m.add(1_000_000_000_000, 1_000_000_000_004, 1);
+        let s = m.finish();
+        assert_eq!(s.per_epoch, vec![(0, 1.0), (1_000_000_000, 1.0)]);
+        let mut w = WindowMeter::new(1, 2, 1000);
+        w.record(0, 0, 0);
+        w.record(1_000_000_000_000, 0, 1);
+        assert_eq!(
+            w.finish().inter_core_series,
+            vec![(0, 1), (1_000_000_000, 1)]
+        );
     }
 
     #[test]
@@ -385,6 +404,6 @@ mod tests {
         // intra: (2 + 2 + 3 + 2) / 4; inter: (3 + 4) / 2
         assert!((s.intra_core - 9.0 / 4.0).abs() < 1e-12);
         assert!((s.inter_core - 3.5).abs() < 1e-12);
-        assert_eq!(s.inter_core_series, vec![3, 0, 4]);
+        assert_eq!(s.inter_core_series, vec![(0, 3), (2, 4)]);
     }
 }

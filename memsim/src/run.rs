@@ -75,7 +75,7 @@ pub fn simulate_trace_file(
     progress: impl FnMut(u64),
 ) -> Result<RunStats, SimError> {
     let name = path.display().to_string();
-    let io = |e: std::io::Error| SimError::Trace(format!("{name}: {e}"));
+    let io = |e: std::io::Error| SimError::Trace(format!("{name}: I/O error: {e}"));
     let mut f = BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(io)?);
     let mut head = [0u8; 8];
     let n = read_prefix(&mut f, &mut head).map_err(io)?;
@@ -84,8 +84,8 @@ pub fn simulate_trace_file(
     if is_binary(&head[..n]) {
         let r = TraceReader::new(f, name.clone()).map_err(|e| SimError::Trace(e.to_string()))?;
         if r.cores() > cores {
-            return Err(SimError::TooManyCores {
-                core: r.cores() - 1,
+            return Err(SimError::HeaderCores {
+                header: r.cores(),
                 cores,
             });
         }

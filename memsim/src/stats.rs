@@ -89,10 +89,14 @@ impl ParallelismTracker {
         }
     }
 
+    /// Ends the current epoch; it enters the series only if a unit was busy in
+    /// it (idle epochs are left out, so idle time costs no memory or output).
     fn close_epoch(&mut self) {
         let mut e = self.cur;
         e.parallelism = ratio(e.busy_unit_cycles, e.any_busy_cycles);
-        self.epochs.push(e);
+        if e.any_busy_cycles > 0 {
+            self.epochs.push(e);
+        }
         self.cur = EpochSample {
             start: e.start + self.epoch_len,
             ..Default::default()
@@ -152,9 +156,7 @@ impl ParallelismTracker {
                 self.at = stop;
                 self.close_epoch();
                 let idle_epochs = (now - self.at) / self.epoch_len;
-                for _ in 0..idle_epochs {
-                    self.close_epoch();
-                }
+                self.cur.start += idle_epochs * self.epoch_len;
                 self.at += idle_epochs * self.epoch_len;
                 continue;
             }
@@ -253,10 +255,11 @@ impl ParallelismTracker {
             .collect()
     }
 
-    /// The epoch series so far, including the current partial epoch if it has any activity.
+    /// The epoch series so far (the epochs with a busy unit, in time order),
+    /// including the current partial epoch if it has any activity.
     pub fn epochs(&self) -> Vec<EpochSample> {
         let mut v = self.epochs.clone();
-        if self.at > self.cur.start {
+        if self.cur.any_busy_cycles > 0 {
             let mut e = self.cur;
             e.parallelism = ratio(e.busy_unit_cycles, e.any_busy_cycles);
             v.push(e);
@@ -397,7 +400,8 @@ pub struct DramStats {
     pub write_latency_hist: Histogram,
     /// Length of a statistics epoch, DRAM cycles.
     pub epoch_cycles: u64,
-    /// Per-epoch BLP time series.
+    /// Per-epoch BLP time series: the epochs with at least one busy bank, in
+    /// time order (`start` names the epoch; idle epochs are left out).
     pub blp_epochs: Vec<EpochSample>,
 }
 
@@ -433,7 +437,15 @@ mod tests {
         assert_eq!(t.settle(), 104);
         assert_eq!(t.any_busy_cycles(), 9);
         assert_eq!(t.parallelism(), 1.0);
-        assert_eq!(t.epochs().len(), 11);
+        // Only the two busy epochs are in the series (issue #38: idle time
+        // must not grow it), each named by its start.
+        let e = t.epochs();
+        assert_eq!(e.iter().map(|e| e.start).collect::<Vec<_>>(), vec![0, 100]);
+        assert_eq!(e[1].any_busy_cycles, 4);
+        // 10^12 idle cycles cost nothing either.
+        t.finish(0, 1_000_000_000_000, 1_000_000_000_001, false);
+        t.settle();
+        assert_eq!(t.epochs().len(), 3);
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //!
 //! Text errors carry the source name and the 1-based line number.
 
+use crate::limits::{MAX_LINE_BYTES, MAX_TRACE_CYCLE};
 use std::io::{self, BufRead, Read, Write};
 
 /// Magic bytes at the start of a binary trace.
@@ -108,6 +109,14 @@ pub enum TraceError {
         line: u64,
         /// What is wrong.
         message: String,
+    },
+    /// The trace holds no record.
+    #[error("{source_name}: the trace is empty: no records ({expected})")]
+    Empty {
+        /// The trace's name.
+        source_name: String,
+        /// What a record looks like.
+        expected: String,
     },
     /// Writing a record whose core is not below the header's core count.
     #[error("record core {core} is not below the trace's core count {cores}")]
@@ -390,6 +399,14 @@ impl<R: Read> TraceReader<R> {
             let n = fill(&mut self.inner, &mut self.buf[self.end..]).map_err(io_err(&self.name))?;
             self.end += n;
             if self.end == 0 {
+                if self.record == 0 {
+                    return Err(TraceError::Empty {
+                        source_name: self.name.clone(),
+                        expected: format!(
+                            "a binary trace has {RECORD_BYTES}-byte records after its header"
+                        ),
+                    });
+                }
                 return Ok(None);
             }
             if self.end < RECORD_BYTES {
@@ -480,78 +497,119 @@ fn parse_hex(s: &str) -> Option<u64> {
     u64::from_str_radix(t, 16).ok()
 }
 
-/// Line-oriented text reader shared by the text forms.
-struct Lines<R: BufRead> {
-    inner: R,
-    name: String,
-    line_no: u64,
-    line: String,
-    done: bool,
+/// A record of a text trace: parsed from one line.
+pub trait TextRecord: Sized {
+    /// The form of a line, for messages (e.g. `<cycle> <R|W> <hex address>`).
+    const FORM: &'static str;
+    /// Parses the content of line `line` (comment removed, trimmed) of `name`.
+    fn parse(name: &str, line: u64, s: &str) -> Result<Self, TraceError>;
 }
 
-impl<R: BufRead> Lines<R> {
-    /// Next non-blank line with comments removed, as (line number, byte range in `line`).
-    fn next_line(&mut self) -> Option<Result<(u64, usize, usize), TraceError>> {
-        if self.done {
-            return None;
-        }
-        let (lo, hi) = loop {
-            self.line.clear();
-            match self.inner.read_line(&mut self.line) {
-                Ok(0) => {
-                    self.done = true;
-                    return None;
-                }
-                Ok(_) => {
-                    self.line_no += 1;
-                    let end = self.line.find('#').unwrap_or(self.line.len());
-                    let content = &self.line[..end];
-                    let trimmed = content.trim();
-                    if trimmed.is_empty() {
-                        continue;
-                    }
-                    let lo = content.len() - content.trim_start().len();
-                    break (lo, lo + trimmed.len());
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(if e.kind() == io::ErrorKind::InvalidData {
-                        TraceError::Syntax {
-                            source_name: self.name.clone(),
-                            line: self.line_no + 1,
-                            message: "not valid UTF-8 text (is this a binary trace?)".into(),
-                        }
-                    } else {
-                        TraceError::Io {
-                            source_name: self.name.clone(),
-                            error: e,
-                        }
-                    }));
-                }
-            }
-        };
-        Some(Ok((self.line_no, lo, hi)))
+impl TextRecord for TimedRequest {
+    const FORM: &'static str = "<cycle> <R|W> <hex address>";
+    fn parse(name: &str, line: u64, s: &str) -> Result<Self, TraceError> {
+        parse_dram_line(name, line, s)
     }
 }
 
-/// Streaming reader of the DRAM-only text trace `<cycle> <R|W> <hex address>`.
-/// After the first error the iterator ends.
-pub struct TextTraceReader<R: BufRead> {
-    lines: Lines<R>,
+impl TextRecord for Record {
+    const FORM: &'static str = "<core> <gap> <R|W> <hex address> [size]";
+    fn parse(name: &str, line: u64, s: &str) -> Result<Self, TraceError> {
+        parse_core_line(name, line, s)
+    }
 }
 
-impl<R: BufRead> TextTraceReader<R> {
+/// Streaming reader of a text trace: one record per line, `#` comments, at most
+/// [`MAX_LINE_BYTES`] bytes per line (a longer line is an error, so that a file
+/// without newlines cannot exhaust memory), at least one record (an empty trace
+/// is an error). An iterator of `Result<T, TraceError>` that ends after the
+/// first error.
+pub struct TextReader<R: BufRead, T: TextRecord> {
+    inner: R,
+    name: String,
+    line_no: u64,
+    buf: Vec<u8>,
+    records: u64,
+    done: bool,
+    _record: std::marker::PhantomData<T>,
+}
+
+/// Reader of the DRAM-only text trace `<cycle> <R|W> <hex address>`.
+pub type TextTraceReader<R> = TextReader<R, TimedRequest>;
+/// Reader of the per-core text trace `<core> <gap> <R|W> <hex address> [size]`.
+pub type CoreTextReader<R> = TextReader<R, Record>;
+
+impl<R: BufRead, T: TextRecord> TextReader<R, T> {
     /// Read from `inner`; `name` (e.g. the file path) appears in errors.
     pub fn new(inner: R, name: impl Into<String>) -> Self {
-        TextTraceReader {
-            lines: Lines {
-                inner,
-                name: name.into(),
-                line_no: 0,
-                line: String::new(),
-                done: false,
-            },
+        TextReader {
+            inner,
+            name: name.into(),
+            line_no: 0,
+            buf: Vec::new(),
+            records: 0,
+            done: false,
+            _record: std::marker::PhantomData,
         }
+    }
+
+    /// The next record, `None` at the end.
+    fn next_record(&mut self) -> Result<Option<T>, TraceError> {
+        loop {
+            self.buf.clear();
+            let limit = MAX_LINE_BYTES as u64 + 1;
+            let n = Read::take(&mut self.inner, limit)
+                .read_until(b'\n', &mut self.buf)
+                .map_err(io_err(&self.name))?;
+            if n == 0 {
+                if self.records == 0 {
+                    return Err(TraceError::Empty {
+                        source_name: self.name.clone(),
+                        expected: format!("a text trace has lines `{}`", T::FORM),
+                    });
+                }
+                return Ok(None);
+            }
+            self.line_no += 1;
+            let ends_line = self.buf.last() == Some(&b'\n');
+            if !ends_line && n as u64 == limit {
+                return Err(syntax(
+                    &self.name,
+                    self.line_no,
+                    format!(
+                        "line longer than the limit of {MAX_LINE_BYTES} bytes (is this a text trace?)"
+                    ),
+                ));
+            }
+            let text = std::str::from_utf8(&self.buf).map_err(|_| {
+                syntax(
+                    &self.name,
+                    self.line_no,
+                    "not valid UTF-8 text (is this a binary trace?)".into(),
+                )
+            })?;
+            let content = text.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let r = T::parse(&self.name, self.line_no, content)?;
+            self.records += 1;
+            return Ok(Some(r));
+        }
+    }
+}
+
+impl<R: BufRead, T: TextRecord> Iterator for TextReader<R, T> {
+    type Item = Result<T, TraceError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let r = self.next_record();
+        if !matches!(r, Ok(Some(_))) {
+            self.done = true;
+        }
+        r.transpose()
     }
 }
 
@@ -586,6 +644,15 @@ fn parse_dram_line(name: &str, line: u64, s: &str) -> Result<TimedRequest, Trace
             format!("cycle `{c}` is not a non-negative integer"),
         )
     })?;
+    if cycle > MAX_TRACE_CYCLE {
+        return Err(syntax(
+            name,
+            line,
+            format!(
+                "cycle {cycle} exceeds the limit {MAX_TRACE_CYCLE} (2^36) of a DRAM-only trace"
+            ),
+        ));
+    }
     let kind = AccessKind::parse(op)
         .filter(|k| !k.is_barrier())
         .ok_or_else(|| {
@@ -605,42 +672,6 @@ fn parse_dram_line(name: &str, line: u64, s: &str) -> Result<TimedRequest, Trace
         )
     })?;
     Ok(TimedRequest { cycle, kind, addr })
-}
-
-impl<R: BufRead> Iterator for TextTraceReader<R> {
-    type Item = Result<TimedRequest, TraceError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        let (line, lo, hi) = match self.lines.next_line()? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let r = parse_dram_line(&self.lines.name, line, &self.lines.line[lo..hi]);
-        if r.is_err() {
-            self.lines.done = true;
-        }
-        Some(r)
-    }
-}
-
-/// Streaming reader of the per-core text trace `<core> <gap> <R|W> <hex address> [size]`.
-/// After the first error the iterator ends.
-pub struct CoreTextReader<R: BufRead> {
-    lines: Lines<R>,
-}
-
-impl<R: BufRead> CoreTextReader<R> {
-    /// Read from `inner`; `name` (e.g. the file path) appears in errors.
-    pub fn new(inner: R, name: impl Into<String>) -> Self {
-        CoreTextReader {
-            lines: Lines {
-                inner,
-                name: name.into(),
-                line_no: 0,
-                line: String::new(),
-                done: false,
-            },
-        }
-    }
 }
 
 fn parse_core_line(name: &str, line: u64, s: &str) -> Result<Record, TraceError> {
@@ -726,21 +757,6 @@ fn parse_core_line(name: &str, line: u64, s: &str) -> Result<Record, TraceError>
         addr,
         gap,
     })
-}
-
-impl<R: BufRead> Iterator for CoreTextReader<R> {
-    type Item = Result<Record, TraceError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        let (line, lo, hi) = match self.lines.next_line()? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let r = parse_core_line(&self.lines.name, line, &self.lines.line[lo..hi]);
-        if r.is_err() {
-            self.lines.done = true;
-        }
-        Some(r)
-    }
 }
 
 /// True if `prefix` (the first bytes of a file) starts a binary trace.

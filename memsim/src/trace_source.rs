@@ -7,9 +7,11 @@
 //! simulated order: a trace recorded in time order (as the runtime writes it) keeps
 //! the queues short; a trace sorted by core buffers the earlier cores' records.
 //! A record naming a core the machine lacks is an error, not a wrap-around. A record
-//! is one access at `addr` (its `size` is not split across lines).
+//! is one access at `addr` (its `size` is not split across lines). The sum of all
+//! gaps is bounded by [`MAX_TRACE_INSTRUCTIONS`] (`docs/limits.md`).
 
 use crate::core::{Op, OpKind, RecordSource};
+use crate::limits::MAX_TRACE_INSTRUCTIONS;
 use crate::manycore::SimError;
 use crate::trace::{AccessKind, Record, TraceError};
 use std::collections::VecDeque;
@@ -21,6 +23,7 @@ pub struct DemuxSource<I: Iterator<Item = Result<Record, TraceError>>> {
     cores: u32,
     ended: bool,
     read: u64,
+    gaps: u64,
 }
 
 impl<I: Iterator<Item = Result<Record, TraceError>>> DemuxSource<I> {
@@ -32,6 +35,7 @@ impl<I: Iterator<Item = Result<Record, TraceError>>> DemuxSource<I> {
             cores,
             ended: false,
             read: 0,
+            gaps: 0,
         }
     }
 
@@ -67,6 +71,13 @@ impl<I: Iterator<Item = Result<Record, TraceError>>> RecordSource for DemuxSourc
                 None => self.ended = true,
                 Some(Err(e)) => return Err(SimError::Trace(e.to_string())),
                 Some(Ok(r)) => {
+                    self.gaps += u64::from(r.gap);
+                    if self.gaps > MAX_TRACE_INSTRUCTIONS {
+                        return Err(SimError::TooLong {
+                            record: self.read,
+                            limit: MAX_TRACE_INSTRUCTIONS,
+                        });
+                    }
                     self.read += 1;
                     let c = r.core as u32;
                     if c >= self.cores {

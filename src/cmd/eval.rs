@@ -130,6 +130,9 @@ pub fn options(args: &Args) -> EvalOptions {
 /// Runs the evaluation and prints the summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let opts = options(&args);
+    eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;
+    // SIGINT/SIGTERM stop the children and remove the cache's temporaries.
+    eval::interrupt::install(&opts.cache_dir());
     let backend = eval::weft::WeftBackend::new();
     let outcome = eval::run(&opts, &backend).context("evaluation aborted")?;
     if args.json {

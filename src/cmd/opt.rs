@@ -31,6 +31,10 @@ impl PipelineArgs {
     /// The pass manager these arguments select, on top of `cfg` (whose
     /// machine and short-loop threshold they set).
     pub fn pass_manager(&self, mut cfg: PipelineConfig) -> Result<PassManager> {
+        if let Some(m) = &self.machine {
+            // Validated even when no pass of the pipeline reads it.
+            weft_memsim::config::MachineConfig::load(m).with_context(|| format!("--machine {m}"))?;
+        }
         cfg.machine = self.machine.clone();
         cfg.min_parallel_iters = self.min_parallel_iters;
         let pipeline = self

@@ -59,21 +59,119 @@ pub struct Args {
     pub eta_llc: f64,
 }
 
+/// Largest instance file, in bytes.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+/// Largest `cores` of an instance.
+pub const MAX_CORES: u64 = 4096;
+/// Largest `banks` (`mem_banks`, `llc_banks`) of an instance.
+pub const MAX_BANKS: u64 = 65_536;
+/// Largest number of slabs (or iteration blocks) of an instance, and of bank
+/// entries over all its slabs or blocks.
+pub const MAX_ITEMS: u64 = 1 << 20;
+/// Largest number of slabs of one core: Algorithm 4's implementation takes
+/// time quadratic in it (its candidate scan), 16384 take about a second.
+pub const MAX_SLABS_PER_CORE: u64 = 16_384;
+/// Largest slabs × banks (bits of the instance's bank sets): 2^31 bits, 256 MiB.
+pub const MAX_BANK_BITS: u64 = 1 << 31;
+/// Largest `window` of an iteration-block instance.
+pub const MAX_WINDOW: u64 = 1 << 20;
+
+/// Reads at most [`MAX_INPUT_BYTES`] of `r`.
+fn read_bounded(r: impl Read, name: &str) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    r.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {name}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!("{name}: larger than the limit of {MAX_INPUT_BYTES} bytes for an instance");
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        bail!("{name}: the instance file is empty");
+    }
+    String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))
+}
+
+fn num(v: &serde_json::Value, field: &str) -> u64 {
+    v.get(field).and_then(|x| x.as_u64()).unwrap_or(0)
+}
+
+fn at_most(field: &str, value: u64, max: u64) -> anyhow::Result<()> {
+    if value > max {
+        bail!("`{field}` = {value} exceeds the limit {max} (docs/limits.md)");
+    }
+    Ok(())
+}
+
+/// Checks an instance's sizes against the limits before it is built (the
+/// parsers allocate per bank and per slab); the parsers check the rest.
+pub fn check_limits(v: &serde_json::Value, blocks: bool) -> anyhow::Result<()> {
+    at_most("cores", num(v, "cores"), MAX_CORES)?;
+    let list = |f: &str| v.get(f).and_then(|x| x.as_array());
+    if blocks {
+        at_most("window", num(v, "window"), MAX_WINDOW)?;
+        at_most("mem_banks", num(v, "mem_banks"), MAX_BANKS)?;
+        at_most("llc_banks", num(v, "llc_banks"), MAX_BANKS)?;
+        let bl = list("blocks").map_or(&[][..], |b| b.as_slice());
+        at_most("blocks (count)", bl.len() as u64, MAX_ITEMS)?;
+        let entries: u64 = bl
+            .iter()
+            .flat_map(|b| ["mem", "llc"].map(|f| b.get(f).and_then(|x| x.as_array())))
+            .map(|a| a.map_or(0, |a| a.len() as u64))
+            .sum();
+        return at_most("blocks (bank entries)", entries, MAX_ITEMS);
+    }
+    let banks = num(v, "banks");
+    at_most("banks", banks, MAX_BANKS)?;
+    let cores = list("slabs").map_or(&[][..], |c| c.as_slice());
+    let (mut slabs, mut entries) = (0u64, 0u64);
+    for (c, l) in cores.iter().enumerate() {
+        let l = l.as_array().map_or(&[][..], |l| l.as_slice());
+        at_most(
+            &format!("slabs[{c}] (count)"),
+            l.len() as u64,
+            MAX_SLABS_PER_CORE,
+        )?;
+        slabs += l.len() as u64;
+        entries += l
+            .iter()
+            .map(|s| s.as_array().map_or(0, |s| s.len() as u64))
+            .sum::<u64>();
+    }
+    at_most("slabs (count)", slabs, MAX_ITEMS)?;
+    at_most("slabs (bank entries)", entries, MAX_ITEMS)?;
+    at_most("slabs × banks", slabs.saturating_mul(banks), MAX_BANK_BITS)
+}
+
+/// Parses and checks an instance file's text: JSON, then the limits.
+pub fn parse_instance(text: &str, name: &str, blocks: bool) -> anyhow::Result<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).with_context(|| format!("{name} is not valid JSON"))?;
+    check_limits(&v, blocks).with_context(|| format!("{name}: instance too large"))?;
+    Ok(v)
+}
+
+fn check_eta(flag: &str, v: f64) -> anyhow::Result<()> {
+    if !(v.is_finite() && v > 0.0 && v <= 1e9) {
+        bail!("{flag} = {v}: expected a positive finite latency (at most 1e9 cycles)");
+    }
+    Ok(())
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    check_eta("--eta-mem", args.eta_mem)?;
+    check_eta("--eta-llc", args.eta_llc)?;
     let text = if args.input == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        s
+        read_bounded(std::io::stdin(), "standard input")?
     } else {
-        std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input))?
+        let f = std::fs::File::open(&args.input)
+            .with_context(|| format!("cannot open {}", args.input))?;
+        read_bounded(f, &args.input)?
     };
-    let v: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", args.input))?;
     let algo = args.algo.as_str();
-    if let Some(scheme) = Scheme::from_name(algo) {
+    let scheme = Scheme::from_name(algo);
+    let v = parse_instance(&text, &args.input, scheme.is_some())?;
+    if let Some(scheme) = scheme {
         let inst = IbInstance::from_json(&v).context("iteration-block instance")?;
         let opts = MlpOptions {
             scheme,
@@ -162,4 +260,78 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_and_build(text: &str, blocks: bool) -> anyhow::Result<()> {
+        let v = parse_instance(text, "i.json", blocks)?;
+        if blocks {
+            IbInstance::from_json(&v)?;
+        } else {
+            SlabInstance::from_json(&v)?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn limits_and_latencies() {
+        let e = parse_and_build(
+            r#"{"cores": 1, "banks": 4294967295, "slabs": [[[0]]]}"#,
+            false,
+        )
+        .unwrap_err();
+        let s = format!("{e:#}");
+        assert!(
+            s.contains("`banks` = 4294967295 exceeds the limit 65536"),
+            "{s}"
+        );
+        let many = format!(
+            r#"{{"cores": 1, "banks": 4, "slabs": [[{}]]}}"#,
+            vec!["[1]"; MAX_SLABS_PER_CORE as usize + 1].join(",")
+        );
+        let s = format!("{:#}", parse_and_build(&many, false).unwrap_err());
+        assert!(s.contains("slabs[0] (count)") && s.contains("16384"), "{s}");
+        let ok = r#"{"cores": 2, "banks": 4, "slabs": [[[0],[1]],[[2]]]}"#;
+        parse_and_build(ok, false).unwrap();
+        for bad in [f64::NAN, f64::INFINITY, 0.0, -1.0] {
+            let e = check_eta("--eta-mem", bad).unwrap_err().to_string();
+            assert!(e.starts_with("--eta-mem"), "{e}");
+        }
+        check_eta("--eta-mem", 38.0).unwrap();
+        let e = read_bounded(&b"  \n"[..], "e.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("empty"), "{e}");
+    }
+
+    /// Fuzzes the instance parser (both forms) from valid seeds: no panic, no
+    /// input slower than the fuzzer's limit (`docs/limits.md`, "Fuzzing").
+    #[test]
+    fn fuzz_instance_parser() {
+        let seeds = vec![
+            br#"{"cores": 2, "banks": 4, "slabs": [[[0, 1], [2]], [[3], [0, 2]]]}"#.to_vec(),
+            br#"{"cores": 2, "window": 2, "mem_banks": 2, "llc_banks": 2,
+                "blocks": [{"mem": [1, 0], "llc": [0, 2]}, {"mem": [0, 3], "llc": [1, 1]}]}"#
+                .to_vec(),
+        ];
+        let budget = weft_memsim::fuzz::budget_from_env(20_000, std::time::Duration::from_secs(5));
+        let r = weft_memsim::fuzz::run(&seeds, 21, budget, |b| {
+            let text = String::from_utf8_lossy(b);
+            let _ = parse_and_build(&text, true);
+            let _ = parse_and_build(&text, false);
+        });
+        eprintln!(
+            "fuzz schedule instance: {} inputs, slowest {:?}, {} failures",
+            r.inputs,
+            r.slowest,
+            r.failures.len()
+        );
+        for (m, input) in r.failures.iter().take(3) {
+            eprintln!("  {m}: {:?}", String::from_utf8_lossy(input));
+        }
+        assert!(r.failures.is_empty());
+    }
 }

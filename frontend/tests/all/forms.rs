@@ -455,3 +455,38 @@ D:
     assert_eq!(fo.loop_of(bc), Some(weft_frontend::LoopId(0)));
     assert_eq!(fo.loop_of(bd), None);
 }
+
+#[test]
+fn inline_assembly_is_named_as_such() {
+    // for (i = 0; i < n; i++) { a[i] = 0; asm volatile(""); }
+    let s = summarize_ir(
+        r#"
+define void @f(ptr noalias %a, i64 %n) {
+entry:
+  br label %body
+body:
+  %i = phi i64 [ 0, %entry ], [ %i1, %body ]
+  %p = getelementptr inbounds i32, ptr %a, i64 %i
+  store i32 0, ptr %p
+  call void asm sideeffect "", "~{memory}"()
+  %i1 = add nuw nsw i64 %i, 1
+  %c = icmp eq i64 %i1, %n
+  br i1 %c, label %exit, label %body
+exit:
+  ret void
+}
+"#,
+    );
+    let l = &func(&s, "f").loops[0];
+    assert!(!l.parallel);
+    assert!(
+        l.reasons.iter().any(|r| r.contains("inline assembly")),
+        "{:?}",
+        l.reasons
+    );
+    assert!(
+        !l.reasons.iter().any(|r| r.contains("indirect call")),
+        "{:?}",
+        l.reasons
+    );
+}

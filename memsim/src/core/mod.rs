@@ -43,6 +43,9 @@ use crate::system::{Completion, CompletionKind, DramBackend, MemRequest, MemoryS
 use serde::Serialize;
 use std::collections::VecDeque;
 
+mod cruise;
+pub use cruise::set_cruise;
+
 /// Kind of a memory record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum OpKind {
@@ -195,6 +198,13 @@ impl Rob {
         self.buf[(self.head + self.len) & self.mask] = e;
         self.len += 1;
     }
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+    fn iter(&self) -> impl Iterator<Item = &RobEntry> + '_ {
+        (0..self.len).map(move |i| &self.buf[(self.head + i) & self.mask])
+    }
     #[inline]
     fn pop_front(&mut self) {
         debug_assert!(self.len > 0);
@@ -229,6 +239,9 @@ pub struct Core {
     l1_shift: u32,
     /// Arrived at a barrier: the cycle of arrival (module docs).
     arrived: Option<u64>,
+    /// Cruising through a gap (`cruise.rs`): the state is that after the
+    /// cruise's first cycle and is brought up to date at the next step.
+    cruising: bool,
     rob: Rob,
     cur: Option<Op>,
     st: CoreStats,
@@ -242,6 +255,7 @@ pub struct Core {
     node: NodeId,
     llc_shift: u32,
     scratch: Vec<u32>,
+    cruise: Option<Box<cruise::Cruise>>,
 }
 
 impl Core {
@@ -266,6 +280,8 @@ impl Core {
             wb_used: 0,
             done: false,
             arrived: None,
+            cruising: false,
+            cruise: None,
             st: CoreStats::default(),
             scratch: Vec::new(),
             p,
@@ -360,6 +376,9 @@ impl Core {
         if self.done || self.arrived.is_some() {
             return Ok(None);
         }
+        if self.cruising {
+            self.end_cruise(t);
+        }
         let w = self.p.width;
         let mut progressed = false;
         // Retire.
@@ -439,7 +458,7 @@ impl Core {
             self.runahead(t, mem, src)?;
         }
         if progressed {
-            return Ok(Some(t + 1));
+            return Ok(Some(self.cruise(t)));
         }
         let _ = blocked;
         match self.rob.front() {

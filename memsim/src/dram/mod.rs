@@ -418,6 +418,7 @@ pub fn simulate_trace_file(
     cfg: &DramConfig,
     path: &std::path::Path,
 ) -> Result<DramStats, crate::Error> {
+    use crate::limits::MAX_TRACE_CYCLE;
     use crate::trace::{self, TimedRequest, TraceError};
     use std::io::{BufRead, BufReader};
     let name = path.display().to_string();
@@ -433,9 +434,21 @@ pub fn simulate_trace_file(
         let mut cycle = 0u64;
         // Barriers (core synchronisation) mean nothing to the DRAM alone:
         // their gaps still advance the clock.
+        let mut record = 0u64;
         let recs = trace::TraceReader::new(reader, name.clone())?.filter_map(|r| match r {
             Ok(r) => {
                 cycle += r.gap as u64;
+                record += 1;
+                if cycle > MAX_TRACE_CYCLE {
+                    return Some(Err(TraceError::BadRecord {
+                        source_name: name.clone(),
+                        record: record - 1,
+                        message: format!(
+                            "the gaps add up to cycle {cycle}, above the limit {MAX_TRACE_CYCLE} \
+                             (2^36) of a DRAM-only trace"
+                        ),
+                    }));
+                }
                 (!r.kind.is_barrier()).then_some(Ok(TimedRequest {
                     cycle,
                     kind: r.kind,

@@ -141,6 +141,65 @@ fn sweep_job(base: &SimJob, sweep: &Sweep, value: i64) -> SimJob {
     job
 }
 
+/// `--bench` and `--versions` must name known benchmarks and versions of the
+/// selected studies: an unknown name is an error listing the valid ones (an
+/// empty report that exits 0 would look like success).
+fn check_selection(opts: &EvalOptions, backend: &dyn Backend) -> Result<()> {
+    let mut benches = std::collections::BTreeSet::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for &study in &opts.studies {
+        if let Ok(b) = backend.benchmarks(study, opts.size) {
+            benches.extend(b.into_iter().map(|b| b.name));
+        }
+        ids.extend(
+            versions::versions(study)
+                .into_iter()
+                .map(|v| v.id.to_string()),
+        );
+    }
+    let unknown = |asked: &[String], known: &std::collections::BTreeSet<String>| {
+        asked
+            .iter()
+            .filter(|a| !known.contains(*a))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let bad = unknown(&opts.only_benches, &benches);
+    if !bad.is_empty() && !benches.is_empty() {
+        return Err(EvalError::Usage(format!(
+            "unknown benchmark {} (valid: {})",
+            bad.join(", "),
+            benches.into_iter().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let bad = unknown(&opts.only_versions, &ids);
+    if !bad.is_empty() {
+        return Err(EvalError::Usage(format!(
+            "unknown version {} (valid: {})",
+            bad.join(", "),
+            ids.into_iter().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The cache directory must be a directory (created if missing): a file there
+/// would fail every cell.
+fn check_cache_dir(dir: &std::path::Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(EvalError::Usage(format!(
+            "cache {} exists and is not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        EvalError::Usage(format!(
+            "cannot create the cache directory {}: {e}",
+            dir.display()
+        ))
+    })
+}
+
 fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &study in &opts.studies {
@@ -395,6 +454,8 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
         checksums: honesty::ChecksumCount::default(),
         notes: backend.notes(),
     };
+    check_selection(opts, backend)?;
+    check_cache_dir(&opts.cache_dir())?;
     let cells = plan(opts, backend, &mut out);
     let fingerprint = backend.fingerprint();
     let k = keys(&cells, &fingerprint);

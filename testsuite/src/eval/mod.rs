@@ -20,6 +20,7 @@ pub mod backend;
 pub mod cache;
 pub mod engine;
 pub mod honesty;
+pub mod interrupt;
 pub mod machine;
 pub mod paper;
 pub mod plots;
@@ -47,6 +48,10 @@ pub enum EvalError {
     /// Serialization failed.
     #[error("JSON error: {0}")]
     Json(#[from] serde_json::Error),
+    /// The options name something that does not exist or cannot be used
+    /// (an unknown benchmark or version, a cache path that is a file).
+    #[error("{0}")]
+    Usage(String),
     /// Drawing a plot failed.
     #[error("plot `{name}`: {msg}")]
     Plot {

@@ -73,6 +73,77 @@ fn link_into(target: &Path, dir: &Path, name: &str) -> StageResult<()> {
     })
 }
 
+/// The stack size the benchmarks run with (the usual default, 8 MiB).
+const STACK_BYTES: u64 = 8 << 20;
+
+/// Refuses to run when the harness's resource limits would move the
+/// benchmarks' memory: results depend on addresses (bank maps), and the kernel
+/// and the C library place memory differently under an address-space limit
+/// (`ulimit -v`: a large `mmap` that fails falls back to the `brk` heap) or an
+/// unlimited stack (the legacy bottom-up `mmap` layout). A finite soft limit
+/// under an unlimited hard one is lifted for the children
+/// ([`layout_limits`]); a finite hard address-space limit is an error, as is a
+/// hard stack limit below 8 MiB (issue #38: `ulimit -v 6000000` changed
+/// moldyn's bank map and the ch. 4 figures).
+pub fn check_layout_limits() -> std::result::Result<(), String> {
+    let get = |r| {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        let ok = unsafe { libc::getrlimit(r, &mut l) } == 0;
+        ok.then_some(l)
+    };
+    let Some(as_) = get(libc::RLIMIT_AS) else {
+        return Err("cannot read the address-space limit (getrlimit)".into());
+    };
+    if as_.rlim_max != libc::RLIM_INFINITY {
+        return Err(format!(
+            "the address-space limit (ulimit -v) is {} KiB and cannot be lifted: the benchmarks' \
+             memory layout, hence their bank maps and every result, depends on it; run weft eval \
+             without it (ulimit -v unlimited)",
+            as_.rlim_max / 1024
+        ));
+    }
+    if let Some(st) = get(libc::RLIMIT_STACK) {
+        if st.rlim_max != libc::RLIM_INFINITY && st.rlim_max < STACK_BYTES {
+            return Err(format!(
+                "the hard stack limit (ulimit -s) is {} KiB, below the {} KiB the benchmarks run with",
+                st.rlim_max / 1024,
+                STACK_BYTES / 1024
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gives a benchmark's process the resource limits its memory layout assumes:
+/// no address-space limit and an 8 MiB stack (see [`check_layout_limits`],
+/// which makes sure the hard limits allow both).
+fn layout_limits(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let inf = libc::rlimit {
+                rlim_cur: libc::RLIM_INFINITY,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &inf);
+            let mut st = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::getrlimit(libc::RLIMIT_STACK, &mut st) == 0 {
+                st.rlim_cur = STACK_BYTES;
+                libc::setrlimit(libc::RLIMIT_STACK, &st);
+            }
+            Ok(())
+        })
+    };
+}
+
 fn failed(e: impl std::fmt::Display) -> StageError {
     StageError::Failed(e.to_string())
 }
@@ -276,6 +347,7 @@ impl Backend for WeftBackend {
         let mut cmd = Command::new("./prog");
         // Same addresses, hence same banks, on every run (no ASLR).
         weft_passes::link::reproducible_layout(&mut cmd);
+        layout_limits(&mut cmd);
         let out = cmd
             .current_dir(dir)
             .env_clear()
@@ -360,6 +432,7 @@ fn gpart_args(
     let graph = dir.join("gpart.graph.mtx");
     let mut cmd = Command::new(exe);
     weft_passes::link::reproducible_layout(&mut cmd);
+    layout_limits(&mut cmd);
     // No inherited variables: a `WEFT_TRACE` or `WEFT_STATS` of the harness's
     // environment must not make this run write a trace or statistics.
     let out = cmd
@@ -435,7 +508,7 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         llc_hit_rate: st.llc_hit_rate,
         row_hit_rate: st.row_hit_rate,
         avg_mem_latency: st.avg_mem_latency,
-        blp_series: st.mlp_per_epoch.clone(),
+        blp_series: dense_series(&st.mlp_per_epoch),
         epoch_cycles: st.epoch_cycles,
         inspection_cycles: st.inspection_cycles,
         dram_requests: st.memory.dram_requests,
@@ -525,4 +598,16 @@ pub fn runtime_stats_from_json(v: &serde_json::Value) -> RuntimeStats {
 #[allow(dead_code)]
 fn _oracle(o: Oracle) -> &'static str {
     o.name()
+}
+
+/// The sparse per-epoch series of the simulator (`(epoch, value)` for the busy
+/// epochs) as one value per epoch, 0 for the idle epochs in between (the plots'
+/// form; an evaluation trace is bounded by the simulator's limits).
+fn dense_series(sparse: &[(u64, f64)]) -> Vec<f64> {
+    let mut v = Vec::new();
+    for &(e, x) in sparse {
+        v.resize(e as usize, 0.0);
+        v.push(x);
+    }
+    v
 }

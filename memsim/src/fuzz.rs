@@ -1,0 +1,269 @@
+//! A byte-level mutation fuzzer that runs on stable Rust (no cargo-fuzz), for
+//! the parsers of hostile input (issue #38): the trace readers, the machine
+//! configuration loader, `weft schedule`'s instance parser.
+//!
+//! [`run`] mutates valid seed inputs (bit flips, byte and token insertions,
+//! deletions, duplications, splices, boundary numbers such as `4294967295` or
+//! `NaN`), feeds each to a target under `catch_unwind`, and reports every input
+//! that panics or takes longer than the per-input time limit. Memory is bounded
+//! by the parsers' limits (`docs/limits.md`); the test harness additionally
+//! measures the peak heap of each input with a counting allocator. Runs are
+//! deterministic for a given seed and input count; a time budget makes them
+//! longer (`WEFT_FUZZ_SECONDS`).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+/// What a fuzzing run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Inputs tried.
+    pub inputs: u64,
+    /// Slowest input.
+    pub slowest: Duration,
+    /// Inputs that panicked or were too slow: a description and the input.
+    pub failures: Vec<(String, Vec<u8>)>,
+}
+
+/// How long a run lasts and what counts as too slow.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Stop after this many inputs ...
+    pub inputs: u64,
+    /// ... or after this long, whichever comes first.
+    pub time: Duration,
+    /// An input taking longer than this is a failure.
+    pub per_input: Duration,
+    /// Largest mutated input, in bytes.
+    pub max_len: usize,
+}
+
+/// Boundary tokens inserted into text inputs.
+const TOKENS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1099511627776",
+    "4000000000",
+    "NaN",
+    "inf",
+    "-0",
+    "1e999",
+    "0x",
+    "0xffffffffffffffff",
+    "#",
+    "\n",
+    " ",
+    "\"",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    "B",
+    "R",
+    "W",
+    "[[",
+    "\u{0}",
+];
+
+/// Boundary integers written (little-endian) into binary inputs.
+const WORDS: &[u64] = &[
+    0,
+    1,
+    0x7f,
+    0xff,
+    0xffff,
+    0xffff_ffff,
+    u64::MAX,
+    1 << 63,
+    2,
+    3,
+];
+
+/// xorshift64* generator (deterministic).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// One to four random mutations of `input` (splicing from `seeds`).
+fn mutate(rng: &mut Rng, input: &mut Vec<u8>, seeds: &[Vec<u8>], max_len: usize) {
+    for _ in 0..1 + rng.below(4) {
+        let len = input.len();
+        let at = rng.below(len + 1);
+        match rng.below(9) {
+            0 if len > 0 => {
+                let i = rng.below(len);
+                input[i] ^= 1 << rng.below(8);
+            }
+            1 if len > 0 => {
+                let i = rng.below(len);
+                input[i] = rng.next() as u8;
+            }
+            2 => {
+                let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                input.splice(at..at, t.iter().copied());
+            }
+            3 if len > 0 => {
+                let end = (at + 1 + rng.below(16)).min(len);
+                input.drain(at.min(end)..end);
+            }
+            4 if len > 0 => {
+                let a = rng.below(len);
+                let b = (a + 1 + rng.below(64)).min(len);
+                let copy = input[a..b].to_vec();
+                input.splice(at..at, copy);
+            }
+            5 => {
+                let s = &seeds[rng.below(seeds.len())];
+                if !s.is_empty() {
+                    let a = rng.below(s.len());
+                    let b = (a + 1 + rng.below(64)).min(s.len());
+                    input.splice(at..at, s[a..b].iter().copied());
+                }
+            }
+            6 if len >= 8 => {
+                let w = WORDS[rng.below(WORDS.len())].to_le_bytes();
+                let n = [1, 2, 4, 8][rng.below(4)];
+                let i = rng.below(len - n + 1);
+                input[i..i + n].copy_from_slice(&w[..n]);
+            }
+            7 => input.truncate(at),
+            _ => {
+                // Replace a run of digits with a boundary number.
+                if let Some(i) = (0..len)
+                    .map(|k| (at + k) % len)
+                    .find(|&i| input[i].is_ascii_digit())
+                {
+                    let mut j = i;
+                    while j < len && input[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    let t = TOKENS[rng.below(15)].as_bytes();
+                    input.splice(i..j, t.iter().copied());
+                }
+            }
+        }
+    }
+    input.truncate(max_len);
+}
+
+/// Fuzzes `target` from `seeds` (non-empty) within `budget`; `seed` fixes the
+/// mutation sequence. Each seed is tried unmutated first.
+pub fn run(seeds: &[Vec<u8>], seed: u64, budget: Budget, mut target: impl FnMut(&[u8])) -> Report {
+    assert!(!seeds.is_empty(), "fuzzing needs at least one seed input");
+    let mut rng = Rng(seed | 1);
+    let mut report = Report::default();
+    let start = Instant::now();
+    let mut corpus: Vec<Vec<u8>> = seeds.to_vec();
+    while report.inputs < budget.inputs && start.elapsed() < budget.time {
+        let n = report.inputs as usize;
+        let input = if n < seeds.len() {
+            seeds[n].clone()
+        } else {
+            let mut v = corpus[rng.below(corpus.len())].clone();
+            mutate(&mut rng, &mut v, seeds, budget.max_len);
+            v
+        };
+        let t0 = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| target(&input)));
+        let took = t0.elapsed();
+        report.inputs += 1;
+        report.slowest = report.slowest.max(took);
+        if let Err(p) = outcome {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            report
+                .failures
+                .push((format!("panic: {msg}"), input.clone()));
+        } else if took > budget.per_input {
+            report.failures.push((
+                format!("took {took:?} (limit {:?})", budget.per_input),
+                input.clone(),
+            ));
+        }
+        // Keep some mutants as new starting points (bounded corpus).
+        if corpus.len() < 256 && rng.below(8) == 0 {
+            corpus.push(input);
+        }
+    }
+    report
+}
+
+/// The budget of the test suite's short run, or of a long run when the
+/// environment sets `WEFT_FUZZ_SECONDS` (seconds per target).
+pub fn budget_from_env(short_inputs: u64, short_time: Duration) -> Budget {
+    let long = std::env::var("WEFT_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok());
+    Budget {
+        inputs: if long.is_some() {
+            u64::MAX
+        } else {
+            short_inputs
+        },
+        time: long.map_or(short_time, Duration::from_secs),
+        per_input: Duration::from_secs(2),
+        max_len: 1 << 16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_panic_and_a_slow_input() {
+        let seeds = vec![b"12 R 0x40\n".to_vec()];
+        let b = Budget {
+            inputs: 5000,
+            time: Duration::from_secs(30),
+            per_input: Duration::from_secs(5),
+            max_len: 256,
+        };
+        let r = run(&seeds, 7, b, |x| {
+            if x.windows(3).any(|w| w == b"NaN") {
+                panic!("found NaN");
+            }
+        });
+        assert_eq!(r.inputs, 5000);
+        assert!(
+            r.failures.iter().any(|(m, _)| m.contains("found NaN")),
+            "{:?}",
+            r.failures.len()
+        );
+        // Deterministic: the same seed gives the same failures.
+        let again = run(&seeds, 7, b, |x| {
+            if x.windows(3).any(|w| w == b"NaN") {
+                panic!("found NaN");
+            }
+        });
+        assert_eq!(again.failures.len(), r.failures.len());
+    }
+}
