@@ -7,3 +7,4 @@
 
 pub mod bench;
 pub mod eval;
+pub mod kernels;
