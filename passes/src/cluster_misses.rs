@@ -71,17 +71,23 @@ impl Pass for ClusterMisses {
         let llc_lines = m.llc.size_bytes / line.max(1);
         let cores = m.core.count as u64;
         let max_ibs = self.max_ibs;
+        let ids = crate::loop_ids::LoopIds::of_module(module, &cx.analysis(module));
         let plans = std::cell::RefCell::new(std::collections::HashMap::new());
         let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
-            let (d, _) = ib_schedule::decide_affine(fa, l, false);
+            let (d, _) = ib_schedule::decide_affine(&ids, fa, l, false);
             if let Decision::Transform(p) = &d {
                 let sp = strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs);
-                plans.borrow_mut().insert(util::bkey(p.header), sp);
+                if let Some(why) = crate::payoff::too_little_work(&ids, fa, l, &sp, cores) {
+                    return Decision::Skip(format!("cluster-misses: {why}"));
+                }
+                plans
+                    .borrow_mut()
+                    .insert(util::bkey(p.header), (sp, ids.nest(fa, l)));
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let sp = plans
+            let (sp, name) = plans
                 .borrow()
                 .get(&util::bkey(plan.header))
                 .cloned()
@@ -93,10 +99,11 @@ impl Pass for ClusterMisses {
                 fingerprint: false,
                 desc: None,
                 min_parallel_iters: cx.config.min_parallel_iters,
+                name: name.clone(),
             };
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "cluster-misses: nest {} body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c))",
+                "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c))",
                 o.nest,
                 o.body.get_name().to_string_lossy(),
                 sp.line_iters,

@@ -52,6 +52,13 @@
 //! re-inspected whenever any live-in value changes (the context fingerprint),
 //! so the DAG always matches the executed addresses. Everything else is left
 //! unchanged with a remark.
+//!
+//! Pay-off (issue 34): a legal nest is still declined, with a `missed` remark
+//! naming it as `weft analyze` does (`@function L<k>`) and stating the reason,
+//! when the schedule cannot change anything or cannot pay
+//! ([`crate::payoff`]): IBs chained by a dependence on one array, windows of
+//! one IB under Algorithm 5 (eq. 5.1), or too little work for the runtime's
+//! fixed cost.
 
 use inkwell::module::Module;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
@@ -62,7 +69,9 @@ use crate::error::{PassError, Result};
 use crate::inspector;
 use crate::manager::{Changed, Pass, PassContext};
 use crate::outline::{self, CloneKind, LoopPlan};
+use crate::loop_ids::LoopIds;
 use crate::parallel::{self, Decision};
+use crate::payoff;
 use crate::pipeline::PassOptions;
 use crate::rtabi::{self, RtFn};
 use crate::strip_mine::{self, StripPlan};
@@ -150,7 +159,14 @@ pub struct NestEmit<'ctx> {
     pub desc: Option<crate::affine_desc::DescSpec<'ctx>>,
     /// Trip counts below this run inline ([`crate::PipelineConfig::min_parallel_iters`]).
     pub min_parallel_iters: u64,
+    /// The nest's name as `weft analyze` gives it (`@function L<k>`).
+    pub name: String,
 }
+
+/// Kind of the instruction metadata `!{name, iw}` that `ib-schedule` puts on
+/// each executor call: the nest's name (`@function L<k>`) and the compile-time
+/// eq. 5.1 window size (0 when unknown), read back by `loop-permute`.
+pub const NEST_MD: &str = "weft.nest";
 
 /// Result of [`outline_nest`]: the generated functions.
 pub struct Outlined<'ctx> {
@@ -337,6 +353,19 @@ pub fn outline_nest<'ctx>(
             .basic()
             .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
             .into_int_value();
+        let tag = |v: IntValue<'ctx>| -> Result<()> {
+            if let Some(call) = inkwell::values::BasicValue::as_instruction_value(&v) {
+                let node = cx.metadata_node(&[
+                    cx.metadata_string(&how.name).into(),
+                    i64t.const_int(how.strip.iw_estimate.unwrap_or(0), false)
+                        .into(),
+                ]);
+                call.set_metadata(node, cx.get_kind_id(NEST_MD))
+                    .map_err(|e| PassError::Llvm(format!("nest metadata: {e}")))?;
+            }
+            Ok(())
+        };
+        tag(st)?;
         let seq = |b: &inkwell::builder::Builder<'ctx>| -> Result<()> {
             b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
             Ok(())
@@ -372,6 +401,7 @@ pub fn outline_nest<'ctx>(
                     .basic()
                     .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
                     .into_int_value();
+                tag(st2)?;
                 b.build_store(slot, st2)?;
                 Ok(())
             })?;
@@ -394,6 +424,7 @@ pub fn outline_nest<'ctx>(
 
 /// What `ib-schedule` (and `cluster-misses`) decide for loop `l`.
 pub fn decide_affine<'ctx>(
+    ids: &LoopIds,
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
     allow_deps: bool,
@@ -415,9 +446,15 @@ pub fn decide_affine<'ctx>(
     if p != l {
         return (
             Decision::Skip(if l == nest.root && par {
-                "sequential loop; its parallel inner loop is scheduled".into()
+                format!(
+                    "sequential loop; its parallel inner loop {} is the one scheduled",
+                    ids.nest(fa, p)
+                )
             } else {
-                String::new()
+                format!(
+                    "part of the nest scheduled at {}, not a nest of its own (that loop's remark says what became of it)",
+                    ids.nest(fa, p)
+                )
             }),
             false,
         );
@@ -435,6 +472,9 @@ pub fn decide_affine<'ctx>(
                 Decision::Skip("IBs would depend on each other (deps=false)".into()),
                 false,
             );
+        }
+        if let Some(why) = payoff::chained_dependence(ids, fa, l) {
+            return (Decision::Skip(format!("ib-schedule: {why}")), false);
         }
     }
     if par && !parallel::parallel_except_reductions(fa, l) {
@@ -472,10 +512,11 @@ impl Pass for IbSchedule {
         let max_ibs = self.max_ibs;
         let scheme = self.scheme;
         let allow = self.deps;
+        let ids = LoopIds::of_module(module, &cx.analysis(module));
         // Parallelism per decided loop, read back in `apply`.
         let par_of = std::cell::RefCell::new(std::collections::HashMap::new());
         let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
-            let (d, par) = decide_affine(fa, l, allow);
+            let (d, par) = decide_affine(&ids, fa, l, allow);
             if let Decision::Transform(p) = &d {
                 let sp = match strip_mine::recorded(
                     module,
@@ -492,6 +533,15 @@ impl Pass for IbSchedule {
                     },
                     None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
                 };
+                let refusal = payoff::too_little_work(&ids, fa, l, &sp, cores).or_else(|| {
+                    payoff::is_algorithm5(scheme)
+                        .then(|| payoff::one_block_windows(&ids, fa, l, &sp))
+                        .flatten()
+                });
+                if let Some(why) = refusal {
+                    return Decision::Skip(format!("ib-schedule: {why}"));
+                }
+                let name = ids.nest(fa, l);
                 let desc = if scheme != 0 || !par {
                     Some(crate::affine_desc::build(fa, l))
                 } else {
@@ -499,12 +549,12 @@ impl Pass for IbSchedule {
                 };
                 par_of
                     .borrow_mut()
-                    .insert(util::bkey(p.header), (par, sp, desc));
+                    .insert(util::bkey(p.header), (par, sp, desc, name));
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let (par, sp, desc) = par_of
+            let (par, sp, desc, name) = par_of
                 .borrow_mut()
                 .remove(&util::bkey(plan.header))
                 .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
@@ -529,10 +579,11 @@ impl Pass for IbSchedule {
                 fingerprint: !par,
                 desc,
                 min_parallel_iters: cx.config.min_parallel_iters,
+                name: name.clone(),
             };
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "ib-schedule: nest {} scheme {} body @{}{}; {} ({}); {}{}",
+                "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}",
                 o.nest,
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),

@@ -105,6 +105,9 @@ pub fn drive<'ctx>(
         .map(|f| f.get_name().to_string_lossy().into_owned())
         .filter(|n| selected(only, n))
         .collect();
+    // Remarks name loops by the ids of the module before any change (the ids
+    // `weft analyze` prints), not by the renumbering after an outlining.
+    let ids = crate::loop_ids::LoopIds::of_module(module, &cx.analysis(module));
     // Canonical loops (preheaders, dedicated exits) for the outliner.
     if !names.is_empty() {
         util::run_llvm_passes(module, "function(loop-simplify)")?;
@@ -119,7 +122,7 @@ pub fn drive<'ctx>(
             let Some((l, d)) = next_decision(fa, &decided, decide) else {
                 break;
             };
-            let label = outline::loop_label(fa, l);
+            let label = ids.label(fa, l);
             decided.insert(util::bkey(fa.cfg.block(fa.forest.get(l).header)));
             match d {
                 Decision::Skip(why) => cx.remark(&name, Some(label), RemarkKind::Missed, why),
