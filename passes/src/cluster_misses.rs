@@ -82,12 +82,15 @@ impl Pass for ClusterMisses {
                 }
                 plans
                     .borrow_mut()
-                    .insert(util::bkey(p.header), (sp, ids.nest(fa, l)));
+                    .insert(
+                        util::bkey(p.header),
+                        (sp, ids.nest(fa, l), crate::payoff::work_spec(fa, l)),
+                    );
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let (sp, name) = plans
+            let (sp, name, work) = plans
                 .borrow()
                 .get(&util::bkey(plan.header))
                 .cloned()
@@ -100,10 +103,12 @@ impl Pass for ClusterMisses {
                 desc: None,
                 min_parallel_iters: cx.config.min_parallel_iters,
                 name: name.clone(),
+                work_guard: work.map(|w| (w, crate::payoff::MIN_CALL_WORK_DEFAULT)),
             };
+            let guard_note = ib_schedule::guard_note(&how);
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c))",
+                "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c)){guard_note}",
                 o.nest,
                 o.body.get_name().to_string_lossy(),
                 sp.line_iters,

@@ -161,6 +161,86 @@ pub struct NestEmit<'ctx> {
     pub min_parallel_iters: u64,
     /// The nest's name as `weft analyze` gives it (`@function L<k>`).
     pub name: String,
+    /// Run-time work guard ([`crate::payoff`]): executions with fewer than
+    /// this many innermost iterations run the body in the original order
+    /// without calling the runtime.
+    pub work_guard: Option<(payoff::WorkSpec<'ctx>, u64)>,
+}
+
+/// `if (tc * work < min) body(ctx, 0, tc); else <what follows>`: splits the
+/// builder's block; returns the join block and the block's old terminator,
+/// which [`finish_work_guard`] puts back there.
+fn emit_work_guard<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: FunctionValue<'ctx>,
+    spec: &payoff::WorkSpec<'ctx>,
+    min: u64,
+) -> Result<(inkwell::basic_block::BasicBlock<'ctx>, inkwell::values::InstructionValue<'ctx>)> {
+    let cx = module.get_context();
+    let i64t = cx.i64_type();
+    let b = &site.builder;
+    let mut vals = std::collections::HashMap::new();
+    for (s, v) in &spec.syms {
+        let x = v.into_int_value();
+        let x = match x.get_type().get_bit_width() {
+            64 => x,
+            w if w < 64 => b.build_int_s_extend(x, i64t, "")?,
+            _ => b.build_int_truncate(x, i64t, "")?,
+        };
+        vals.insert(*s, x);
+    }
+    let mut per = i64t.const_zero();
+    for (mono, c) in spec.per_iteration.terms() {
+        let mut t = i64t.const_int(c as u64, true);
+        for s in mono {
+            let v = *vals
+                .get(s)
+                .ok_or_else(|| PassError::Llvm("work guard: symbol missing".into()))?;
+            t = b.build_int_mul(t, v, "")?;
+        }
+        per = b.build_int_add(per, t, "")?;
+    }
+    let work = b.build_int_mul(site.trip_count, per, "weft.work")?;
+    let small = b.build_int_compare(
+        IntPredicate::SLT,
+        work,
+        i64t.const_int(min, false),
+        "weft.fewwork",
+    )?;
+    let cur = b
+        .get_insert_block()
+        .ok_or_else(|| PassError::Llvm("builder not positioned".into()))?;
+    let term = cur
+        .get_terminator()
+        .ok_or_else(|| PassError::Llvm("block without terminator".into()))?;
+    let small_bb = cx.insert_basic_block_after(cur, "weft.fewwork");
+    let big_bb = cx.insert_basic_block_after(small_bb, "weft.enoughwork");
+    let join_bb = cx.insert_basic_block_after(big_bb, "weft.work.join");
+    term.remove_from_basic_block();
+    b.position_at_end(cur);
+    b.build_conditional_branch(small, small_bb, big_bb)?;
+    b.position_at_end(small_bb);
+    b.build_call(
+        body,
+        &[site.ctx.into(), i64t.const_zero().into(), site.trip_count.into()],
+        "",
+    )?;
+    b.build_unconditional_branch(join_bb)?;
+    b.position_at_end(big_bb);
+    let t = b.build_unconditional_branch(join_bb)?;
+    b.position_before(&t);
+    Ok((join_bb, term))
+}
+
+/// Continues after the guard of [`emit_work_guard`].
+fn finish_work_guard<'ctx>(
+    b: &inkwell::builder::Builder<'ctx>,
+    join: (inkwell::basic_block::BasicBlock<'ctx>, inkwell::values::InstructionValue<'ctx>),
+) {
+    b.position_at_end(join.0);
+    b.insert_instruction(&join.1, None);
+    b.position_before(&join.1);
 }
 
 /// Kind of the instruction metadata `!{name, iw}` that `ib-schedule` puts on
@@ -251,11 +331,45 @@ pub fn outline_nest<'ctx>(
     } else {
         None
     };
+    let bf = body.function;
+    outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
+        let guard = match &how.work_guard {
+            Some((spec, min)) => Some(emit_work_guard(module, site, bf, spec, *min)?),
+            None => None,
+        };
+        let r = emit_nest_call(
+            module, plan, how, site, nest, insp, run, run_insp, scheme_word, bf,
+        );
+        if let Some(j) = guard {
+            finish_work_guard(&site.builder, j);
+        }
+        r
+    })?;
+    Ok(Outlined {
+        nest,
+        body: bf,
+        inspector: insp,
+    })
+}
+
+/// [`outline_nest`]'s call site, after the work guard.
+#[allow(clippy::too_many_arguments)]
+fn emit_nest_call<'ctx>(
+    module: &Module<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    how: &NestEmit<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    nest: u32,
+    insp: Option<(FunctionValue<'ctx>, usize)>,
+    run: FunctionValue<'ctx>,
+    run_insp: Option<FunctionValue<'ctx>>,
+    scheme_word: u64,
+    bf: FunctionValue<'ctx>,
+) -> Result<()> {
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
-    let bf = body.function;
-    outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
+    {
         // Dependent nests: one cached schedule per live-in context (the
         // inspector's context cache); a new context gets a fresh inspection.
         let nest_id: IntValue<'ctx> = if how.fingerprint {
@@ -414,12 +528,18 @@ pub fn outline_nest<'ctx>(
         // The runtime validates before running anything: on failure run the rest sequentially.
         let bad = b.build_int_compare(IntPredicate::NE, st, zero, "weft.failed")?;
         outline::emit_if(module, b, bad, "weft.fallback", seq)
-    })?;
-    Ok(Outlined {
-        nest,
-        body: bf,
-        inspector: insp,
-    })
+    }
+}
+
+/// The remark's sentence on the run-time work guard.
+pub fn guard_note(how: &NestEmit<'_>) -> String {
+    match &how.work_guard {
+        Some((w, min)) => format!(
+            "; executions of fewer than {min} innermost iterations (trip count x {} per iteration, at loop entry) run in the original order without calling the runtime",
+            w.text
+        ),
+        None => "; no run-time work guard (the inner trip counts depend on the nest's IVs or are unknown)".into(),
+    }
 }
 
 /// What `ib-schedule` (and `cluster-misses`) decide for loop `l`.
@@ -549,12 +669,15 @@ impl Pass for IbSchedule {
                 };
                 par_of
                     .borrow_mut()
-                    .insert(util::bkey(p.header), (par, sp, desc, name));
+                    .insert(
+                        util::bkey(p.header),
+                        (par, sp, desc, name, payoff::work_spec(fa, l)),
+                    );
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let (par, sp, desc, name) = par_of
+            let (par, sp, desc, name, work) = par_of
                 .borrow_mut()
                 .remove(&util::bkey(plan.header))
                 .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
@@ -580,10 +703,12 @@ impl Pass for IbSchedule {
                 desc,
                 min_parallel_iters: cx.config.min_parallel_iters,
                 name: name.clone(),
+                work_guard: work.map(|w| (w, payoff::min_call_work(scheme))),
             };
+            let guard_note = guard_note(&how);
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}",
+                "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}{guard_note}",
                 o.nest,
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),

@@ -31,10 +31,21 @@
 //!   execution, the runtime's fixed cost per scheduled execution (waking the
 //!   workers, the plan, the descriptor or inspector pass) exceeds the work.
 //!
+//! The third rule has a run-time half for trip counts only known at run time:
+//! [`work_spec`] gives the innermost iterations per iteration of `P` as a
+//! polynomial over loop invariants (rectangular nests), and `ib-schedule`
+//! emits, before the runtime call, `if (tc * work < min_work) body(0, tc)`:
+//! the original order, with no call into the runtime (thresholds
+//! [`MIN_CALL_WORK_DEFAULT`], [`MIN_CALL_WORK_BANKS`]).
+//!
 //! Nests are named as `weft analyze` prints them: `@function L<k>` with the
 //! frontend's loop id (`frontend/src/loops.rs`) of the scheduled loop.
 
+use std::collections::HashMap;
+
+use inkwell::values::BasicValueEnum;
 use weft_frontend::deps::{alias, Alias};
+use weft_frontend::expr::Sym;
 use weft_frontend::{AccessClass, FunctionAnalysis, LoopId, Poly};
 
 use crate::loop_ids::LoopIds;
@@ -163,4 +174,92 @@ pub fn one_block_windows(
 /// (MLP-first, CLP-first, balanced).
 pub fn is_algorithm5(scheme: u32) -> bool {
     matches!(scheme, 1..=3)
+}
+
+/// Innermost iterations per execution below which the Default scheme's
+/// executor call is skipped at run time (its fixed cost is a few microseconds
+/// per call: waking the workers and dealing the IBs; `docs/kernels.md`).
+pub const MIN_CALL_WORK_DEFAULT: u64 = 32_768;
+
+/// The same for the bank-aware schemes (Algorithm 5 and Locality-Aware-MLP),
+/// whose call also computes every IB's bank vectors (descriptor enumeration or
+/// the inspector) and the window schedule: tens of microseconds per call.
+pub const MIN_CALL_WORK_BANKS: u64 = 262_144;
+
+/// The run-time work threshold of a scheme (runtime code).
+pub fn min_call_work(scheme: u32) -> u64 {
+    if scheme == 0 {
+        MIN_CALL_WORK_DEFAULT
+    } else {
+        MIN_CALL_WORK_BANKS
+    }
+}
+
+/// Innermost iterations per iteration of the scheduled loop, as a polynomial
+/// over loop invariants, with the values of its symbols before the loop.
+#[derive(Debug, Clone)]
+pub struct WorkSpec<'ctx> {
+    /// Sum over the innermost loops of the product of the trip counts from
+    /// `P` (exclusive) down to them; 1 when `P` is innermost.
+    pub per_iteration: Poly,
+    /// The values of the symbols `per_iteration` mentions.
+    pub syms: HashMap<Sym, BasicValueEnum<'ctx>>,
+    /// `per_iteration` with the source's names, for remarks.
+    pub text: String,
+}
+
+/// The [`WorkSpec`] of `p`, when every loop inside it has a step-1 trip count
+/// that depends on no IV of the nest (a rectangular nest) and on values
+/// defined before `p`.
+pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpec<'ctx>> {
+    let forest = &fa.forest;
+    fn below(
+        fa: &FunctionAnalysis<'_>,
+        p: LoopId,
+        l: LoopId,
+    ) -> Option<Poly> {
+        let kids = &fa.forest.get(l).children;
+        if kids.is_empty() {
+            return Some(Poly::constant(1));
+        }
+        let mut sum = Poly::zero();
+        for &c in kids {
+            let tc = fa.loop_ivs(c).trip_count.as_ref()?.as_poly()?.clone();
+            if tc.ivs().iter().any(|m| fa.forest.encloses(p, *m)) {
+                return None;
+            }
+            sum = sum.add(&tc.mul(&below(fa, p, c)?).ok()?).ok()?;
+        }
+        Some(sum)
+    }
+    let per_iteration = below(fa, p, p)?;
+    let inside = |v: BasicValueEnum<'ctx>| {
+        inkwell::values::BasicValue::as_instruction_value(&v)
+            .and_then(|i| i.get_parent())
+            .and_then(|b| fa.cfg.id(b))
+            .is_some_and(|b| forest.get(p).contains(b))
+    };
+    let mut syms = HashMap::new();
+    for s in per_iteration.symbols() {
+        let v = match s {
+            Sym::Iv(m) => fa.loop_ivs(m).primary_iv()?.phi.as_basic_value(),
+            Sym::Param(id) => {
+                let info = fa.symbols.symbols.get(id.0 as usize)?;
+                if info.def_loop.is_some_and(|d| forest.encloses(p, d)) {
+                    return None;
+                }
+                info.value
+            }
+        };
+        if inside(v) || !v.is_int_value() {
+            return None;
+        }
+        syms.insert(s, v);
+    }
+    let text = per_iteration.render(&|s| fa.symbols.name(s));
+    Some(WorkSpec {
+        per_iteration,
+        syms,
+        text,
+    })
 }
