@@ -80,12 +80,10 @@ impl Pass for ClusterMisses {
                 if let Some(why) = crate::payoff::too_little_work(&ids, fa, l, &sp, cores) {
                     return Decision::Skip(format!("cluster-misses: {why}"));
                 }
-                plans
-                    .borrow_mut()
-                    .insert(
-                        util::bkey(p.header),
-                        (sp, ids.nest(fa, l), crate::payoff::work_spec(fa, l)),
-                    );
+                plans.borrow_mut().insert(
+                    util::bkey(p.header),
+                    (sp, ids.nest(fa, l), crate::payoff::work_spec(fa, l)),
+                );
             }
             d
         };

@@ -67,9 +67,9 @@ use weft_frontend::{FunctionAnalysis, LoopId};
 
 use crate::error::{PassError, Result};
 use crate::inspector;
+use crate::loop_ids::LoopIds;
 use crate::manager::{Changed, Pass, PassContext};
 use crate::outline::{self, CloneKind, LoopPlan};
-use crate::loop_ids::LoopIds;
 use crate::parallel::{self, Decision};
 use crate::payoff;
 use crate::pipeline::PassOptions;
@@ -176,7 +176,10 @@ fn emit_work_guard<'ctx>(
     body: FunctionValue<'ctx>,
     spec: &payoff::WorkSpec<'ctx>,
     min: u64,
-) -> Result<(inkwell::basic_block::BasicBlock<'ctx>, inkwell::values::InstructionValue<'ctx>)> {
+) -> Result<(
+    inkwell::basic_block::BasicBlock<'ctx>,
+    inkwell::values::InstructionValue<'ctx>,
+)> {
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let b = &site.builder;
@@ -223,7 +226,11 @@ fn emit_work_guard<'ctx>(
     b.position_at_end(small_bb);
     b.build_call(
         body,
-        &[site.ctx.into(), i64t.const_zero().into(), site.trip_count.into()],
+        &[
+            site.ctx.into(),
+            i64t.const_zero().into(),
+            site.trip_count.into(),
+        ],
         "",
     )?;
     b.build_unconditional_branch(join_bb)?;
@@ -236,7 +243,10 @@ fn emit_work_guard<'ctx>(
 /// Continues after the guard of [`emit_work_guard`].
 fn finish_work_guard<'ctx>(
     b: &inkwell::builder::Builder<'ctx>,
-    join: (inkwell::basic_block::BasicBlock<'ctx>, inkwell::values::InstructionValue<'ctx>),
+    join: (
+        inkwell::basic_block::BasicBlock<'ctx>,
+        inkwell::values::InstructionValue<'ctx>,
+    ),
 ) {
     b.position_at_end(join.0);
     b.insert_instruction(&join.1, None);
@@ -338,7 +348,16 @@ pub fn outline_nest<'ctx>(
             None => None,
         };
         let r = emit_nest_call(
-            module, plan, how, site, nest, insp, run, run_insp, scheme_word, bf,
+            module,
+            plan,
+            how,
+            site,
+            nest,
+            insp,
+            run,
+            run_insp,
+            scheme_word,
+            bf,
         );
         if let Some(j) = guard {
             finish_work_guard(&site.builder, j);
@@ -667,12 +686,10 @@ impl Pass for IbSchedule {
                 } else {
                     None
                 };
-                par_of
-                    .borrow_mut()
-                    .insert(
-                        util::bkey(p.header),
-                        (par, sp, desc, name, payoff::work_spec(fa, l)),
-                    );
+                par_of.borrow_mut().insert(
+                    util::bkey(p.header),
+                    (par, sp, desc, name, payoff::work_spec(fa, l)),
+                );
             }
             d
         };

@@ -63,8 +63,13 @@ impl LoopPermute {
 
 /// The `(name, iw)` `ib-schedule` recorded on an executor call
 /// ([`crate::ib_schedule::NEST_MD`]), if any.
-fn nest_md(module: &Module<'_>, call: inkwell::values::InstructionValue<'_>) -> Option<(String, u64)> {
-    let kind = module.get_context().get_kind_id(crate::ib_schedule::NEST_MD);
+fn nest_md(
+    module: &Module<'_>,
+    call: inkwell::values::InstructionValue<'_>,
+) -> Option<(String, u64)> {
+    let kind = module
+        .get_context()
+        .get_kind_id(crate::ib_schedule::NEST_MD);
     let ops = call.get_metadata(kind)?.get_node_values()?;
     let name = ops
         .first()?

@@ -67,7 +67,9 @@ pub const MIN_CHAIN_DISTANCE: i64 = 32;
 fn constant_distance(fa: &FunctionAnalysis<'_>, p: LoopId, a: &Poly, b: &Poly) -> Option<i64> {
     let (ca, ra) = a.split_iv(p);
     let (cb, rb) = b.split_iv(p);
-    let c = ca.as_const().filter(|c| *c != 0 && cb.as_const() == Some(*c))?;
+    let c = ca
+        .as_const()
+        .filter(|c| *c != 0 && cb.as_const() == Some(*c))?;
     let d = ra.sub(&rb).ok()?.as_const()?;
     let step = fa.loop_ivs(p).primary_iv().map_or(1, |v| v.step).max(1);
     (d % c == 0).then(|| (d / c).abs() / step)
@@ -76,11 +78,7 @@ fn constant_distance(fa: &FunctionAnalysis<'_>, p: LoopId, a: &Poly, b: &Poly) -
 /// Why the IBs of `p` chain (first rule of the module docs), if they do: a
 /// carried dependence between affine references to one array without a
 /// constant distance of at least [`MIN_CHAIN_DISTANCE`] iterations.
-pub fn chained_dependence(
-    ids: &LoopIds,
-    fa: &FunctionAnalysis<'_>,
-    p: LoopId,
-) -> Option<String> {
+pub fn chained_dependence(ids: &LoopIds, fa: &FunctionAnalysis<'_>, p: LoopId) -> Option<String> {
     let d = &fa.deps[p.index()];
     let find = |id| fa.accesses.iter().find(|a| a.id == id);
     for c in &d.carried {
@@ -213,11 +211,7 @@ pub struct WorkSpec<'ctx> {
 /// defined before `p`.
 pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpec<'ctx>> {
     let forest = &fa.forest;
-    fn below(
-        fa: &FunctionAnalysis<'_>,
-        p: LoopId,
-        l: LoopId,
-    ) -> Option<Poly> {
+    fn below(fa: &FunctionAnalysis<'_>, p: LoopId, l: LoopId) -> Option<Poly> {
         let kids = &fa.forest.get(l).children;
         if kids.is_empty() {
             return Some(Poly::constant(1));

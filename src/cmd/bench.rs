@@ -420,7 +420,10 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    let cells: Vec<&Cell> = rows.iter().flat_map(|r| r.variants.iter().skip(1)).collect();
+    let cells: Vec<&Cell> = rows
+        .iter()
+        .flat_map(|r| r.variants.iter().skip(1))
+        .collect();
     let over = |x: f64| {
         cells
             .iter()

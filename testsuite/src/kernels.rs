@@ -47,45 +47,243 @@ macro_rules! kernel {
 
 static KERNELS: &[Benchmark] = &[
     // dense linear algebra
-    kernel!("gemm", Affine, "C = beta C + alpha A B (restrict)", "n 72", "n 280"),
-    kernel!("symm", Affine, "symmetric product, lower triangle of A (helper allocator)", "n 64", "n 240"),
-    kernel!("trmm", Affine, "in-place triangular product B = alpha A^T B (globals)", "n 64", "n 240"),
-    kernel!("syrk", Affine, "symmetric rank-k update, lower triangle (restrict)", "n 72", "n 280"),
-    kernel!("gemver", Affine, "rank-2 update and matrix-vector products (helper allocator)", "n 400", "n 1600"),
+    kernel!(
+        "gemm",
+        Affine,
+        "C = beta C + alpha A B (restrict)",
+        "n 72",
+        "n 280"
+    ),
+    kernel!(
+        "symm",
+        Affine,
+        "symmetric product, lower triangle of A (helper allocator)",
+        "n 64",
+        "n 240"
+    ),
+    kernel!(
+        "trmm",
+        Affine,
+        "in-place triangular product B = alpha A^T B (globals)",
+        "n 64",
+        "n 240"
+    ),
+    kernel!(
+        "syrk",
+        Affine,
+        "symmetric rank-k update, lower triangle (restrict)",
+        "n 72",
+        "n 280"
+    ),
+    kernel!(
+        "gemver",
+        Affine,
+        "rank-2 update and matrix-vector products (helper allocator)",
+        "n 400",
+        "n 1600"
+    ),
     kernel!("atax", Affine, "y = A^T A x (restrict)", "n 400", "n 1600"),
-    kernel!("bicg", Affine, "s = A^T r, q = A p in one sweep (globals)", "n 200", "n 400"),
-    kernel!("mvt", Affine, "x1 += A y1, x2 += A^T y2 (helper allocator)", "n 400", "n 1600"),
-    kernel!("mm2", Affine, "D = beta D + alpha A B C (restrict)", "n 64", "n 220"),
-    kernel!("mm3", Affine, "G = (A B)(C D) (helper allocator)", "n 56", "n 200"),
-    kernel!("doitgen", Affine, "tensor contraction over a 3-D array (restrict)", "n 24", "n 72"),
+    kernel!(
+        "bicg",
+        Affine,
+        "s = A^T r, q = A p in one sweep (globals)",
+        "n 200",
+        "n 400"
+    ),
+    kernel!(
+        "mvt",
+        Affine,
+        "x1 += A y1, x2 += A^T y2 (helper allocator)",
+        "n 400",
+        "n 1600"
+    ),
+    kernel!(
+        "mm2",
+        Affine,
+        "D = beta D + alpha A B C (restrict)",
+        "n 64",
+        "n 220"
+    ),
+    kernel!(
+        "mm3",
+        Affine,
+        "G = (A B)(C D) (helper allocator)",
+        "n 56",
+        "n 200"
+    ),
+    kernel!(
+        "doitgen",
+        Affine,
+        "tensor contraction over a 3-D array (restrict)",
+        "n 24",
+        "n 72"
+    ),
     // solvers and factorizations
-    kernel!("trisolv", Affine, "forward substitution, 3 right-hand sides (restrict)", "n 400", "n 2000"),
-    kernel!("cholesky", Affine, "in-place Cholesky, whole nest (helper allocator)", "n 96", "n 360"),
-    kernel!("lu", Affine, "in-place LU without pivoting (globals)", "n 96", "n 360"),
-    kernel!("durbin", Affine, "Levinson-Durbin recursion (restrict)", "n 800", "n 4000"),
-    kernel!("gramschmidt", Affine, "modified Gram-Schmidt QR (helper allocator)", "n 64", "n 200"),
+    kernel!(
+        "trisolv",
+        Affine,
+        "forward substitution, 3 right-hand sides (restrict)",
+        "n 400",
+        "n 2000"
+    ),
+    kernel!(
+        "cholesky",
+        Affine,
+        "in-place Cholesky, whole nest (helper allocator)",
+        "n 96",
+        "n 360"
+    ),
+    kernel!(
+        "lu",
+        Affine,
+        "in-place LU without pivoting (globals)",
+        "n 96",
+        "n 360"
+    ),
+    kernel!(
+        "durbin",
+        Affine,
+        "Levinson-Durbin recursion (restrict)",
+        "n 800",
+        "n 4000"
+    ),
+    kernel!(
+        "gramschmidt",
+        Affine,
+        "modified Gram-Schmidt QR (helper allocator)",
+        "n 64",
+        "n 200"
+    ),
     // stencils
-    kernel!("jacobi1d", Affine, "3-point Jacobi, two buffers (restrict)", "n 4000, 20 steps", "n 200000, 40 steps"),
-    kernel!("jacobi2d", Affine, "5-point Jacobi, two buffers (globals)", "120^2, 6 steps", "400^2, 20 steps"),
-    kernel!("heat3d", Affine, "7-point heat equation in 3-D (helper allocator)", "24^3, 4 steps", "72^3, 10 steps"),
-    kernel!("seidel2d", Affine, "9-point Gauss-Seidel in place (restrict)", "120^2, 4 steps", "500^2, 8 steps"),
-    kernel!("fdtd2d", Affine, "2-D FDTD, three coupled fields (helper allocator)", "100^2, 6 steps", "400^2, 16 steps"),
-    kernel!("blur2d", Affine, "separable 5-tap blur (globals)", "160^2, 2 steps", "400^2, 8 steps"),
+    kernel!(
+        "jacobi1d",
+        Affine,
+        "3-point Jacobi, two buffers (restrict)",
+        "n 4000, 20 steps",
+        "n 200000, 40 steps"
+    ),
+    kernel!(
+        "jacobi2d",
+        Affine,
+        "5-point Jacobi, two buffers (globals)",
+        "120^2, 6 steps",
+        "400^2, 20 steps"
+    ),
+    kernel!(
+        "heat3d",
+        Affine,
+        "7-point heat equation in 3-D (helper allocator)",
+        "24^3, 4 steps",
+        "72^3, 10 steps"
+    ),
+    kernel!(
+        "seidel2d",
+        Affine,
+        "9-point Gauss-Seidel in place (restrict)",
+        "120^2, 4 steps",
+        "500^2, 8 steps"
+    ),
+    kernel!(
+        "fdtd2d",
+        Affine,
+        "2-D FDTD, three coupled fields (helper allocator)",
+        "100^2, 6 steps",
+        "400^2, 16 steps"
+    ),
+    kernel!(
+        "blur2d",
+        Affine,
+        "separable 5-tap blur (globals)",
+        "160^2, 2 steps",
+        "400^2, 8 steps"
+    ),
     // statistics and data mining
-    kernel!("covariance", Affine, "covariance matrix (restrict)", "m 64", "m 240"),
-    kernel!("correlation", Affine, "correlation matrix (helper allocator)", "m 64", "m 240"),
-    kernel!("zscore", Affine, "column z-scores of a table (restrict)", "600 x 48", "12000 x 48"),
-    kernel!("kmeans", Irregular, "k-means assignment and update (helper allocator)", "2000 points", "60000 points"),
+    kernel!(
+        "covariance",
+        Affine,
+        "covariance matrix (restrict)",
+        "m 64",
+        "m 240"
+    ),
+    kernel!(
+        "correlation",
+        Affine,
+        "correlation matrix (helper allocator)",
+        "m 64",
+        "m 240"
+    ),
+    kernel!(
+        "zscore",
+        Affine,
+        "column z-scores of a table (restrict)",
+        "600 x 48",
+        "12000 x 48"
+    ),
+    kernel!(
+        "kmeans",
+        Irregular,
+        "k-means assignment and update (helper allocator)",
+        "2000 points",
+        "60000 points"
+    ),
     // dynamic programming
-    kernel!("nussinov", Affine, "base-pair maximisation over a triangle (globals)", "n 120", "n 400"),
-    kernel!("floyd", Affine, "Floyd-Warshall shortest paths (restrict)", "n 96", "n 320"),
-    kernel!("lcs", Affine, "longest-common-subsequence table (helper allocator)", "n 400", "n 3000"),
-    kernel!("knapsack", Irregular, "0/1 knapsack table (restrict)", "120 items", "800 items"),
+    kernel!(
+        "nussinov",
+        Affine,
+        "base-pair maximisation over a triangle (globals)",
+        "n 120",
+        "n 400"
+    ),
+    kernel!(
+        "floyd",
+        Affine,
+        "Floyd-Warshall shortest paths (restrict)",
+        "n 96",
+        "n 320"
+    ),
+    kernel!(
+        "lcs",
+        Affine,
+        "longest-common-subsequence table (helper allocator)",
+        "n 400",
+        "n 3000"
+    ),
+    kernel!(
+        "knapsack",
+        Irregular,
+        "0/1 knapsack table (restrict)",
+        "120 items",
+        "800 items"
+    ),
     // index-array loops
-    kernel!("spmv", Irregular, "CSR y = A x, 8 products (helper allocator)", "4000 rows", "200000 rows"),
-    kernel!("histogram", Irregular, "weighted histogram by index (restrict)", "20000 samples", "10^6 samples"),
-    kernel!("gather", Irregular, "y = a x[idx] + y through a permutation (restrict)", "20000", "10^6"),
-    kernel!("scatter", Irregular, "y[perm] = x + c through a permutation (helper allocator)", "20000", "10^6"),
+    kernel!(
+        "spmv",
+        Irregular,
+        "CSR y = A x, 8 products (helper allocator)",
+        "4000 rows",
+        "200000 rows"
+    ),
+    kernel!(
+        "histogram",
+        Irregular,
+        "weighted histogram by index (restrict)",
+        "20000 samples",
+        "10^6 samples"
+    ),
+    kernel!(
+        "gather",
+        Irregular,
+        "y = a x[idx] + y through a permutation (restrict)",
+        "20000",
+        "10^6"
+    ),
+    kernel!(
+        "scatter",
+        Irregular,
+        "y[perm] = x + c through a permutation (helper allocator)",
+        "20000",
+        "10^6"
+    ),
 ];
 
 /// Every kernel of the corpus.
@@ -107,7 +305,11 @@ pub fn select(names: Option<&[String]>) -> bench::Result<Vec<&'static Benchmark>
                 .find(|k| k.name == n)
                 .ok_or_else(|| bench::BenchError::Unknown {
                     name: n.clone(),
-                    known: KERNELS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+                    known: KERNELS
+                        .iter()
+                        .map(|k| k.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 })
         })
         .collect()
@@ -171,8 +373,8 @@ pub fn sources(k: &Benchmark, dir: &Path) -> Result<Sources, String> {
 /// as `dir/<name>`.
 pub fn build(src: &Sources, pipeline: &str, dir: &Path, name: &str) -> Result<Built, String> {
     let ctx = inkwell::context::Context::create();
-    let module =
-        weft_frontend::load_module(&ctx, &src.ir, &Default::default()).map_err(|e| e.to_string())?;
+    let module = weft_frontend::load_module(&ctx, &src.ir, &Default::default())
+        .map_err(|e| e.to_string())?;
     let cfg = weft_passes::PipelineConfig {
         min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
         ..weft_passes::PipelineConfig::new()
@@ -303,15 +505,21 @@ mod tests {
             }
             let src = std::fs::read_to_string(k.main_source()).unwrap();
             assert!(src.contains("kernel_"), "{}: no kernel_ function", k.name);
-            assert!(src.contains("wb_pick_size("), "{}: no size argument", k.name);
+            assert!(
+                src.contains("wb_pick_size("),
+                "{}: no size argument",
+                k.name
+            );
         }
         // The three array styles of the corpus are all present.
         let styles = ["restrict", "kc_array", "static double"];
         for s in styles {
             assert!(
-                KERNELS.iter().any(|k| std::fs::read_to_string(k.main_source())
-                    .unwrap()
-                    .contains(s)),
+                KERNELS
+                    .iter()
+                    .any(|k| std::fs::read_to_string(k.main_source())
+                        .unwrap()
+                        .contains(s)),
                 "no kernel uses {s}"
             );
         }
