@@ -253,10 +253,42 @@ fn finish_work_guard<'ctx>(
     b.position_before(&join.1);
 }
 
-/// Kind of the instruction metadata `!{name, iw}` that `ib-schedule` puts on
-/// each executor call: the nest's name (`@function L<k>`) and the compile-time
-/// eq. 5.1 window size (0 when unknown), read back by `loop-permute`.
-pub const NEST_MD: &str = "weft.nest";
+thread_local! {
+    /// The executor calls `ib-schedule` emitted in the module being optimized
+    /// (by address): the nest's name (`@function L<k>`) and the compile-time
+    /// eq. 5.1 window size (0 when unknown), read back by `loop-permute`.
+    /// Kept beside the IR rather than in it, so the output module is unchanged.
+    static NESTS: std::cell::RefCell<(usize, std::collections::HashMap<usize, (String, u64)>)> =
+        std::cell::RefCell::new((0, std::collections::HashMap::new()));
+}
+
+fn record_nest(module: &Module<'_>, call: inkwell::values::InstructionValue<'_>, name: &str, iw: u64) {
+    use inkwell::values::AsValueRef;
+    let m = module.as_mut_ptr() as usize;
+    NESTS.with(|n| {
+        let mut n = n.borrow_mut();
+        if n.0 != m {
+            *n = (m, std::collections::HashMap::new());
+        }
+        n.1.insert(call.as_value_ref() as usize, (name.to_string(), iw));
+    });
+}
+
+/// The `(name, iw)` recorded for an executor call of `module`, if
+/// `ib-schedule` emitted it in this thread.
+pub fn nest_of(
+    module: &Module<'_>,
+    call: inkwell::values::InstructionValue<'_>,
+) -> Option<(String, u64)> {
+    use inkwell::values::AsValueRef;
+    let m = module.as_mut_ptr() as usize;
+    NESTS.with(|n| {
+        let n = n.borrow();
+        (n.0 == m)
+            .then(|| n.1.get(&(call.as_value_ref() as usize)).cloned())
+            .flatten()
+    })
+}
 
 /// Result of [`outline_nest`]: the generated functions.
 pub struct Outlined<'ctx> {
@@ -488,13 +520,7 @@ fn emit_nest_call<'ctx>(
             .into_int_value();
         let tag = |v: IntValue<'ctx>| -> Result<()> {
             if let Some(call) = inkwell::values::BasicValue::as_instruction_value(&v) {
-                let node = cx.metadata_node(&[
-                    cx.metadata_string(&how.name).into(),
-                    i64t.const_int(how.strip.iw_estimate.unwrap_or(0), false)
-                        .into(),
-                ]);
-                call.set_metadata(node, cx.get_kind_id(NEST_MD))
-                    .map_err(|e| PassError::Llvm(format!("nest metadata: {e}")))?;
+                record_nest(module, call, &how.name, how.strip.iw_estimate.unwrap_or(0));
             }
             Ok(())
         };

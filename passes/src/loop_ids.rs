@@ -4,21 +4,26 @@
 //! that outlines a nest makes the frontend renumber the function's remaining
 //! loops when it re-analyses.
 //!
-//! The first pass that asks records, in the module's named metadata
-//! `weft.loopids` (one node `!{function, header block, id}` per loop), the ids
-//! of the module as it was then; later passes and re-analyses look a loop up
-//! by its header block's name, which outlining leaves alone. A loop without a
-//! recorded id (a header without a unique name, or a loop created by a pass)
-//! keeps its current id.
+//! The first pass that asks takes the ids of the module as it is then, while
+//! it holds no function weft generated (no `*.weft.*` function: nothing has
+//! been outlined yet); later passes over the same module, and re-analyses
+//! within a pass, look a loop up by its header block's name, which outlining
+//! leaves alone. The ids are kept per thread for the module being optimized
+//! (a pipeline runs on one thread), not in the IR, so the output module is
+//! the same with or without them. A loop without a recorded id (a header
+//! without a unique name, or a loop a pass created) keeps its current id.
 
 use std::collections::HashMap;
 
+use std::cell::RefCell;
+
 use inkwell::module::Module;
-use inkwell::values::BasicMetadataValueEnum;
 use weft_frontend::{FunctionAnalysis, LoopId, ModuleAnalysis};
 
-/// Name of the module metadata holding the original ids.
-pub const MD_NAME: &str = "weft.loopids";
+thread_local! {
+    /// The module (by address) whose original ids are kept, and the ids.
+    static KEPT: RefCell<Option<(usize, LoopIds)>> = const { RefCell::new(None) };
+}
 
 /// Original loop ids by (function, header block name).
 #[derive(Debug, Clone, Default)]
@@ -35,49 +40,24 @@ fn header_name(fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
 }
 
 impl LoopIds {
-    /// The recorded ids of `module`; records those of `analysis` (the module
-    /// as it is now) first when none are recorded yet.
+    /// The original ids of `module`: those kept for it, or those of
+    /// `analysis` (the module as it is now) when nothing was outlined yet.
     pub fn of_module<'ctx>(module: &Module<'ctx>, analysis: &ModuleAnalysis<'ctx>) -> LoopIds {
-        let md = module.get_global_metadata(MD_NAME);
-        if md.is_empty() {
-            let ids = LoopIds::snapshot(analysis);
-            let cx = module.get_context();
-            let i64t = cx.i64_type();
-            for ((f, h), id) in &ids.ids {
-                let vals: [BasicMetadataValueEnum<'_>; 3] = [
-                    cx.metadata_string(f).into(),
-                    cx.metadata_string(h).into(),
-                    i64t.const_int(u64::from(*id), false).into(),
-                ];
-                // A failure leaves the ids unrecorded: later passes then
-                // snapshot again (their current ids), nothing worse.
-                let _ = module.add_global_metadata(MD_NAME, &cx.metadata_node(&vals));
+        let key = module.as_mut_ptr() as usize;
+        let fresh = !module
+            .get_functions()
+            .any(|f| f.get_name().to_string_lossy().contains(".weft."));
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            match &*k {
+                Some((m, ids)) if *m == key && !fresh => ids.clone(),
+                _ => {
+                    let ids = LoopIds::snapshot(analysis);
+                    *k = Some((key, ids.clone()));
+                    ids
+                }
             }
-            return ids;
-        }
-        let mut ids = HashMap::new();
-        for n in md {
-            let Some(ops) = n.get_node_values() else {
-                continue;
-            };
-            if ops.len() < 3 {
-                continue;
-            }
-            let s = |i: usize| {
-                ops[i]
-                    .into_metadata_value()
-                    .get_string_value()
-                    .map(|c| String::from_utf8_lossy(c).into_owned())
-            };
-            let id = match ops[2] {
-                BasicMetadataValueEnum::IntValue(v) => v.get_zero_extended_constant(),
-                _ => None,
-            };
-            if let (Some(f), Some(h), Some(id)) = (s(0), s(1), id) {
-                ids.insert((f, h), id as u32);
-            }
-        }
-        LoopIds { ids }
+        })
     }
 
     /// The ids of `analysis` as they are (headers with a unique name only).

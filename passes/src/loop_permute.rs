@@ -23,12 +23,12 @@
 //! also refuses to permute a plan that has synchronisation waits.
 //!
 //! Pay-off (issue 34): a nest whose windows hold one IB (eq. 5.1 at compile
-//! time, recorded by `ib-schedule` on the call with the nest's name) is not
+//! time, recorded by `ib-schedule` for the call with the nest's name) is not
 //! permuted either: there is nothing to interleave ([`crate::payoff`]). Every
 //! remark names the nest as `weft analyze` does (`@function L<k>`).
 
 use inkwell::module::Module;
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
+use inkwell::values::BasicValueEnum;
 
 use crate::error::Result;
 use crate::manager::{Changed, Pass, PassContext, RemarkKind};
@@ -59,28 +59,6 @@ impl LoopPermute {
             only: o.list("only"),
         })
     }
-}
-
-/// The `(name, iw)` `ib-schedule` recorded on an executor call
-/// ([`crate::ib_schedule::NEST_MD`]), if any.
-fn nest_md(
-    module: &Module<'_>,
-    call: inkwell::values::InstructionValue<'_>,
-) -> Option<(String, u64)> {
-    let kind = module
-        .get_context()
-        .get_kind_id(crate::ib_schedule::NEST_MD);
-    let ops = call.get_metadata(kind)?.get_node_values()?;
-    let name = ops
-        .first()?
-        .into_metadata_value()
-        .get_string_value()
-        .map(|c| String::from_utf8_lossy(c).into_owned())?;
-    let iw = match ops.get(1)? {
-        BasicMetadataValueEnum::IntValue(v) => v.get_zero_extended_constant()?,
-        _ => return None,
-    };
-    Some((name, iw))
 }
 
 /// Sets the permutation flag on every affine executor call of parallel nests;
@@ -116,7 +94,7 @@ pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, Strin
         if scheme & PERMUTE_FLAG != 0 {
             continue;
         }
-        let md = nest_md(module, call);
+        let md = crate::ib_schedule::nest_of(module, call);
         let name = match (&md, nest) {
             (Some((n, _)), _) => n.clone(),
             (None, Some(id)) => format!("@{fname} (runtime nest {id})"),
