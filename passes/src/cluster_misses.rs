@@ -30,6 +30,10 @@ use crate::util;
 pub const OPTIONS: &[(&str, &str)] = &[
     ("max-ibs", "bound on strips per execution (default 512)"),
     (
+        "min-work",
+        "innermost iterations per execution below which the executor is skipped at run time (default 32768; 0: never skipped)",
+    ),
+    (
         "only",
         "`|`-separated globs of functions to transform (default: all defined)",
     ),
@@ -42,6 +46,8 @@ pub struct ClusterMisses {
     pub max_ibs: u64,
     /// Function globs.
     pub only: Vec<String>,
+    /// Run-time work threshold ([`crate::payoff::MIN_CALL_WORK_DEFAULT`]).
+    pub min_work: u64,
 }
 
 impl ClusterMisses {
@@ -56,6 +62,7 @@ impl ClusterMisses {
         Ok(ClusterMisses {
             max_ibs,
             only: o.list("only"),
+            min_work: o.u64_or("min-work", crate::payoff::MIN_CALL_WORK_DEFAULT)?,
         })
     }
 }
@@ -71,6 +78,7 @@ impl Pass for ClusterMisses {
         let llc_lines = m.llc.size_bytes / line.max(1);
         let cores = m.core.count as u64;
         let max_ibs = self.max_ibs;
+        let min_work = self.min_work;
         let ids = crate::loop_ids::LoopIds::of_module(module, &cx.analysis(module));
         let plans = std::cell::RefCell::new(std::collections::HashMap::new());
         let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
@@ -101,7 +109,7 @@ impl Pass for ClusterMisses {
                 desc: None,
                 min_parallel_iters: cx.config.min_parallel_iters,
                 name: name.clone(),
-                work_guard: work.map(|w| (w, crate::payoff::MIN_CALL_WORK_DEFAULT)),
+                work_guard: work.zip(Some(min_work)).filter(|(_, m)| *m > 0),
             };
             let guard_note = ib_schedule::guard_note(&how);
             let o = ib_schedule::outline_nest(m, &plan, &how)?;

@@ -98,6 +98,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "only",
         "`|`-separated globs of functions to transform (default: all defined)",
     ),
+    (
+        "min-work",
+        "innermost iterations per execution below which the executor is skipped at run time, the loop running in its original order (default 32768 for scheme=default, 262144 for the bank-aware schemes; 0: never skipped)",
+    ),
 ];
 
 /// The `ib-schedule` pass.
@@ -111,6 +115,8 @@ pub struct IbSchedule {
     pub deps: bool,
     /// Function globs.
     pub only: Vec<String>,
+    /// Run-time work threshold (`None`: [`payoff::min_call_work`] of the scheme).
+    pub min_work: Option<u64>,
 }
 
 impl IbSchedule {
@@ -128,6 +134,10 @@ impl IbSchedule {
             max_ibs,
             deps: o.bool_or("deps", true)?,
             only: o.list("only"),
+            min_work: match o.get("min-work") {
+                None => None,
+                Some(_) => Some(o.u64_or("min-work", 0)?),
+            },
         })
     }
 }
@@ -253,16 +263,24 @@ fn finish_work_guard<'ctx>(
     b.position_before(&join.1);
 }
 
+/// Per module (by address): executor call (by address) -> `(name, iw)`.
+type NestTable = (usize, std::collections::HashMap<usize, (String, u64)>);
+
 thread_local! {
     /// The executor calls `ib-schedule` emitted in the module being optimized
     /// (by address): the nest's name (`@function L<k>`) and the compile-time
     /// eq. 5.1 window size (0 when unknown), read back by `loop-permute`.
     /// Kept beside the IR rather than in it, so the output module is unchanged.
-    static NESTS: std::cell::RefCell<(usize, std::collections::HashMap<usize, (String, u64)>)> =
+    static NESTS: std::cell::RefCell<NestTable> =
         std::cell::RefCell::new((0, std::collections::HashMap::new()));
 }
 
-fn record_nest(module: &Module<'_>, call: inkwell::values::InstructionValue<'_>, name: &str, iw: u64) {
+fn record_nest(
+    module: &Module<'_>,
+    call: inkwell::values::InstructionValue<'_>,
+    name: &str,
+    iw: u64,
+) {
     use inkwell::values::AsValueRef;
     let m = module.as_mut_ptr() as usize;
     NESTS.with(|n| {
@@ -583,7 +601,7 @@ pub fn guard_note(how: &NestEmit<'_>) -> String {
             "; executions of fewer than {min} innermost iterations (trip count x {} per iteration, at loop entry) run in the original order without calling the runtime",
             w.text
         ),
-        None => "; no run-time work guard (the inner trip counts depend on the nest's IVs or are unknown)".into(),
+        None => "; no run-time work guard (min-work=0, or inner trip counts that depend on the nest's IVs or are unknown)".into(),
     }
 }
 
@@ -677,6 +695,7 @@ impl Pass for IbSchedule {
         let max_ibs = self.max_ibs;
         let scheme = self.scheme;
         let allow = self.deps;
+        let min_work = self.min_work;
         let ids = LoopIds::of_module(module, &cx.analysis(module));
         // Parallelism per decided loop, read back in `apply`.
         let par_of = std::cell::RefCell::new(std::collections::HashMap::new());
@@ -746,7 +765,9 @@ impl Pass for IbSchedule {
                 desc,
                 min_parallel_iters: cx.config.min_parallel_iters,
                 name: name.clone(),
-                work_guard: work.map(|w| (w, payoff::min_call_work(scheme))),
+                work_guard: work
+                    .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme))))
+                    .filter(|(_, m)| *m > 0),
             };
             let guard_note = guard_note(&how);
             let o = outline_nest(m, &plan, &how)?;
