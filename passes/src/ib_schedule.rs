@@ -100,7 +100,7 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ),
     (
         "min-work",
-        "innermost iterations per execution below which the executor is skipped at run time, the loop running in its original order (default 32768 for scheme=default, 262144 for the bank-aware schemes; 0: never skipped)",
+        "innermost iterations per execution below which the executor is skipped at run time, the loop running in its original order (default 32768 for scheme=default on a parallel nest, 262144 for the bank-aware schemes and for nests whose IBs may depend on each other; 0: never skipped)",
     ),
 ];
 
@@ -766,7 +766,7 @@ impl Pass for IbSchedule {
                 min_parallel_iters: cx.config.min_parallel_iters,
                 name: name.clone(),
                 work_guard: work
-                    .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme))))
+                    .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme, par))))
                     .filter(|(_, m)| *m > 0),
             };
             let guard_note = guard_note(&how);

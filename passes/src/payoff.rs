@@ -181,12 +181,16 @@ pub const MIN_CALL_WORK_DEFAULT: u64 = 32_768;
 
 /// The same for the bank-aware schemes (Algorithm 5 and Locality-Aware-MLP),
 /// whose call also computes every IB's bank vectors (descriptor enumeration or
-/// the inspector) and the window schedule: tens of microseconds per call.
+/// the inspector) and the window schedule, and for nests whose IBs may depend
+/// on each other (the run-time dependence check): tens of microseconds per call.
 pub const MIN_CALL_WORK_BANKS: u64 = 262_144;
 
-/// The run-time work threshold of a scheme (runtime code).
-pub fn min_call_work(scheme: u32) -> u64 {
-    if scheme == 0 {
+/// The run-time work threshold of a scheme (runtime code) for a nest proven
+/// parallel (`par`) or not: a nest whose IBs may depend on each other pays
+/// the runtime's dependence check on the described lines at every call, as
+/// costly as the bank vectors, whatever the scheme.
+pub fn min_call_work(scheme: u32, par: bool) -> u64 {
+    if scheme == 0 && par {
         MIN_CALL_WORK_DEFAULT
     } else {
         MIN_CALL_WORK_BANKS
