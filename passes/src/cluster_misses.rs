@@ -30,6 +30,10 @@ use crate::util;
 pub const OPTIONS: &[(&str, &str)] = &[
     ("max-ibs", "bound on strips per execution (default 512)"),
     (
+        "min-work",
+        "innermost iterations per execution below which the executor is skipped at run time (default 32768; 0: never skipped)",
+    ),
+    (
         "only",
         "`|`-separated globs of functions to transform (default: all defined)",
     ),
@@ -42,6 +46,8 @@ pub struct ClusterMisses {
     pub max_ibs: u64,
     /// Function globs.
     pub only: Vec<String>,
+    /// Run-time work threshold ([`crate::payoff::MIN_CALL_WORK_DEFAULT`]).
+    pub min_work: u64,
 }
 
 impl ClusterMisses {
@@ -56,6 +62,7 @@ impl ClusterMisses {
         Ok(ClusterMisses {
             max_ibs,
             only: o.list("only"),
+            min_work: o.u64_or("min-work", crate::payoff::MIN_CALL_WORK_DEFAULT)?,
         })
     }
 }
@@ -71,17 +78,25 @@ impl Pass for ClusterMisses {
         let llc_lines = m.llc.size_bytes / line.max(1);
         let cores = m.core.count as u64;
         let max_ibs = self.max_ibs;
+        let min_work = self.min_work;
+        let ids = cx.loop_ids(module);
         let plans = std::cell::RefCell::new(std::collections::HashMap::new());
         let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
-            let (d, _) = ib_schedule::decide_affine(fa, l, false);
+            let (d, _) = ib_schedule::decide_affine(&ids, fa, l, false);
             if let Decision::Transform(p) = &d {
                 let sp = strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs);
-                plans.borrow_mut().insert(util::bkey(p.header), sp);
+                if let Some(why) = crate::payoff::too_little_work(&ids, fa, l, &sp, cores) {
+                    return Decision::Skip(format!("cluster-misses: {why}"));
+                }
+                plans.borrow_mut().insert(
+                    util::bkey(p.header),
+                    (sp, ids.nest(fa, l), crate::payoff::work_spec(fa, l)),
+                );
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let sp = plans
+            let (sp, name, work) = plans
                 .borrow()
                 .get(&util::bkey(plan.header))
                 .cloned()
@@ -93,10 +108,13 @@ impl Pass for ClusterMisses {
                 fingerprint: false,
                 desc: None,
                 min_parallel_iters: cx.config.min_parallel_iters,
+                name: name.clone(),
+                work_guard: work.zip(Some(min_work)).filter(|(_, m)| *m > 0),
             };
+            let guard_note = ib_schedule::guard_note(&how);
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "cluster-misses: nest {} body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c))",
+                "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c)){guard_note}",
                 o.nest,
                 o.body.get_name().to_string_lossy(),
                 sp.line_iters,

@@ -52,6 +52,13 @@
 //! re-inspected whenever any live-in value changes (the context fingerprint),
 //! so the DAG always matches the executed addresses. Everything else is left
 //! unchanged with a remark.
+//!
+//! Pay-off (issue 34): a legal nest is still declined, with a `missed` remark
+//! naming it as `weft analyze` does (`@function L<k>`) and stating the reason,
+//! when the schedule cannot change anything or cannot pay
+//! ([`crate::payoff`]): IBs chained by a dependence on one array, windows of
+//! one IB under Algorithm 5 (eq. 5.1), or too little work for the runtime's
+//! fixed cost.
 
 use inkwell::module::Module;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
@@ -60,9 +67,11 @@ use weft_frontend::{FunctionAnalysis, LoopId};
 
 use crate::error::{PassError, Result};
 use crate::inspector;
+use crate::loop_ids::LoopIds;
 use crate::manager::{Changed, Pass, PassContext};
 use crate::outline::{self, CloneKind, LoopPlan};
 use crate::parallel::{self, Decision};
+use crate::payoff;
 use crate::pipeline::PassOptions;
 use crate::rtabi::{self, RtFn};
 use crate::strip_mine::{self, StripPlan};
@@ -89,6 +98,10 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "only",
         "`|`-separated globs of functions to transform (default: all defined)",
     ),
+    (
+        "min-work",
+        "innermost iterations per execution below which the executor is skipped at run time, the loop running in its original order (default 32768 for scheme=default on a parallel nest, 262144 for the bank-aware schemes and for nests whose IBs may depend on each other; 0: never skipped)",
+    ),
 ];
 
 /// The `ib-schedule` pass.
@@ -102,6 +115,8 @@ pub struct IbSchedule {
     pub deps: bool,
     /// Function globs.
     pub only: Vec<String>,
+    /// Run-time work threshold (`None`: [`payoff::min_call_work`] of the scheme).
+    pub min_work: Option<u64>,
 }
 
 impl IbSchedule {
@@ -119,6 +134,10 @@ impl IbSchedule {
             max_ibs,
             deps: o.bool_or("deps", true)?,
             only: o.list("only"),
+            min_work: match o.get("min-work") {
+                None => None,
+                Some(_) => Some(o.u64_or("min-work", 0)?),
+            },
         })
     }
 }
@@ -150,6 +169,143 @@ pub struct NestEmit<'ctx> {
     pub desc: Option<crate::affine_desc::DescSpec<'ctx>>,
     /// Trip counts below this run inline ([`crate::PipelineConfig::min_parallel_iters`]).
     pub min_parallel_iters: u64,
+    /// The nest's name as `weft analyze` gives it (`@function L<k>`).
+    pub name: String,
+    /// Run-time work guard ([`crate::payoff`]): executions with fewer than
+    /// this many innermost iterations run the body in the original order
+    /// without calling the runtime.
+    pub work_guard: Option<(payoff::WorkSpec<'ctx>, u64)>,
+}
+
+/// `if (tc * work < min) body(ctx, 0, tc); else <what follows>`: splits the
+/// builder's block; returns the join block and the block's old terminator,
+/// which [`finish_work_guard`] puts back there.
+fn emit_work_guard<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: FunctionValue<'ctx>,
+    spec: &payoff::WorkSpec<'ctx>,
+    min: u64,
+) -> Result<(
+    inkwell::basic_block::BasicBlock<'ctx>,
+    inkwell::values::InstructionValue<'ctx>,
+)> {
+    let cx = module.get_context();
+    let i64t = cx.i64_type();
+    let b = &site.builder;
+    let mut vals = std::collections::HashMap::new();
+    for (s, v) in &spec.syms {
+        let x = v.into_int_value();
+        let x = match x.get_type().get_bit_width() {
+            64 => x,
+            w if w < 64 => b.build_int_s_extend(x, i64t, "")?,
+            _ => b.build_int_truncate(x, i64t, "")?,
+        };
+        vals.insert(*s, x);
+    }
+    let mut per = i64t.const_zero();
+    for (mono, c) in spec.per_iteration.terms() {
+        let mut t = i64t.const_int(c as u64, true);
+        for s in mono {
+            let v = *vals
+                .get(s)
+                .ok_or_else(|| PassError::Llvm("work guard: symbol missing".into()))?;
+            t = b.build_int_mul(t, v, "")?;
+        }
+        per = b.build_int_add(per, t, "")?;
+    }
+    let work = b.build_int_mul(site.trip_count, per, "weft.work")?;
+    let small = b.build_int_compare(
+        IntPredicate::SLT,
+        work,
+        i64t.const_int(min, false),
+        "weft.fewwork",
+    )?;
+    let cur = b
+        .get_insert_block()
+        .ok_or_else(|| PassError::Llvm("builder not positioned".into()))?;
+    let term = cur
+        .get_terminator()
+        .ok_or_else(|| PassError::Llvm("block without terminator".into()))?;
+    let small_bb = cx.insert_basic_block_after(cur, "weft.fewwork");
+    let big_bb = cx.insert_basic_block_after(small_bb, "weft.enoughwork");
+    let join_bb = cx.insert_basic_block_after(big_bb, "weft.work.join");
+    term.remove_from_basic_block();
+    b.position_at_end(cur);
+    b.build_conditional_branch(small, small_bb, big_bb)?;
+    b.position_at_end(small_bb);
+    b.build_call(
+        body,
+        &[
+            site.ctx.into(),
+            i64t.const_zero().into(),
+            site.trip_count.into(),
+        ],
+        "",
+    )?;
+    b.build_unconditional_branch(join_bb)?;
+    b.position_at_end(big_bb);
+    let t = b.build_unconditional_branch(join_bb)?;
+    b.position_before(&t);
+    Ok((join_bb, term))
+}
+
+/// Continues after the guard of [`emit_work_guard`].
+fn finish_work_guard<'ctx>(
+    b: &inkwell::builder::Builder<'ctx>,
+    join: (
+        inkwell::basic_block::BasicBlock<'ctx>,
+        inkwell::values::InstructionValue<'ctx>,
+    ),
+) {
+    b.position_at_end(join.0);
+    b.insert_instruction(&join.1, None);
+    b.position_before(&join.1);
+}
+
+/// Per module (by address): executor call (by address) -> `(name, iw)`.
+type NestTable = (usize, std::collections::HashMap<usize, (String, u64)>);
+
+thread_local! {
+    /// The executor calls `ib-schedule` emitted in the module being optimized
+    /// (by address): the nest's name (`@function L<k>`) and the compile-time
+    /// eq. 5.1 window size (0 when unknown), read back by `loop-permute`.
+    /// Kept beside the IR rather than in it, so the output module is unchanged.
+    static NESTS: std::cell::RefCell<NestTable> =
+        std::cell::RefCell::new((0, std::collections::HashMap::new()));
+}
+
+fn record_nest(
+    module: &Module<'_>,
+    call: inkwell::values::InstructionValue<'_>,
+    name: &str,
+    iw: u64,
+) {
+    use inkwell::values::AsValueRef;
+    let m = module.as_mut_ptr() as usize;
+    NESTS.with(|n| {
+        let mut n = n.borrow_mut();
+        if n.0 != m {
+            *n = (m, std::collections::HashMap::new());
+        }
+        n.1.insert(call.as_value_ref() as usize, (name.to_string(), iw));
+    });
+}
+
+/// The `(name, iw)` recorded for an executor call of `module`, if
+/// `ib-schedule` emitted it in this thread.
+pub fn nest_of(
+    module: &Module<'_>,
+    call: inkwell::values::InstructionValue<'_>,
+) -> Option<(String, u64)> {
+    use inkwell::values::AsValueRef;
+    let m = module.as_mut_ptr() as usize;
+    NESTS.with(|n| {
+        let n = n.borrow();
+        (n.0 == m)
+            .then(|| n.1.get(&(call.as_value_ref() as usize)).cloned())
+            .flatten()
+    })
 }
 
 /// Result of [`outline_nest`]: the generated functions.
@@ -235,11 +391,54 @@ pub fn outline_nest<'ctx>(
     } else {
         None
     };
+    let bf = body.function;
+    outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
+        let guard = match &how.work_guard {
+            Some((spec, min)) => Some(emit_work_guard(module, site, bf, spec, *min)?),
+            None => None,
+        };
+        let r = emit_nest_call(
+            module,
+            plan,
+            how,
+            site,
+            nest,
+            insp,
+            run,
+            run_insp,
+            scheme_word,
+            bf,
+        );
+        if let Some(j) = guard {
+            finish_work_guard(&site.builder, j);
+        }
+        r
+    })?;
+    Ok(Outlined {
+        nest,
+        body: bf,
+        inspector: insp,
+    })
+}
+
+/// [`outline_nest`]'s call site, after the work guard.
+#[allow(clippy::too_many_arguments)]
+fn emit_nest_call<'ctx>(
+    module: &Module<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    how: &NestEmit<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    nest: u32,
+    insp: Option<(FunctionValue<'ctx>, usize)>,
+    run: FunctionValue<'ctx>,
+    run_insp: Option<FunctionValue<'ctx>>,
+    scheme_word: u64,
+    bf: FunctionValue<'ctx>,
+) -> Result<()> {
     let cx = module.get_context();
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
-    let bf = body.function;
-    outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
+    {
         // Dependent nests: one cached schedule per live-in context (the
         // inspector's context cache); a new context gets a fresh inspection.
         let nest_id: IntValue<'ctx> = if how.fingerprint {
@@ -337,6 +536,13 @@ pub fn outline_nest<'ctx>(
             .basic()
             .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
             .into_int_value();
+        let tag = |v: IntValue<'ctx>| -> Result<()> {
+            if let Some(call) = inkwell::values::BasicValue::as_instruction_value(&v) {
+                record_nest(module, call, &how.name, how.strip.iw_estimate.unwrap_or(0));
+            }
+            Ok(())
+        };
+        tag(st)?;
         let seq = |b: &inkwell::builder::Builder<'ctx>| -> Result<()> {
             b.build_call(bf, &[site.ctx.into(), head.into(), tc.into()], "")?;
             Ok(())
@@ -372,6 +578,7 @@ pub fn outline_nest<'ctx>(
                     .basic()
                     .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
                     .into_int_value();
+                tag(st2)?;
                 b.build_store(slot, st2)?;
                 Ok(())
             })?;
@@ -384,16 +591,23 @@ pub fn outline_nest<'ctx>(
         // The runtime validates before running anything: on failure run the rest sequentially.
         let bad = b.build_int_compare(IntPredicate::NE, st, zero, "weft.failed")?;
         outline::emit_if(module, b, bad, "weft.fallback", seq)
-    })?;
-    Ok(Outlined {
-        nest,
-        body: bf,
-        inspector: insp,
-    })
+    }
+}
+
+/// The remark's sentence on the run-time work guard.
+pub fn guard_note(how: &NestEmit<'_>) -> String {
+    match &how.work_guard {
+        Some((w, min)) => format!(
+            "; executions of fewer than {min} innermost iterations (trip count x {} per iteration, at loop entry) run in the original order without calling the runtime",
+            w.text
+        ),
+        None => "; no run-time work guard (min-work=0, or inner trip counts that depend on the nest's IVs or are unknown)".into(),
+    }
 }
 
 /// What `ib-schedule` (and `cluster-misses`) decide for loop `l`.
 pub fn decide_affine<'ctx>(
+    ids: &LoopIds,
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
     allow_deps: bool,
@@ -415,9 +629,15 @@ pub fn decide_affine<'ctx>(
     if p != l {
         return (
             Decision::Skip(if l == nest.root && par {
-                "sequential loop; its parallel inner loop is scheduled".into()
+                format!(
+                    "sequential loop; its parallel inner loop {} is the one scheduled",
+                    ids.nest(fa, p)
+                )
             } else {
-                String::new()
+                format!(
+                    "part of the nest scheduled at {}, not a nest of its own (that loop's remark says what became of it)",
+                    ids.nest(fa, p)
+                )
             }),
             false,
         );
@@ -435,6 +655,9 @@ pub fn decide_affine<'ctx>(
                 Decision::Skip("IBs would depend on each other (deps=false)".into()),
                 false,
             );
+        }
+        if let Some(why) = payoff::chained_dependence(ids, fa, l) {
+            return (Decision::Skip(format!("ib-schedule: {why}")), false);
         }
     }
     if par && !parallel::parallel_except_reductions(fa, l) {
@@ -472,10 +695,12 @@ impl Pass for IbSchedule {
         let max_ibs = self.max_ibs;
         let scheme = self.scheme;
         let allow = self.deps;
+        let min_work = self.min_work;
+        let ids = cx.loop_ids(module);
         // Parallelism per decided loop, read back in `apply`.
         let par_of = std::cell::RefCell::new(std::collections::HashMap::new());
         let mut decide = |fa: &FunctionAnalysis<'ctx>, l: LoopId| {
-            let (d, par) = decide_affine(fa, l, allow);
+            let (d, par) = decide_affine(&ids, fa, l, allow);
             if let Decision::Transform(p) = &d {
                 let sp = match strip_mine::recorded(
                     module,
@@ -492,19 +717,29 @@ impl Pass for IbSchedule {
                     },
                     None => strip_mine::plan(fa, l, line, llc_lines, cores, max_ibs),
                 };
+                let refusal = payoff::too_little_work(&ids, fa, l, &sp, cores).or_else(|| {
+                    payoff::is_algorithm5(scheme)
+                        .then(|| payoff::one_block_windows(&ids, fa, l, &sp))
+                        .flatten()
+                });
+                if let Some(why) = refusal {
+                    return Decision::Skip(format!("ib-schedule: {why}"));
+                }
+                let name = ids.nest(fa, l);
                 let desc = if scheme != 0 || !par {
                     Some(crate::affine_desc::build(fa, l))
                 } else {
                     None
                 };
-                par_of
-                    .borrow_mut()
-                    .insert(util::bkey(p.header), (par, sp, desc));
+                par_of.borrow_mut().insert(
+                    util::bkey(p.header),
+                    (par, sp, desc, name, payoff::work_spec(fa, l)),
+                );
             }
             d
         };
         let mut apply = |m: &Module<'ctx>, plan: LoopPlan<'ctx>, cx: &mut PassContext<'ctx>| {
-            let (par, sp, desc) = par_of
+            let (par, sp, desc, name, work) = par_of
                 .borrow_mut()
                 .remove(&util::bkey(plan.header))
                 .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
@@ -529,10 +764,15 @@ impl Pass for IbSchedule {
                 fingerprint: !par,
                 desc,
                 min_parallel_iters: cx.config.min_parallel_iters,
+                name: name.clone(),
+                work_guard: work
+                    .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme, par))))
+                    .filter(|(_, m)| *m > 0),
             };
+            let guard_note = guard_note(&how);
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
-                "ib-schedule: nest {} scheme {} body @{}{}; {} ({}); {}{}",
+                "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}{guard_note}",
                 o.nest,
                 SCHEMES[scheme as usize],
                 o.body.get_name().to_string_lossy(),

@@ -29,6 +29,7 @@ pub mod loop_permute;
 pub mod manager;
 pub mod outline;
 pub mod parallel;
+pub mod payoff;
 pub mod pipeline;
 pub mod registry;
 pub mod rtabi;

@@ -98,3 +98,57 @@ impl LoopNumbering {
         }
     }
 }
+
+/// A read-only copy of the numbering, for helpers that hold no
+/// [`crate::manager::PassContext`] (the compile-time payoff checks of
+/// [`crate::payoff`], the decision closures of the affine passes). Taken with
+/// [`crate::manager::PassContext::loop_ids`]; lookups go by header block, so
+/// the copy stays right while a pass outlines nests and re-analyses.
+#[derive(Debug, Clone, Default)]
+pub struct LoopIds {
+    numbering: LoopNumbering,
+}
+
+impl LoopIds {
+    fn header(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> Option<&Header> {
+        let h = fa.cfg.block(fa.forest.get(l).header);
+        let name = h.get_name().to_string_lossy().into_owned();
+        self.numbering
+            .by_header
+            .get(&util::bkey(h))
+            .filter(|r| r.function == fa.name && r.llvm_name == name)
+    }
+
+    /// The input id of loop `l` of `fa` (its current id for a loop created
+    /// since the numbering).
+    pub fn id(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> LoopId {
+        self.header(fa, l).map_or(l, |r| r.id)
+    }
+
+    /// The remark label of loop `l`, as [`LoopNumbering::label`] gives it.
+    pub fn label(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
+        match self.header(fa, l) {
+            Some(r) => format!("{} ({})", r.id, r.shown),
+            None => format!("new loop ({})", fa.cfg.name(fa.forest.get(l).header)),
+        }
+    }
+
+    /// `@function L<k>`: a nest's name in remark texts.
+    pub fn nest(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
+        match self.header(fa, l) {
+            Some(r) => format!("@{} {}", fa.name, r.id),
+            None => format!("@{} new loop ({})", fa.name, fa.cfg.name(fa.forest.get(l).header)),
+        }
+    }
+}
+
+impl LoopNumbering {
+    /// Numbers the functions of `analysis` not numbered yet and returns a
+    /// read-only copy of the whole numbering.
+    pub fn snapshot(&mut self, analysis: &ModuleAnalysis<'_>) -> LoopIds {
+        self.record_module(analysis);
+        LoopIds {
+            numbering: self.clone(),
+        }
+    }
+}

@@ -21,6 +21,11 @@
 //! permuted (those `ib-schedule` emitted without a context fingerprint). A nest
 //! whose IBs depend on each other keeps its order, with a remark; the runtime
 //! also refuses to permute a plan that has synchronisation waits.
+//!
+//! Pay-off (issue 34): a nest whose windows hold one IB (eq. 5.1 at compile
+//! time, recorded by `ib-schedule` for the call with the nest's name) is not
+//! permuted either: there is nothing to interleave ([`crate::payoff`]). Every
+//! remark names the nest as `weft analyze` does (`@function L<k>`).
 
 use inkwell::module::Module;
 use inkwell::values::BasicValueEnum;
@@ -57,8 +62,8 @@ impl LoopPermute {
 }
 
 /// Sets the permutation flag on every affine executor call of parallel nests;
-/// returns `(function, nest, applied, message)` per call.
-pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, bool, String)> {
+/// returns `(function, nest name, applied, message)` per call.
+pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, String, bool, String)> {
     let mut out = Vec::new();
     let calls: Vec<_> = [RtFn::RunAffine, RtFn::RunAffineDesc]
         .iter()
@@ -89,17 +94,36 @@ pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, 
         if scheme & PERMUTE_FLAG != 0 {
             continue;
         }
+        let md = crate::ib_schedule::nest_of(module, call);
+        let name = match (&md, nest) {
+            (Some((n, _)), _) => n.clone(),
+            (None, Some(id)) => format!("@{fname} (runtime nest {id})"),
+            (None, None) => format!("@{fname} (a nest with a per-context id)"),
+        };
         // `ib-schedule` passes a constant id only for nests proven parallel;
         // dependent nests get their id from the per-context schedule cache.
-        let Some(nest) = nest else {
+        if nest.is_none() {
+            // (A dependent nest has two calls, descriptor and inspector path.)
+            if out.iter().any(|(f, n, _, _)| *f == fname && *n == name) {
+                continue;
+            }
             out.push((
                 fname,
-                0,
+                name.clone(),
                 false,
-                "not permuted: the nest's IBs depend on each other (run-time synchronisation); reordering iterations across IBs is not proven legal".into(),
+                format!("loop-permute: {name} not permuted: the nest's IBs depend on each other (run-time synchronisation); reordering iterations across IBs is not proven legal"),
             ));
             continue;
-        };
+        }
+        if let Some((_, iw @ 1)) = md {
+            out.push((
+                fname,
+                name.clone(),
+                false,
+                format!("loop-permute: {name} not permuted: eq. 5.1 gives windows of {iw} iteration block (compile-time estimate), so a window has nothing to interleave"),
+            ));
+            continue;
+        }
         let nv = cx.i32_type().const_int(scheme | PERMUTE_FLAG, false);
         // SAFETY: operand 4 of a `weft_run_affine` call is its `uint32_t scheme`;
         // `nv` is an i32 constant.
@@ -112,9 +136,9 @@ pub fn permute_calls(module: &Module<'_>, only: &[String]) -> Vec<(String, u64, 
         };
         out.push((
             fname,
-            nest,
+            name.clone(),
             true,
-            "IBs of each window interleaved iteration by iteration (Fig. 5.4(e)): misses of the window's IBs clustered; legal, the nest's scheduled loop is parallel".into(),
+            format!("{name}: IBs of each window interleaved iteration by iteration (Fig. 5.4(e)): misses of the window's IBs clustered; legal, the nest's scheduled loop is parallel"),
         ));
     }
     out
@@ -134,7 +158,7 @@ impl Pass for LoopPermute {
                 "",
                 None,
                 RemarkKind::Missed,
-                "no affine executor call (run ib-schedule first)",
+                "loop-permute: no affine executor call in the module (ib-schedule did not run or transformed no nest; its remarks say why)",
             );
         }
         let mut changed = false;
@@ -142,7 +166,7 @@ impl Pass for LoopPermute {
             changed |= applied;
             cx.remark(
                 &f,
-                Some(format!("nest {nest}")),
+                Some(nest),
                 if applied {
                     RemarkKind::Applied
                 } else {

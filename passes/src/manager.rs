@@ -176,6 +176,13 @@ impl<'ctx> PassContext<'ctx> {
         self.loops.label(fa, l)
     }
 
+    /// A read-only copy of the loop numbering for the functions of the
+    /// module as it is now ([`crate::loop_ids::LoopIds`]).
+    pub fn loop_ids(&mut self, module: &Module<'ctx>) -> crate::loop_ids::LoopIds {
+        let a = self.analysis(module);
+        self.loops.snapshot(&a)
+    }
+
     /// The id of loop `l` of `fa` in the pipeline's input (`None`: a loop a
     /// pass created).
     pub fn input_loop_id(&mut self, fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Option<LoopId> {

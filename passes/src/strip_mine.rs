@@ -32,6 +32,11 @@
 //!   at compile time (all strides and inner trip counts constant) the estimate
 //!   is reported; the runtime recomputes `D` from the inspected addresses and
 //!   applies eq. 5.1 at loop entry (its stats hold the value used).
+//! - **Pay-off (issue 34).** No plan is recorded for a nest whose IBs are
+//!   chained by a dependence on one array or whose work is too small for the
+//!   runtime's fixed cost ([`crate::payoff`]); the `missed` remark names the
+//!   nest as `weft analyze` does (`@function L<k>`) and states the reason.
+//!   (Windows of one IB depend on the scheme: `ib-schedule` decides those.)
 
 use inkwell::module::Module;
 use inkwell::values::{BasicMetadataValueEnum, MetadataValue};
@@ -41,8 +46,8 @@ use weft_memsim::config::MachineConfig;
 
 use crate::error::{PassError, Result};
 use crate::manager::{Changed, Pass, PassContext, RemarkKind};
-use crate::outline;
 use crate::parallel;
+use crate::payoff;
 use crate::pipeline::PassOptions;
 
 /// Options of `strip-mine`.
@@ -339,7 +344,9 @@ impl Pass for StripMine {
             .unwrap_or(m.core.count as u64)
             .max(1);
         let a = cx.analysis(module);
+        let ids = cx.loop_ids(module);
         let mut out = Vec::new();
+        let mut refused = Vec::new();
         for fa in &a.functions {
             if !parallel::selected(&self.only, &fa.name) {
                 continue;
@@ -357,8 +364,16 @@ impl Pass for StripMine {
                 {
                     continue;
                 }
-                let label = outline::loop_label(fa, p);
+                let label = ids.label(fa, p);
                 let sp = plan(fa, p, line, llc_lines, cores, self.max_ibs);
+                let why = (!par)
+                    .then(|| payoff::chained_dependence(&ids, fa, p))
+                    .flatten()
+                    .or_else(|| payoff::too_little_work(&ids, fa, p, &sp, cores));
+                if let Some(why) = why {
+                    refused.push((fa.name.clone(), label, why));
+                    continue;
+                }
                 let header = fa
                     .cfg
                     .block(fa.forest.get(p).header)
@@ -387,6 +402,14 @@ impl Pass for StripMine {
                         )
                     }
                 ),
+            );
+        }
+        for (f, label, why) in refused {
+            cx.remark(
+                &f,
+                Some(label),
+                RemarkKind::Missed,
+                format!("strip-mine: no plan: {why}"),
             );
         }
         // Metadata only: the loop analyses stay valid.

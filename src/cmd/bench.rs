@@ -1,6 +1,8 @@
 //! `weft bench`: speed figures. `weft bench dram` times the DRAM model on
 //! 1M-request streaming and random traces and DRAMsim3 on the same traces and
-//! configuration (`dramsim3-ddr4-2400`), in the same run.
+//! configuration (`dramsim3-ddr4-2400`), in the same run. `weft bench kernels`
+//! is the no-regression benchmark of the kernel corpus (issue 34, measuring
+//! rule in `weft_testsuite::kernels`, results in `docs/kernels.md`).
 
 use std::time::Instant;
 
@@ -18,7 +20,9 @@ use weft_memsim::trace::{synthetic, TimedRequest};
   weft bench dram --no-reference        # weft only
   weft bench sim                        # full manycore, 10^7 records on table5.2
   weft bench sim --records 1000000 --json
-  weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`")]
+  weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`
+  weft bench kernels                    # corpus, small size, 2 workers, median of 5
+  weft bench kernels --size medium --kernels gemm,lu --runs 3 --json")]
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
@@ -33,6 +37,37 @@ pub enum What {
     /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8), or on
     /// a trace file (`--trace`, e.g. one `weft eval --keep-traces` kept).
     Sim(SimArgs),
+    /// Kernel corpus: each kernel under `--passes=none`, the default pipeline
+    /// and every chapter 5 scheme, run natively; time ratios to `--passes=none`,
+    /// transformed-loop counts and checksums in one table.
+    Kernels(KernelsArgs),
+}
+
+/// Options of `weft bench kernels`.
+#[derive(clap::Args, Debug)]
+pub struct KernelsArgs {
+    /// Input size: `small` (`--quick`) or `medium` (the kernels' default).
+    #[arg(long, default_value = "small", value_parser = ["small", "medium"])]
+    pub size: String,
+    /// Comma-separated kernel names (default: the whole corpus).
+    #[arg(long, value_delimiter = ',')]
+    pub kernels: Option<Vec<String>>,
+    /// Runs per variant; the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=101))]
+    pub runs: u32,
+    /// Worker threads (`WEFT_CORES`).
+    #[arg(long, default_value_t = 2)]
+    pub cores: u32,
+    /// A run longer than this many seconds is killed and reported as a timeout
+    /// (the variant's other runs are skipped).
+    #[arg(long, default_value_t = 20.0)]
+    pub timeout: f64,
+    /// Keep the builds (IR, bitcode, executables) in this directory.
+    #[arg(long)]
+    pub keep: Option<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `weft bench sim`.
@@ -111,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
         What::Dram(a) => dram(a),
         What::Sim(a) => sim(a),
+        What::Kernels(a) => kernels(a),
     }
 }
 
@@ -251,4 +287,210 @@ fn dram(a: DramArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// One variant's cell of the kernels table.
+#[derive(serde::Serialize, Clone)]
+struct Cell {
+    variant: String,
+    pipeline: String,
+    /// Median seconds of the timed region; `None` after a timeout or failure.
+    seconds: Option<f64>,
+    /// `seconds` over the `--passes=none` median.
+    ratio: Option<f64>,
+    transformed: usize,
+    /// Every finished run printed the `--passes=none` checksum.
+    checksum_ok: bool,
+    /// `ok`, `timeout`, `checksum mismatch`, or the failure.
+    status: String,
+}
+
+#[derive(serde::Serialize)]
+struct KernelRow {
+    kernel: String,
+    none_seconds: Option<f64>,
+    checksum: Option<String>,
+    variants: Vec<Cell>,
+}
+
+fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
+    use weft_testsuite::kernels::{self as k, RunResult};
+    let list = k::select(a.kernels.as_deref())?;
+    let args: Vec<String> = if a.size == "small" {
+        vec!["--quick".into()]
+    } else {
+        Vec::new()
+    };
+    let tmp = tempfile::Builder::new().prefix("weft-kernels-").tempdir()?;
+    let root = a.keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let timeout = std::time::Duration::from_secs_f64(a.timeout.max(0.001));
+    let mut variants = vec![("none".to_string(), "none".to_string())];
+    variants.extend(k::pipelines());
+    let mut rows = Vec::new();
+    for kern in list {
+        let dir = root.join(kern.name);
+        let src = k::sources(kern, &dir)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", kern.name))
+            .context("emitting the kernel's IR")?;
+        let built: Vec<Result<k::Built, String>> = variants
+            .iter()
+            .enumerate()
+            .map(|(i, (_, p))| k::build(&src, p, &dir, &format!("v{i}")))
+            .collect();
+        // Interleaved runs: run r of every variant before run r+1 of any.
+        let mut results: Vec<Vec<RunResult>> = vec![Vec::new(); variants.len()];
+        for _ in 0..a.runs {
+            for (i, b) in built.iter().enumerate() {
+                let Ok(b) = b else { continue };
+                if results[i]
+                    .iter()
+                    .any(|r| !matches!(r, RunResult::Done { .. }))
+                {
+                    continue;
+                }
+                results[i].push(k::run_once(&b.exe, &args, a.cores, timeout));
+            }
+        }
+        let times = |i: usize| -> Vec<f64> {
+            results[i]
+                .iter()
+                .filter_map(|r| match r {
+                    RunResult::Done { seconds, .. } => Some(*seconds),
+                    _ => None,
+                })
+                .collect()
+        };
+        let want = results[0].iter().find_map(|r| match r {
+            RunResult::Done { checksum, .. } => Some(*checksum),
+            _ => None,
+        });
+        let base = k::median(&times(0));
+        let mut cells = Vec::new();
+        for (i, (name, pipe)) in variants.iter().enumerate() {
+            let (transformed, mut status) = match &built[i] {
+                Ok(b) => (b.transformed, "ok".to_string()),
+                Err(e) => (0, format!("build failed: {e}")),
+            };
+            let mut checksum_ok = true;
+            for r in &results[i] {
+                match r {
+                    RunResult::Done { checksum, .. } => {
+                        if Some(*checksum) != want {
+                            checksum_ok = false;
+                            status = "checksum mismatch".into();
+                        }
+                    }
+                    RunResult::Timeout => status = format!("timeout (> {:.0} s)", a.timeout),
+                    RunResult::Failed(e) => status = format!("failed: {e}"),
+                }
+            }
+            let seconds = if status == "ok" || status == "checksum mismatch" {
+                k::median(&times(i))
+            } else {
+                None
+            };
+            cells.push(Cell {
+                variant: name.clone(),
+                pipeline: pipe.clone(),
+                seconds,
+                ratio: seconds.zip(base).map(|(s, b)| s / b.max(1e-9)),
+                transformed,
+                checksum_ok,
+                status,
+            });
+        }
+        if !a.json {
+            if rows.is_empty() {
+                print_kernels_header(&variants);
+            }
+            print_kernels_row(kern.name, base, want, &cells, a.timeout);
+        }
+        rows.push(KernelRow {
+            kernel: kern.name.to_string(),
+            none_seconds: base,
+            checksum: want.map(|c| format!("{c:016x}")),
+            variants: cells,
+        });
+    }
+    if a.json {
+        let v = serde_json::json!({
+            "size": a.size, "runs": a.runs, "cores": a.cores, "timeout_seconds": a.timeout,
+            "kernels": rows,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    let cells: Vec<&Cell> = rows
+        .iter()
+        .flat_map(|r| r.variants.iter().skip(1))
+        .collect();
+    let over = |x: f64| {
+        cells
+            .iter()
+            .filter(|c| c.ratio.map_or(c.status != "ok", |r| r > x))
+            .count()
+    };
+    let worst = cells
+        .iter()
+        .filter_map(|c| c.ratio.map(|r| (r, c)))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let bad = cells.iter().filter(|c| !c.checksum_ok).count();
+    println!(
+        "{} kernel(s) x {} pipeline(s): {} cell(s) more than 5% slower than --passes=none, {} more than 1.5x (timeouts and failures included); checksum mismatches: {bad}{}",
+        rows.len(),
+        variants.len() - 1,
+        over(1.05),
+        over(1.5),
+        worst
+            .map(|(r, c)| format!("; worst {r:.2}x ({})", c.variant))
+            .unwrap_or_default()
+    );
+    println!(
+        "cells: median time / --passes=none median [transformed loops]; {} run(s) each, interleaved, {} worker(s), size {}",
+        a.runs, a.cores, a.size
+    );
+    Ok(())
+}
+
+fn print_kernels_header(variants: &[(String, String)]) {
+    print!("{:<12} {:>9}", "kernel", "none ms");
+    for (name, _) in variants.iter().skip(1) {
+        print!(" {name:>13}");
+    }
+    println!("  checksum");
+}
+
+fn print_kernels_row(
+    name: &str,
+    base: Option<f64>,
+    want: Option<u64>,
+    cells: &[Cell],
+    timeout: f64,
+) {
+    print!(
+        "{:<12} {:>9}",
+        name,
+        base.map_or("-".into(), |b| format!("{:.3}", b * 1e3))
+    );
+    let mut mismatch = Vec::new();
+    for c in cells.iter().skip(1) {
+        let v = match (c.ratio, c.status.as_str()) {
+            (Some(r), _) => format!("{r:.2}x [{}]", c.transformed),
+            (None, s) if s.starts_with("timeout") => format!(">{timeout:.0}s [{}]", c.transformed),
+            (None, _) => {
+                eprintln!("{name} [{}]: {}", c.variant, c.status);
+                "failed".to_string()
+            }
+        };
+        if !c.checksum_ok {
+            mismatch.push(c.variant.clone());
+        }
+        print!(" {v:>13}");
+    }
+    let sum = want.map_or("-".into(), |w| format!("{w:016x}"));
+    if mismatch.is_empty() {
+        println!("  {sum}");
+    } else {
+        println!("  {sum} MISMATCH: {}", mismatch.join(","));
+    }
 }

@@ -262,3 +262,80 @@ fn irregular_benchmarks_match_bit_for_bit() {
         failures.join("\n")
     );
 }
+
+/// The kernel corpus (`testsuite/benchmarks/kernels`, issue 34) at its small
+/// size: the default pipeline and the chapter 5 pipeline with the balanced
+/// scheme (descriptor path, dependence check, DAG, permutation) must print the
+/// checksum of the program built without passes, at 1 and 3 workers. Builds
+/// run on two threads to keep the test near a minute.
+#[test]
+fn kernel_corpus_matches_at_1_and_3_workers() {
+    use weft_testsuite::kernels::{self, RunResult};
+    let dir = tempfile::tempdir().unwrap();
+    let pipelines = [
+        weft_passes::DEFAULT_PIPELINE.to_string(),
+        kernels::chapter5_pipeline("balanced"),
+    ];
+    let args = vec!["--quick".to_string()];
+    let timeout = std::time::Duration::from_secs(60);
+    let all = kernels::all();
+    assert!(all.len() >= 30, "{} kernels", all.len());
+    let check = |k: &weft_testsuite::bench::Benchmark| -> Vec<String> {
+        let kdir = dir.path().join(k.name);
+        let src = match kernels::sources(k, &kdir) {
+            Ok(s) => s,
+            Err(e) => return vec![format!("{}: {e}", k.name)],
+        };
+        let mut failures = Vec::new();
+        let want = match kernels::build(&src, "none", &kdir, "orig")
+            .map(|b| kernels::run_once(&b.exe, &args, 1, timeout))
+        {
+            Ok(RunResult::Done { checksum, .. }) => checksum,
+            other => return vec![format!("{} [none]: {other:?}", k.name)],
+        };
+        for (i, p) in pipelines.iter().enumerate() {
+            let b = match kernels::build(&src, p, &kdir, &format!("opt{i}")) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("{} [{p}]: {e}", k.name));
+                    continue;
+                }
+            };
+            for cores in CORES {
+                match kernels::run_once(&b.exe, &args, *cores, timeout) {
+                    RunResult::Done { checksum, .. } if checksum == want => {}
+                    r => failures.push(format!(
+                        "{} [{p}] cores={cores}: {r:?}, original checksum {want:016x}",
+                        k.name
+                    )),
+                }
+            }
+        }
+        failures
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut f = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(k) = all.get(i) else { break };
+                        f.extend(check(k));
+                    }
+                    f
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker panicked"))
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "kernel corpus differential failures:\n{}",
+        failures.join("\n")
+    );
+}

@@ -8,3 +8,4 @@
 pub mod bench;
 pub mod data;
 pub mod eval;
+pub mod kernels;

@@ -1,4 +1,4 @@
-; PASSES: cluster-misses
+; PASSES: cluster-misses<min-work=0>
 ; CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 1048832, ptr null
 ; REMARK: strips of 16 iteration
 ; run: @test(3333)

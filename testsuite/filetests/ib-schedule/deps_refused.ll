@@ -1,4 +1,4 @@
-; PASSES: ib-schedule<scheme=mlp-first,deps=false>
+; PASSES: ib-schedule<scheme=mlp-first,deps=false,min-work=0>
 ; CHECK-NOT: @weft_run_affine
 ; REMARK: deps=false
 ; run: @test(300)

@@ -1,4 +1,4 @@
-; PASSES: ib-schedule<scheme=balanced>
+; PASSES: ib-schedule<scheme=balanced,min-work=0>
 ; CHECK: call i32 @weft_run_affine
 ; REMARK: scheme balanced
 ; run: @test(41, 130)

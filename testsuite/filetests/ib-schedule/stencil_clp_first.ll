@@ -1,4 +1,4 @@
-; PASSES: ib-schedule<scheme=clp-first>
+; PASSES: ib-schedule<scheme=clp-first,min-work=0>
 ; CHECK: call i32 @weft_run_affine
 ; REMARK: scheme clp-first
 ; run: @test(41, 130)

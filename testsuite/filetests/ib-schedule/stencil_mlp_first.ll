@@ -1,4 +1,4 @@
-; PASSES: ib-schedule<scheme=mlp-first>
+; PASSES: ib-schedule<scheme=mlp-first,min-work=0>
 ; CHECK: call i32 @weft_run_affine
 ; REMARK: scheme mlp-first
 ; run: @test(41, 130)

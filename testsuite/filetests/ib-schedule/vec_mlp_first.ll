@@ -1,4 +1,4 @@
-; PASSES: strip-mine,ib-schedule<scheme=mlp-first>
+; PASSES: strip-mine,ib-schedule<scheme=mlp-first,min-work=0>
 ; CHECK: call i32 @weft_run_affine
 ; REMARK: scheme mlp-first
 ; run: @test(5000)

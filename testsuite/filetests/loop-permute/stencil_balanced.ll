@@ -1,4 +1,4 @@
-; PASSES: strip-mine,ib-schedule<scheme=balanced>,loop-permute
+; PASSES: strip-mine,ib-schedule<scheme=balanced,min-work=0>,loop-permute
 ; CHECK: call i32 @weft_run_affine_desc(i32 {{.*}}, i32 65795,
 ; REMARK: interleaved
 ; run: @test(33, 150)

@@ -1,4 +1,4 @@
-// PASSES: cluster-misses
+// PASSES: cluster-misses<min-work=0>
 // CHECK-NOT: @weft_run_affine
 // run: @test(500)
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// PASSES: cluster-misses
+// PASSES: cluster-misses<min-work=0>
 // CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 65792, ptr null
 // REMARK: cluster-misses
 // run: @test(29, 301)

@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=mlp-first>
+// PASSES: strip-mine,ib-schedule<scheme=mlp-first,min-work=0>
 // CHECK: @weft_run_affine
 // REMARK: IBs depend on each other
 // run: @test(3000)

@@ -1,4 +1,4 @@
-// PASSES: ib-schedule<scheme=default>
+// PASSES: ib-schedule<scheme=default,min-work=0>
 // CHECK: call i32 @weft_run_affine
 // REMARK: scheme default
 // run: @test(41, 130)

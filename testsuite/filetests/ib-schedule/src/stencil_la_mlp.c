@@ -1,4 +1,4 @@
-// PASSES: ib-schedule<scheme=la-mlp>
+// PASSES: ib-schedule<scheme=la-mlp,min-work=0>
 // CHECK: call i32 @weft_run_affine_desc
 // REMARK: scheme la-mlp
 // REMARK: Locality-Aware-MLP

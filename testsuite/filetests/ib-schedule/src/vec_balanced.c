@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=balanced>
+// PASSES: strip-mine,ib-schedule<scheme=balanced,min-work=0>
 // CHECK: call i32 @weft_run_affine
 // REMARK: scheme balanced
 // run: @test(5000)

@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=default>
+// PASSES: strip-mine,ib-schedule<scheme=default,min-work=0>
 // CHECK: call i32 @weft_run_affine
 // REMARK: scheme default
 // run: @test(5000)

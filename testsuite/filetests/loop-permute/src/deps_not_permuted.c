@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=clp-first>,loop-permute
+// PASSES: strip-mine,ib-schedule<scheme=clp-first,min-work=0>,loop-permute
 // CHECK: call i32 @weft_run_affine(i32 {{.*}}, i32 1048578,
 // REMARK: not permuted
 // run: @test(2000)

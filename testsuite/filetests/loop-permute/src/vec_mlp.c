@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=mlp-first>,loop-permute
+// PASSES: strip-mine,ib-schedule<scheme=mlp-first,min-work=0>,loop-permute
 // CHECK: call i32 @weft_run_affine_desc(i32 {{.*}}, i32 1048833,
 // REMARK: interleaved
 // run: @test(4099)

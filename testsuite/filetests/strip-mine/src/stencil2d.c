@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=mlp-first>
+// PASSES: strip-mine,ib-schedule<scheme=mlp-first,min-work=0>
 // CHECK: define {{.*}} @kernel
 // CHECK: call i32 @weft_run_affine
 // REMARK: strip plan

@@ -1,4 +1,4 @@
-// PASSES: strip-mine,ib-schedule<scheme=mlp-first>
+// PASSES: strip-mine,ib-schedule<scheme=mlp-first,min-work=0>
 // CHECK: @weft_run_affine
 // REMARK: IB size 16 iteration
 // REMARK: leading block of 15 iteration

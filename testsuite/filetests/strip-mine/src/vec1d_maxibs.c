@@ -1,4 +1,4 @@
-// PASSES: strip-mine<max-ibs=4,line=64>,ib-schedule<scheme=balanced>
+// PASSES: strip-mine<max-ibs=4,line=64>,ib-schedule<scheme=balanced,min-work=0>
 // CHECK: @weft_run_affine
 // REMARK: IB size 8 iteration
 // REMARK: at most 4 IBs
