@@ -21,6 +21,7 @@ pub mod dram;
 pub mod dram_backend;
 mod dram_side;
 mod evq;
+pub mod gpu;
 pub mod machine;
 pub mod manycore;
 pub mod metrics;

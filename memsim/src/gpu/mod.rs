@@ -1,0 +1,2 @@
+//! The GPU simulator engine (`weft gpusim`).
+pub mod config;
