@@ -45,7 +45,7 @@
 use crate::cache::{CacheArray, CacheGeometry, MshrFile};
 use crate::dram_side::{DramSide, Finished, Remote};
 use crate::metrics::{ParallelismMeter, ParallelismSummary, WindowMeter, WindowSummary};
-use crate::noc::{Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
+use crate::noc::{Crossbar, Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
 use crate::prefetch::{PrefetchParams, StreamPrefetcher};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -430,6 +430,9 @@ pub struct MemorySystem<D: DramBackend> {
     now: u64,
     completions: Vec<Completion>,
     outstanding: Vec<u32>,
+    /// Outstanding-request limit of each requester (`params.max_outstanding`
+    /// unless set with [`Self::set_max_outstanding`]).
+    limits: Vec<u32>,
     prefetchers: Vec<StreamPrefetcher>,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
@@ -513,6 +516,7 @@ impl<D: DramBackend> MemorySystem<D> {
             now: 0,
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
+            limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],
             scratch: Vec::new(),
@@ -526,6 +530,29 @@ impl<D: DramBackend> MemorySystem<D> {
             completed: 0,
             p,
         }
+    }
+
+    /// A memory side whose requesters reach the LLC banks over crossbar `xbar`
+    /// instead of the mesh (GPU machines: requester `i` is crossbar port `i`, the
+    /// `llc_nodes` and `mc_nodes` name memory-side ports; `p.mesh` is unused).
+    pub fn with_crossbar(p: SystemParams, xbar: Crossbar, dram: D) -> Self {
+        let noc = p.noc.clone();
+        let mut m = Self::new(p, dram);
+        m.net = Network::crossbar(xbar, noc);
+        m
+    }
+
+    /// Sets the outstanding-request limit of one requester (an SM has far more
+    /// MSHRs than a CPU core); the others keep theirs.
+    pub fn set_max_outstanding(&mut self, requester: u32, limit: u32) {
+        if let Some(l) = self.limits.get_mut(requester as usize) {
+            *l = limit.max(1);
+        }
+    }
+
+    /// Requests of `requester` issued and not yet completed (write-backs excluded).
+    pub fn outstanding(&self, requester: u32) -> u32 {
+        self.outstanding.get(requester as usize).copied().unwrap_or(0)
     }
 
     /// The parameters.
@@ -694,10 +721,10 @@ impl<D: DramBackend> MemorySystem<D> {
     pub fn issue(&mut self, req: MemRequest, t: u64) -> Result<(), Busy> {
         let r = req.requester as usize;
         debug_assert!(r < self.outstanding.len(), "requester {r} out of range");
-        if req.kind != ReqKind::Writeback && self.outstanding[r] >= self.p.max_outstanding {
+        if req.kind != ReqKind::Writeback && self.outstanding[r] >= self.limits[r] {
             return Err(Busy {
                 requester: req.requester,
-                limit: self.p.max_outstanding,
+                limit: self.limits[r],
             });
         }
         let t = t.max(self.now);

@@ -182,6 +182,15 @@ impl Default for GpuConfig {
 }
 
 impl GpuConfig {
+    /// Name of the warp scheduler.
+    pub fn warp_scheduler_name(&self) -> &'static str {
+        match self.warp_scheduler {
+            WarpSchedKind::Lrr => "lrr",
+            WarpSchedKind::Gto => "gto",
+            WarpSchedKind::TwoLevel => "two-level",
+        }
+    }
+
     /// Warps resident per SM at most.
     pub fn max_warps_per_sm(&self) -> u32 {
         self.max_threads_per_sm / self.warp_size.max(1)
