@@ -32,6 +32,21 @@ use crate::noc::{Crossbar, Mesh, NocParams};
 use crate::system::{ClockRatio, Completion, DramBackend, MemorySystem, SystemParams};
 use std::sync::Arc;
 
+/// One TB dispatch (the dispatcher's log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    /// Global TB id (dispatch order).
+    pub tb: u32,
+    /// Kernel instance.
+    pub kernel: u32,
+    /// TB index in its grid (linear).
+    pub index: u64,
+    /// SM.
+    pub sm: u32,
+    /// Cycle.
+    pub time: u64,
+}
+
 /// Policy and run choices.
 #[derive(Clone, Debug, Default)]
 pub struct GpuOptions {
@@ -111,6 +126,7 @@ pub struct GpuSim<D: DramBackend> {
     next_tb_gid: u32,
     epoch: u64,
     hook: Option<Box<dyn L1Observer>>,
+    dispatches: Vec<Dispatch>,
 }
 
 impl GpuSim<DdrBackend> {
@@ -223,6 +239,7 @@ impl<D: DramBackend> GpuSim<D> {
             next_tb_gid: 0,
             epoch: cfg.epoch_cycles.max(1),
             hook: None,
+            dispatches: Vec::new(),
             mem,
             p,
         })
@@ -236,6 +253,23 @@ impl<D: DramBackend> GpuSim<D> {
     /// Takes the L1 access hook back.
     pub fn take_l1_hook(&mut self) -> Option<Box<dyn L1Observer>> {
         self.hook.take()
+    }
+
+    /// Every TB dispatch so far, in order.
+    pub fn dispatches(&self) -> &[Dispatch] {
+        &self.dispatches
+    }
+
+    /// Records every warp instruction issued (cycle, warp age, pc) per SM.
+    pub fn enable_issue_trace(&mut self) {
+        for s in &mut self.sms {
+            s.trace = Some(Vec::new());
+        }
+    }
+
+    /// The issue trace of SM `sm` (empty unless enabled).
+    pub fn issue_trace(&self, sm: usize) -> &[super::smcore::IssueRec] {
+        self.sms[sm].trace.as_deref().unwrap_or(&[])
     }
 
     /// The memory side.
@@ -289,6 +323,13 @@ impl<D: DramBackend> GpuSim<D> {
             let ctaid = kern.ctaid(tb);
             let rt = &self.rts[kid as usize];
             let nw = rt.cost.warps as u64;
+            self.dispatches.push(Dispatch {
+                tb: self.next_tb_gid,
+                kernel: kid,
+                index: tb,
+                sm: sm as u32,
+                time: t,
+            });
             self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
             self.next_age += nw;
             self.next_tb_gid += 1;

@@ -22,5 +22,5 @@ pub mod stats;
 pub mod warp;
 pub mod workload;
 
-pub use engine::{GpuOptions, GpuSim};
+pub use engine::{Dispatch, GpuOptions, GpuSim};
 pub use stats::GpuStats;

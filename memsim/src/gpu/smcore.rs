@@ -135,6 +135,19 @@ enum PendKind {
     Bypass(ReqKind),
 }
 
+/// One issued warp instruction (issue trace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IssueRec {
+    /// Cycle.
+    pub cycle: u64,
+    /// Warp age (launch order over the GPU).
+    pub age: u64,
+    /// Instruction index in the flat code.
+    pub pc: u32,
+    /// Active lanes.
+    pub mask: u32,
+}
+
 /// Per-SM counters.
 #[derive(Clone, Debug, Default)]
 pub struct SmCounters {
@@ -201,6 +214,8 @@ pub struct Sm {
     next_warp_gid: u32,
     /// Warp instructions issued per kernel instance.
     pub per_kernel: Vec<u64>,
+    /// Issue trace, when enabled.
+    pub trace: Option<Vec<IssueRec>>,
 }
 
 const LOCAL_BASE: u64 = 0x7000_0000_0000;
@@ -237,6 +252,7 @@ impl Sm {
             cands: Vec::new(),
             next_warp_gid: 0,
             per_kernel: Vec::new(),
+            trace: None,
             p,
         }
     }
@@ -658,6 +674,14 @@ impl Sm {
         self.c.lanes += top.mask.count_ones() as u64;
         w.issued += 1;
         w.ready_at = t + 1;
+        if let Some(tr) = &mut self.trace {
+            tr.push(IssueRec {
+                cycle: t,
+                age: w.age,
+                pc: top.pc,
+                mask: top.mask,
+            });
+        }
         match &code.insts[pc] {
             Inst::Unit { class, n, ilp } => {
                 let unit = unit_index(*class);

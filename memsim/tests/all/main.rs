@@ -6,6 +6,7 @@ mod differential;
 mod dram_micro;
 mod dram_thread;
 mod golden;
+mod gpu;
 mod manycore_golden;
 mod micro;
 mod oddities;
