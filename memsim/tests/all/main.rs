@@ -7,6 +7,7 @@ mod dram_micro;
 mod dram_thread;
 mod golden;
 mod gpu;
+mod gpu_workload;
 mod manycore_golden;
 mod micro;
 mod oddities;

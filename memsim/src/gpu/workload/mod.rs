@@ -10,12 +10,21 @@
 //!
 //! The format is documented with an example per op in `docs/gpu-workloads.md`.
 
+pub mod builder;
 pub mod expr;
+mod file;
+pub mod gen;
+pub mod graph;
 pub mod host;
 pub mod ir;
+pub mod lexer;
+pub mod parser;
 pub mod tables;
 
+use std::path::Path;
+
 pub use expr::{Builtin, Expr, LaneEnv, SimpleEnv};
+pub use file::{line_col, Options};
 pub use host::{HostLaunch, HostStep};
 pub use ir::{
     App, AtomicOp, FuncId, Function, HostCmd, LaunchMode, LaunchSite, MemKind, MemOp, Op, Space,
@@ -55,14 +64,14 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_text_bytes: 1 << 20,
-            max_table_len: 1 << 25,
-            max_total_elems: 1 << 26,
+            max_table_len: 1 << 24,
+            max_total_elems: 1 << 25,
             max_buffer_bytes: 1 << 40,
             max_nesting: 32,
             max_vars: 1024,
             max_functions: 256,
             max_vertices: 1 << 24,
-            max_edges: 1 << 26,
+            max_edges: 1 << 24,
             max_file_bytes: 1 << 28,
             max_host_steps: 1 << 20,
         }
@@ -109,3 +118,80 @@ pub enum Error {
 
 /// Result alias of the workload language.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The shipped workloads: name and TOML text (`apps/<name>.toml`).
+const BUILTINS: &[(&str, &str)] = &[
+    ("bfs", include_str!("apps/bfs.toml")),
+    ("sssp", include_str!("apps/sssp.toml")),
+    ("spmv", include_str!("apps/spmv.toml")),
+    ("stencil2d", include_str!("apps/stencil2d.toml")),
+    ("matmul", include_str!("apps/matmul.toml")),
+    ("kmeans", include_str!("apps/kmeans.toml")),
+    ("stream", include_str!("apps/stream.toml")),
+];
+
+/// Names of the shipped workloads (each has one app of the same name).
+pub fn builtin_names() -> Vec<&'static str> {
+    BUILTINS.iter().map(|(n, _)| *n).collect()
+}
+
+/// The TOML text of a shipped workload.
+pub fn builtin_text(name: &str) -> Option<&'static str> {
+    BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Build a shipped workload; `graph` replaces the source of its `[[graph]]` (an
+/// error for workloads without one).
+pub fn builtin(name: &str, graph: Option<&Path>) -> Result<Workload> {
+    let text = builtin_text(name).ok_or_else(|| Error::Invalid {
+        origin: format!("builtin:{name}"),
+        msg: format!(
+            "no shipped workload `{name}` (available: {})",
+            builtin_names().join(", ")
+        ),
+    })?;
+    let opts = Options {
+        graph: graph.map(Path::to_path_buf),
+        ..Options::default()
+    };
+    parse_with(text, &format!("builtin:{name}"), &opts)
+}
+
+/// Parse a workload from TOML text with default options; `origin` names it in errors.
+pub fn parse(text: &str, origin: &str) -> Result<Workload> {
+    parse_with(text, origin, &Options::default())
+}
+
+/// Parse a workload from TOML text.
+pub fn parse_with(text: &str, origin: &str, opts: &Options) -> Result<Workload> {
+    file::parse_with(text, origin, opts)
+}
+
+/// Load a workload file; relative `file` paths inside it start from its directory.
+pub fn load(path: &Path) -> Result<Workload> {
+    load_with(path, &Options::default())
+}
+
+/// Load a workload file with options (`base_dir` defaults to the file's directory).
+pub fn load_with(path: &Path, opts: &Options) -> Result<Workload> {
+    let io = |e| Error::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > opts.limits.max_text_bytes as u64 {
+        return Err(Error::Invalid {
+            origin: path.display().to_string(),
+            msg: format!(
+                "{size} bytes of text (at most {})",
+                opts.limits.max_text_bytes
+            ),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(io)?;
+    let mut opts = opts.clone();
+    if opts.base_dir.is_none() {
+        opts.base_dir = path.parent().map(Path::to_path_buf);
+    }
+    parse_with(&text, &path.display().to_string(), &opts)
+}
