@@ -552,7 +552,10 @@ impl<D: DramBackend> MemorySystem<D> {
 
     /// Requests of `requester` issued and not yet completed (write-backs excluded).
     pub fn outstanding(&self, requester: u32) -> u32 {
-        self.outstanding.get(requester as usize).copied().unwrap_or(0)
+        self.outstanding
+            .get(requester as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The parameters.

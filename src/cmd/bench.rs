@@ -33,6 +33,9 @@ pub enum What {
     /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8), or on
     /// a trace file (`--trace`, e.g. one `weft eval --keep-traces` kept).
     Sim(SimArgs),
+    /// GPU engine (`weft gpusim`): simulated warp instructions per second on one
+    /// host thread, BFS over the largest graph in ../shared/data and the streaming kernel.
+    Gpusim(super::gpusim::BenchArgs),
 }
 
 /// Options of `weft bench sim`.
@@ -111,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
         What::Dram(a) => dram(a),
         What::Sim(a) => sim(a),
+        What::Gpusim(a) => super::gpusim::bench(a),
     }
 }
 

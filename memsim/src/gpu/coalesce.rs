@@ -120,14 +120,26 @@ mod tests {
         // lanes 0..8 read 4 B each from byte 32: sector 1 only.
         let a: Vec<u64> = (0..8).map(|i| 32 + 4 * i).collect();
         c.coalesce(&a, 4, &mut out);
-        assert_eq!(out, vec![Transaction { line: 0, sectors: 0b10 }]);
+        assert_eq!(
+            out,
+            vec![Transaction {
+                line: 0,
+                sectors: 0b10
+            }]
+        );
         // an 8-byte access at byte 124 touches sector 3 of line 0 and sector 0 of line 1.
         c.coalesce(&[124], 8, &mut out);
         assert_eq!(
             out,
             vec![
-                Transaction { line: 0, sectors: 0b1000 },
-                Transaction { line: 1, sectors: 0b1 }
+                Transaction {
+                    line: 0,
+                    sectors: 0b1000
+                },
+                Transaction {
+                    line: 1,
+                    sectors: 0b1
+                }
             ]
         );
     }

@@ -248,7 +248,10 @@ impl GpuConfig {
             ));
         }
         if m.llc.directory {
-            return Err(invalid("llc.directory", "must be false on a GPU (no coherence)"));
+            return Err(invalid(
+                "llc.directory",
+                "must be false on a GPU (no coherence)",
+            ));
         }
         if m.core.count > 1024 {
             return Err(invalid("core.count", "at most 1024 SMs"));

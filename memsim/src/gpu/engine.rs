@@ -131,7 +131,11 @@ pub struct GpuSim<D: DramBackend> {
 
 impl GpuSim<DdrBackend> {
     /// The GPU of `cfg` running `wl` with the DDR/GDDR model.
-    pub fn build(cfg: &MachineConfig, wl: Arc<Workload>, opts: &GpuOptions) -> Result<Self, SimError> {
+    pub fn build(
+        cfg: &MachineConfig,
+        wl: Arc<Workload>,
+        opts: &GpuOptions,
+    ) -> Result<Self, SimError> {
         let dram = DdrBackend::new(&cfg.dram, crate::run::config_scheduler(cfg), opts.seed)
             .map_err(|e| SimError::Unsupported(e.to_string()))?;
         let mut sim = Self::with_dram(cfg, wl, opts, dram)?;
@@ -230,9 +234,18 @@ impl<D: DramBackend> GpuSim<D> {
         Ok(GpuSim {
             machine: cfg.name.clone(),
             sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
-            fe: FrontEnd::new(streams, g.hw_queues, g.max_concurrent_kernels, g.kmu_latency as u64),
+            fe: FrontEnd::new(
+                streams,
+                g.hw_queues,
+                g.max_concurrent_kernels,
+                g.kmu_latency as u64,
+            ),
             policy: tb_policy(g.tb_scheduler),
-            codes: wl.functions.iter().map(|f| Arc::new(Code::new(f))).collect(),
+            codes: wl
+                .functions
+                .iter()
+                .map(|f| Arc::new(Code::new(f)))
+                .collect(),
             wl,
             rts: Vec::new(),
             next_age: 0,

@@ -50,7 +50,11 @@ impl Kernel {
     pub fn ctaid(&self, i: u64) -> [u32; 3] {
         let gx = self.grid[0] as u64;
         let gy = self.grid[1] as u64;
-        [(i % gx) as u32, ((i / gx) % gy) as u32, (i / (gx * gy)) as u32]
+        [
+            (i % gx) as u32,
+            ((i / gx) % gy) as u32,
+            (i / (gx * gy)) as u32,
+        ]
     }
 }
 
@@ -76,7 +80,12 @@ pub struct FrontEnd {
 
 impl FrontEnd {
     /// Streams given as `(app, steps)`.
-    pub fn new(streams: Vec<(u32, Vec<HostStep>)>, hw_queues: u32, max_kernels: u32, kmu_latency: u64) -> Self {
+    pub fn new(
+        streams: Vec<(u32, Vec<HostStep>)>,
+        hw_queues: u32,
+        max_kernels: u32,
+        kmu_latency: u64,
+    ) -> Self {
         FrontEnd {
             streams: streams
                 .into_iter()
@@ -146,7 +155,11 @@ impl FrontEnd {
                     }
                     HostStep::DeviceSync => {
                         let app = s.app;
-                        if self.streams.iter().any(|o| o.app == app && o.running.is_some()) {
+                        if self
+                            .streams
+                            .iter()
+                            .any(|o| o.app == app && o.running.is_some())
+                        {
                             break;
                         }
                         self.streams[i].pos += 1;

@@ -197,7 +197,13 @@ impl L1 {
     }
 
     /// A store to `line` (write-through, no allocate): touches a present line.
-    pub fn write(&mut self, line: u64, who: Owner, time: u64, hook: &mut Option<Box<dyn L1Observer>>) {
+    pub fn write(
+        &mut self,
+        line: u64,
+        who: Owner,
+        time: u64,
+        hook: &mut Option<Box<dyn L1Observer>>,
+    ) {
         self.c.writes += 1;
         let hit = match self.array.access(line) {
             Some(slot) => {
@@ -236,7 +242,11 @@ impl L1 {
 
     /// The first waiter of MSHR `id` (whose owner the fill records).
     pub fn first_waiter(&self, id: u32) -> u64 {
-        self.mshrs[id as usize].waiters.first().copied().unwrap_or(0)
+        self.mshrs[id as usize]
+            .waiters
+            .first()
+            .copied()
+            .unwrap_or(0)
     }
 
     /// MSHRs in use.

@@ -9,8 +9,8 @@
 //! L1 misses go through [`crate::system::MemorySystem`] (L2 slices = LLC banks,
 //! crossbar, memory controllers, DRAM), the same code the CPU studies use.
 
-pub mod code;
 pub mod coalesce;
+pub mod code;
 pub mod config;
 pub mod engine;
 pub mod frontend;

@@ -97,7 +97,10 @@ impl SmResources {
 
     /// Gives back the resources of an exiting TB.
     pub fn release(&mut self, c: &TbCost) {
-        debug_assert!(self.tbs > 0 && self.warps >= c.warps, "release without admit");
+        debug_assert!(
+            self.tbs > 0 && self.warps >= c.warps,
+            "release without admit"
+        );
         self.threads -= c.threads;
         self.warps -= c.warps;
         self.tbs -= 1;

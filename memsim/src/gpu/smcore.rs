@@ -29,8 +29,8 @@
 //! Invariant: a TB leaves the SM only when all its warps finished and none has a
 //! load outstanding, so a returning load never meets a reused warp slot.
 
-use super::code::{Code, Inst};
 use super::coalesce::{Coalescer, Transaction};
+use super::code::{Code, Inst};
 use super::config::GpuConfig;
 use super::l1::{L1Observer, Lookup, Owner, L1};
 use super::sched::{warp_scheduler, Cand, WarpScheduler};
@@ -199,6 +199,10 @@ pub struct Sm {
     l1: L1,
     coal: Coalescer,
     miss_q: VecDeque<Pending>,
+    /// Some warp is blocked on a full miss queue.
+    lsu_blocked: bool,
+    /// Some warp finished since the live list was cleaned.
+    any_finished: bool,
     /// Next cycle the SM has to be stepped (u64::MAX: only on a completion).
     pub wake: u64,
     last_step: u64,
@@ -240,6 +244,8 @@ impl Sm {
             l1: L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets),
             coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
             miss_q: VecDeque::new(),
+            lsu_blocked: false,
+            any_finished: false,
             wake: u64::MAX,
             last_step: 0,
             last_reason: vec![Stall::NoWarp; n],
@@ -372,6 +378,9 @@ impl Sm {
     fn load_returned(&mut self, waiter: u64, t: u64, exits: &mut Vec<TbExit>) {
         let slot = (waiter >> 32) as usize;
         let w = &mut self.warps[slot];
+        if w.blocked == Some(Stall::Memory) {
+            w.blocked = None;
+        }
         if w.load_returned(waiter as u32, t) && w.finished && w.outstanding == 0 {
             let tb = w.tb;
             self.maybe_exit_tb(tb, t, exits);
@@ -379,7 +388,12 @@ impl Sm {
     }
 
     /// Retries the miss queue in order (head-of-line blocking) at cycle `t`.
-    fn retry<D: DramBackend>(&mut self, t: u64, mem: &mut MemorySystem<D>, exits: &mut Vec<TbExit>) {
+    fn retry<D: DramBackend>(
+        &mut self,
+        t: u64,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+    ) {
         while let Some(&p) = self.miss_q.front() {
             let at = p.at.max(t);
             let ok = match p.kind {
@@ -420,6 +434,15 @@ impl Sm {
             }
             self.miss_q.pop_front();
         }
+        if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
+            self.lsu_blocked = false;
+            for &w in &self.live_warps {
+                let w = &mut self.warps[w as usize];
+                if w.blocked == Some(Stall::LsuFull) {
+                    w.blocked = None;
+                }
+            }
+        }
     }
 
     fn send<D: DramBackend>(
@@ -444,7 +467,10 @@ impl Sm {
         if !s.used || s.live > 0 {
             return;
         }
-        if s.warps.iter().any(|&w| self.warps[w as usize].outstanding > 0) {
+        if s.warps
+            .iter()
+            .any(|&w| self.warps[w as usize].outstanding > 0)
+        {
             return;
         }
         self.occupancy_to(t);
@@ -496,13 +522,25 @@ impl Sm {
                 if ws % n != s {
                     continue;
                 }
+                let w = &self.warps[ws as usize];
+                let quick = if w.at_bar {
+                    Some(Stall::Barrier)
+                } else {
+                    w.blocked
+                };
+                if let Some(why) = quick {
+                    if best.is_none() {
+                        best = Some((u64::MAX, why));
+                    }
+                    continue;
+                }
                 match self.ready(ws, s, t, kernels, tables) {
                     Ok(()) => cands.push(Cand {
                         slot: ws,
                         age: self.warps[ws as usize].age,
                     }),
                     Err((at, why)) => {
-                        if best.is_none_or(|(b, _)| at < b) {
+                        if best.map_or(true, |(b, _)| at < b) {
                             best = Some((at, why));
                         }
                         wake = wake.min(at);
@@ -526,7 +564,11 @@ impl Sm {
             }
             self.cands = cands;
         }
-        self.live_warps.retain(|&w| !self.warps[w as usize].finished);
+        if self.any_finished {
+            self.any_finished = false;
+            self.live_warps
+                .retain(|&w| !self.warps[w as usize].finished);
+        }
         self.wake = wake;
     }
 
@@ -562,12 +604,11 @@ impl Sm {
             if !reads.is_empty() {
                 let at = w.operands_ready(reads);
                 if at > t {
-                    let why = if at == PENDING {
-                        Stall::Memory
-                    } else {
-                        Stall::Scoreboard
-                    };
-                    return Err((at, why));
+                    if at == PENDING {
+                        w.blocked = Some(Stall::Memory);
+                        return Err((at, Stall::Memory));
+                    }
+                    return Err((at, Stall::Scoreboard));
                 }
             }
             match &code.insts[pc] {
@@ -622,7 +663,11 @@ impl Sm {
                     if free > t {
                         return Err((free, Stall::FuBusy));
                     }
-                    let done = if w.unit_left == 0 { 0 } else { *n - w.unit_left };
+                    let done = if w.unit_left == 0 {
+                        0
+                    } else {
+                        *n - w.unit_left
+                    };
                     let c = (done % (*ilp).clamp(1, 8)) as usize;
                     if w.unit_left > 0 && w.chains[c] > t {
                         return Err((w.chains[c], Stall::Scoreboard));
@@ -630,9 +675,10 @@ impl Sm {
                     return Ok(());
                 }
                 Inst::Mem(m) => {
-                    if m.space != Space::Shared
-                        && self.miss_q.len() >= self.p.g.lsu_queue as usize
+                    if m.space != Space::Shared && self.miss_q.len() >= self.p.g.lsu_queue as usize
                     {
+                        w.blocked = Some(Stall::LsuFull);
+                        self.lsu_blocked = true;
                         return Err((u64::MAX, Stall::LsuFull));
                     }
                     return Ok(());
@@ -758,6 +804,7 @@ impl Sm {
         let w = &mut self.warps[ws as usize];
         w.normalize();
         if w.finished {
+            self.any_finished = true;
             let tb = &mut self.tbs[tbi];
             tb.live -= 1;
             self.release_barrier(tbi, t);
@@ -803,7 +850,8 @@ impl Sm {
         let mask = w.top().mask;
         self.scratch_addr.clear();
         self.scratch_lane.clear();
-        let warp_global = geo.linear_ctaid() * geo.threads().div_ceil(32) as u64 + w.warp_in_tb as u64;
+        let warp_global =
+            geo.linear_ctaid() * geo.threads().div_ceil(32) as u64 + w.warp_in_tb as u64;
         for lane in lanes(mask) {
             let a = m.addr.eval(
                 &LaneView {
@@ -816,8 +864,7 @@ impl Sm {
             ) as u64;
             let a = match m.space {
                 Space::Local => {
-                    LOCAL_BASE
-                        + (((warp_global * 1024 + (a / 4) % 1024) * 32 + lane as u64) * 4)
+                    LOCAL_BASE + (((warp_global * 1024 + (a / 4) % 1024) * 32 + lane as u64) * 4)
                 }
                 _ => a,
             };
@@ -853,7 +900,11 @@ impl Sm {
         let l1_lat = self.p.l1_latency;
         let is_store = m.kind == MemKind::Store;
         let bypass = m.nc || m.bypass_l1 || matches!(m.kind, MemKind::Atomic(_));
-        let load = if is_store { None } else { Some(w.new_load(dest)) };
+        let load = if is_store {
+            None
+        } else {
+            Some(w.new_load(dest))
+        };
         let mut left = 0u32;
         let mut done = t;
         let txs = std::mem::take(&mut self.scratch_tx);

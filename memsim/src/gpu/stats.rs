@@ -221,7 +221,10 @@ pub fn collect<D: DramBackend>(
     let ms = mem.finish(cycles);
     let mut dram = mem.dram_mut().stats_json();
     if let Some(o) = dram.as_object_mut() {
-        let bw = o.get("bandwidth_gbps").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let bw = o
+            .get("bandwidth_gbps")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
         let peak = o
             .get("peak_bandwidth_gbps")
             .and_then(|v| v.as_f64())

@@ -62,7 +62,8 @@ impl TbGeo {
     /// Linear block id.
     pub fn linear_ctaid(&self) -> u64 {
         self.ctaid[0] as u64
-            + self.grid[0] as u64 * (self.ctaid[1] as u64 + self.grid[1] as u64 * self.ctaid[2] as u64)
+            + self.grid[0] as u64
+                * (self.ctaid[1] as u64 + self.grid[1] as u64 * self.ctaid[2] as u64)
     }
 }
 
@@ -97,6 +98,9 @@ pub struct Warp {
     pub chains: [u64; 8],
     /// Waiting at a TB barrier.
     pub at_bar: bool,
+    /// Blocked until an event of the SM (a load returning: memory; the miss
+    /// queue draining: LSU): the schedulers skip the warp without evaluating it.
+    pub blocked: Option<super::smcore::Stall>,
     /// All lanes exited.
     pub finished: bool,
     /// Warp instructions issued.
@@ -105,8 +109,20 @@ pub struct Warp {
 
 impl Warp {
     /// A warp of `lanes` threads (mask of the first `lanes` lanes) with `slots` slots.
-    pub fn new(gid: u32, age: u64, tb: u32, warp_in_tb: u32, lanes: u32, slots: usize, now: u64) -> Self {
-        let mask = if lanes >= 32 { u32::MAX } else { (1u32 << lanes) - 1 };
+    pub fn new(
+        gid: u32,
+        age: u64,
+        tb: u32,
+        warp_in_tb: u32,
+        lanes: u32,
+        slots: usize,
+        now: u64,
+    ) -> Self {
+        let mask = if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
         Warp {
             gid,
             age,
@@ -126,6 +142,7 @@ impl Warp {
             unit_left: 0,
             chains: [0; 8],
             at_bar: false,
+            blocked: None,
             finished: false,
             issued: 0,
         }
@@ -246,7 +263,13 @@ impl Warp {
     /// Marks `slot` as written at `at` (or [`PENDING`]).
     pub fn score(&mut self, slot: u16, at: u64) {
         match self.sb.iter_mut().find(|(s, _)| *s == slot) {
-            Some(e) => e.1 = if at == PENDING || e.1 == PENDING { PENDING } else { e.1.max(at) },
+            Some(e) => {
+                e.1 = if at == PENDING || e.1 == PENDING {
+                    PENDING
+                } else {
+                    e.1.max(at)
+                }
+            }
             None => self.sb.push((slot, at)),
         }
     }
@@ -349,18 +372,43 @@ mod tests {
         let mut w = Warp::new(0, 0, 0, 0, 32, 1, 0);
         // if at pc 0: else at 5, end at 9; even lanes take the then path
         w.branch(0x5555_5555, 5, 9);
-        assert_eq!(w.top(), Entry { pc: 1, mask: 0x5555_5555, rpc: 9 });
+        assert_eq!(
+            w.top(),
+            Entry {
+                pc: 1,
+                mask: 0x5555_5555,
+                rpc: 9
+            }
+        );
         w.set_pc(9); // then path ran to the end
         w.normalize();
-        assert_eq!(w.top(), Entry { pc: 5, mask: 0xAAAA_AAAA, rpc: 9 });
+        assert_eq!(
+            w.top(),
+            Entry {
+                pc: 5,
+                mask: 0xAAAA_AAAA,
+                rpc: 9
+            }
+        );
         w.set_pc(9);
         w.normalize();
-        assert_eq!(w.top(), Entry { pc: 9, mask: u32::MAX, rpc: u32::MAX });
+        assert_eq!(
+            w.top(),
+            Entry {
+                pc: 9,
+                mask: u32::MAX,
+                rpc: u32::MAX
+            }
+        );
         // uniform branch: no push
         w.branch(u32::MAX, 20, 30);
         assert_eq!(w.stack.len(), 1);
         // exit of half the lanes, then the rest
-        w.stack.push(Entry { pc: 40, mask: 0xFFFF, rpc: 50 });
+        w.stack.push(Entry {
+            pc: 40,
+            mask: 0xFFFF,
+            rpc: 50,
+        });
         w.exit_lanes();
         w.normalize();
         assert_eq!(w.top().mask, 0xFFFF_0000);

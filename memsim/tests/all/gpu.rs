@@ -126,7 +126,10 @@ fn rr_dispatch_100_tbs_on_13_sms() {
     assert_eq!(d[40].sm, 0);
     assert_eq!(d[40].time, 7999);
     assert_eq!(s.kernels.len(), 1);
-    assert_eq!(s.kernels[0].warp_instructions, 99 * (1 + 2000 + 1) + (1 + 1 + 1));
+    assert_eq!(
+        s.kernels[0].warp_instructions,
+        99 * (1 + 2000 + 1) + (1 + 1 + 1)
+    );
 }
 
 /// One warp, one load missing in L1 and L2: its latency is LSU + L1 lookup +
@@ -155,7 +158,10 @@ fn one_load_latency_is_sum_of_parts() {
     assert_eq!((lsu, l1, xbar_req, xbar_reply, l2), (4, 82, 8, 12, 120));
     // issue at cycle 0 (dispatch at 0), the warp exits at 1, the TB when the data returns
     assert_eq!(s.cycles, lsu + l1 + xbar_req + l2 + dram_lat + xbar_reply);
-    assert_eq!(s.avg_mem_latency, (xbar_req + l2 + dram_lat + xbar_reply) as f64);
+    assert_eq!(
+        s.avg_mem_latency,
+        (xbar_req + l2 + dram_lat + xbar_reply) as f64
+    );
     assert_eq!(s.avg_network_latency, (xbar_req + xbar_reply) as f64);
     assert_eq!(s.avg_dram_latency, dram_lat as f64);
     assert_eq!((s.l1.misses, s.l2_requests, s.l2_hit_rate), (1, 1, 0.0));
@@ -180,8 +186,14 @@ fn gto_versus_lrr_issue_order() {
     };
     use weft_memsim::gpu::config::WarpSchedKind;
     // 4 alu + exit per warp
-    assert_eq!(order(WarpSchedKind::Gto), vec![0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
-    assert_eq!(order(WarpSchedKind::Lrr), vec![0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+    assert_eq!(
+        order(WarpSchedKind::Gto),
+        vec![0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    );
+    assert_eq!(
+        order(WarpSchedKind::Lrr),
+        vec![0, 1, 0, 1, 0, 1, 0, 1, 0, 1]
+    );
 }
 
 /// `if lane < 8 { alu 2 } else { alu 3 }`: the paths run one after the other;
@@ -379,4 +391,31 @@ fn l2_miss_stream_replays_to_the_same_dram_stats() {
     let mut gpu_side = s.dram.clone();
     gpu_side.as_object_mut().unwrap().remove("efficiency");
     assert_eq!(alone.stats_json(), gpu_side);
+}
+
+/// Speed probe (not a check): `cargo test -p weft-memsim --test all gpu_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn gpu_speed() {
+    let machine = std::env::var("GPU_SPEED_MACHINE").unwrap_or("k20c-dtbl".into());
+    let cfg = MachineConfig::preset(&machine).unwrap();
+    for (app, graph) in [
+        ("stream", None),
+        ("bfs", Some("../../../shared/data/metis/mdual.graph")),
+    ] {
+        let wl = Arc::new(
+            weft_memsim::gpu::workload::builtin(app, graph.map(std::path::Path::new)).unwrap(),
+        );
+        let mut sim = GpuSim::build(&cfg, wl, &GpuOptions::default()).unwrap();
+        let t0 = std::time::Instant::now();
+        let s = sim.run(|_| {}).unwrap();
+        let secs = t0.elapsed().as_secs_f64();
+        println!(
+            "{app}: {} warp instructions, {} cycles, {:.3} s, {:.0} /s",
+            s.warp_instructions,
+            s.cycles,
+            secs,
+            s.warp_instructions as f64 / secs
+        );
+    }
 }
