@@ -9,7 +9,8 @@
 //! core model lives here.
 //!
 //! What it models (dissertation §5.2, Fig. 5.1 flow; Table 5.2):
-//! 1. request packet requester node -> home LLC bank node (X-Y, [`crate::noc`]);
+//! 1. request packet requester node -> home LLC bank node (X-Y, [`crate::noc`];
+//!    GPU machines use a crossbar instead, [`MemorySystem::with_crossbar`]);
 //! 2. the bank's single port: an access starts when the port is free (concurrent
 //!    accesses to one bank queue, `port_cycles` apart) and takes `llc_latency`;
 //!    a hit answers with a data packet to the requester;
@@ -31,6 +32,9 @@
 //!    back to the LLC if its copy is dirty); a write (read-exclusive) invalidates every other holder, and the
 //!    reply waits for the last acknowledgement. The LLC is inclusive when coherence is
 //!    on: evicting a line invalidates its holders.
+//!
+//! Each requester may have `max_outstanding` demand requests in flight (per requester:
+//! [`MemorySystem::set_max_outstanding`]); beyond that [`MemorySystem::issue`] refuses.
 //!
 //! Simplifications: an MSI/MESI-style directory without transient-state races (the
 //! directory state changes at the bank access, invalidations are timed but not
