@@ -14,7 +14,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
 #[command(after_help = "Examples:
   weft gpusim --machine k20c-dtbl --app bfs                      # shipped BFS on its R-MAT graph
   weft gpusim --machine gtx480-ipaws --app stream --warp-sched lrr --json
-  weft gpusim --machine k20-spawn --app bfs --graph ../shared/data/graphs/<file>.mtx
+  weft gpusim --machine k20-spawn --app bfs --graph ../shared/data/graphs/cit-HepTh.relabeled.edges
   weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a

@@ -419,3 +419,35 @@ fn gpu_speed() {
         );
     }
 }
+
+/// GDDR5 on the DDR engine (gtx480-ipaws, iPAWS Table 1 timing at 924 MHz): a read of
+/// a closed bank costs tRCD + tCL + tBL = 12 + 12 + 2 (BL8 at four transfers per
+/// clock); a row hit right after it follows tCCD = 2 later.
+#[test]
+fn gddr5_closed_bank_read_and_row_hit() {
+    use weft_memsim::dram::{DramSystem, MemRequest};
+    let cfg = MachineConfig::preset("gtx480-ipaws").unwrap();
+    let mut dram = DramSystem::new(&cfg.dram).unwrap();
+    dram.advance_to(10);
+    for (i, addr) in [0x1000u64, 0x1040].into_iter().enumerate() {
+        dram.try_enqueue(
+            10,
+            MemRequest {
+                addr,
+                is_write: false,
+                source: 0,
+                tag: i as u64,
+            },
+        )
+        .unwrap();
+    }
+    let mut done = Vec::new();
+    while done.len() < 2 {
+        let t = dram.next_event().unwrap();
+        dram.advance_to(t + 1);
+        dram.drain_completions(t, &mut done);
+    }
+    done.sort_by_key(|c| c.tag);
+    assert_eq!(done[0].done, 10 + 12 + 12 + 2);
+    assert_eq!(done[1].done, done[0].done + 2);
+}
