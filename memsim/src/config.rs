@@ -82,7 +82,7 @@ pub enum ConfigError {
     Mapping(#[from] AddrMapError),
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> ConfigError {
+pub(crate) fn invalid(field: &str, message: impl Into<String>) -> ConfigError {
     ConfigError::Invalid {
         path: String::new(),
         field: field.to_string(),
@@ -117,6 +117,11 @@ pub struct MachineConfig {
     /// Scheduling epoch (core cycles): the window of the runtime's schedulers and
     /// of the manycore per-epoch statistics. Default 2500 (§5.6.1).
     pub epoch_cycles: u64,
+    /// The GPU side (`weft gpusim`): present only in GPU presets, where `core` are
+    /// the SMs, `l1` each SM's L1D and `llc` the L2 slices, reached over a
+    /// crossbar instead of the mesh ([`crate::gpu::config`]). Default: absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<crate::gpu::config::GpuConfig>,
 }
 
 /// The cores (all identical).
@@ -274,6 +279,13 @@ pub enum DramStandard {
     #[default]
     #[serde(rename = "DDR4")]
     Ddr4,
+    /// GDDR5 on the same command engine (see `crate::dram`, "GDDR5"): one bank
+    /// group, four transfers per command clock (`tBL` = burst length / 4), no refresh.
+    #[serde(rename = "GDDR5")]
+    Gddr5,
+    /// HBM2 pseudo-channels on the same command engine (see `crate::dram`).
+    #[serde(rename = "HBM2")]
+    Hbm2,
 }
 
 /// Row-buffer management policy.
@@ -438,6 +450,7 @@ impl Default for MachineConfig {
             noc: NocConfig::default(),
             dram: DramConfig::default(),
             epoch_cycles: 2500,
+            gpu: None,
         }
     }
 }
@@ -575,6 +588,10 @@ impl Default for DramConfig {
 const PRESETS: &[(&str, &str)] = &[
     ("table5.2", include_str!("../configs/table5.2.toml")),
     ("table4.2", include_str!("../configs/table4.2.toml")),
+    ("k20c-dtbl", include_str!("../configs/k20c-dtbl.toml")),
+    ("k20-spawn", include_str!("../configs/k20-spawn.toml")),
+    ("gtx480-ipaws", include_str!("../configs/gtx480-ipaws.toml")),
+    ("v100-fgtb", include_str!("../configs/v100-fgtb.toml")),
     (
         "dramsim3-ddr4-2400",
         include_str!("../configs/dramsim3-ddr4-2400.toml"),
@@ -708,6 +725,14 @@ impl MachineConfig {
         self.dram.validate()?;
         if self.epoch_cycles == 0 {
             return Err(invalid("epoch_cycles", "must be positive"));
+        }
+        if let Some(g) = &self.gpu {
+            // SMs and L2 slices sit on the crossbar; the mesh placement is unused.
+            g.validate(self)?;
+            if self.l1.line_bytes > self.llc.line_bytes {
+                return Err(invalid("l1.line_bytes", "must not exceed llc.line_bytes"));
+            }
+            return Ok(());
         }
         if self.noc.cols * self.noc.rows < self.core.count {
             return Err(invalid(

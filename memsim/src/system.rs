@@ -9,7 +9,8 @@
 //! core model lives here.
 //!
 //! What it models (dissertation §5.2, Fig. 5.1 flow; Table 5.2):
-//! 1. request packet requester node -> home LLC bank node (X-Y, [`crate::noc`]);
+//! 1. request packet requester node -> home LLC bank node (X-Y, [`crate::noc`];
+//!    GPU machines use a crossbar instead, [`MemorySystem::with_crossbar`]);
 //! 2. the bank's single port: an access starts when the port is free (concurrent
 //!    accesses to one bank queue, `port_cycles` apart) and takes `llc_latency`;
 //!    a hit answers with a data packet to the requester;
@@ -32,6 +33,9 @@
 //!    reply waits for the last acknowledgement. The LLC is inclusive when coherence is
 //!    on: evicting a line invalidates its holders.
 //!
+//! Each requester may have `max_outstanding` demand requests in flight (per requester:
+//! [`MemorySystem::set_max_outstanding`]); beyond that [`MemorySystem::issue`] refuses.
+//!
 //! Simplifications: an MSI/MESI-style directory without transient-state races (the
 //! directory state changes at the bank access, invalidations are timed but not
 //! acknowledged through the bank); Table 5.2's MOESI owner-forwarding of shared dirty
@@ -45,7 +49,7 @@
 use crate::cache::{CacheArray, CacheGeometry, MshrFile};
 use crate::dram_side::{DramSide, Finished, Remote};
 use crate::metrics::{ParallelismMeter, ParallelismSummary, WindowMeter, WindowSummary};
-use crate::noc::{Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
+use crate::noc::{Crossbar, Mesh, Network, NocParams, NocStats, NodeId, PacketClass};
 use crate::prefetch::{PrefetchParams, StreamPrefetcher};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -430,6 +434,9 @@ pub struct MemorySystem<D: DramBackend> {
     now: u64,
     completions: Vec<Completion>,
     outstanding: Vec<u32>,
+    /// Outstanding-request limit of each requester (`params.max_outstanding`
+    /// unless set with [`Self::set_max_outstanding`]).
+    limits: Vec<u32>,
     prefetchers: Vec<StreamPrefetcher>,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
@@ -513,6 +520,7 @@ impl<D: DramBackend> MemorySystem<D> {
             now: 0,
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
+            limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],
             scratch: Vec::new(),
@@ -526,6 +534,32 @@ impl<D: DramBackend> MemorySystem<D> {
             completed: 0,
             p,
         }
+    }
+
+    /// A memory side whose requesters reach the LLC banks over crossbar `xbar`
+    /// instead of the mesh (GPU machines: requester `i` is crossbar port `i`, the
+    /// `llc_nodes` and `mc_nodes` name memory-side ports; `p.mesh` is unused).
+    pub fn with_crossbar(p: SystemParams, xbar: Crossbar, dram: D) -> Self {
+        let noc = p.noc.clone();
+        let mut m = Self::new(p, dram);
+        m.net = Network::crossbar(xbar, noc);
+        m
+    }
+
+    /// Sets the outstanding-request limit of one requester (an SM has far more
+    /// MSHRs than a CPU core); the others keep theirs.
+    pub fn set_max_outstanding(&mut self, requester: u32, limit: u32) {
+        if let Some(l) = self.limits.get_mut(requester as usize) {
+            *l = limit.max(1);
+        }
+    }
+
+    /// Requests of `requester` issued and not yet completed (write-backs excluded).
+    pub fn outstanding(&self, requester: u32) -> u32 {
+        self.outstanding
+            .get(requester as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The parameters.
@@ -694,10 +728,10 @@ impl<D: DramBackend> MemorySystem<D> {
     pub fn issue(&mut self, req: MemRequest, t: u64) -> Result<(), Busy> {
         let r = req.requester as usize;
         debug_assert!(r < self.outstanding.len(), "requester {r} out of range");
-        if req.kind != ReqKind::Writeback && self.outstanding[r] >= self.p.max_outstanding {
+        if req.kind != ReqKind::Writeback && self.outstanding[r] >= self.limits[r] {
             return Err(Busy {
                 requester: req.requester,
-                limit: self.p.max_outstanding,
+                limit: self.limits[r],
             });
         }
         let t = t.max(self.now);

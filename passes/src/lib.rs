@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod registry;
 pub mod rtabi;
 pub mod strip_mine;
+pub mod strip_plan;
 pub mod trace;
 pub mod util;
 

@@ -49,7 +49,7 @@ use weft_frontend::expr::Sym;
 use weft_frontend::{AccessClass, FunctionAnalysis, LoopId, Poly};
 
 use crate::loop_ids::LoopIds;
-use crate::strip_mine::StripPlan;
+use crate::strip_plan::StripPlan;
 
 /// Innermost iterations per execution below which a nest with constant trip
 /// counts is left alone: about the work of the runtime's fixed cost of one

@@ -37,6 +37,9 @@ pub enum What {
     /// (3/4 streaming, 1/4 random accesses, gaps 0..=8, one store in 8), or on
     /// a trace file (`--trace`, e.g. one `weft eval --keep-traces` kept).
     Sim(SimArgs),
+    /// GPU engine (`weft gpusim`): simulated warp instructions per second on one
+    /// host thread, BFS over the largest shipped graph and the streaming kernel.
+    Gpusim(super::gpusim::BenchArgs),
     /// Kernel corpus: each kernel under `--passes=none`, the default pipeline
     /// and every chapter 5 scheme, run natively; time ratios to `--passes=none`,
     /// transformed-loop counts and checksums in one table.
@@ -147,6 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Dram(a) => dram(a),
         What::Sim(a) => sim(a),
         What::Kernels(a) => kernels(a),
+        What::Gpusim(a) => super::gpusim::bench(a),
     }
 }
 

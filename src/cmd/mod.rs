@@ -4,6 +4,7 @@ pub mod bench;
 pub mod build;
 pub mod demo;
 pub mod eval;
+pub mod gpusim;
 pub mod opt;
 pub mod run;
 pub mod schedule;

@@ -27,6 +27,16 @@
 //! assert_eq!(done[0].done, 11 + 17 + 17 + 4);
 //! ```
 //!
+//! GDDR5 and HBM2 (`dram.standard`, the GPU presets of `crate::gpu::config`) run
+//! on this DDR engine and controller; what differs from DDR4 is configuration, not
+//! code: one bank group (tCCD_L = tCCD_S, tRRD_L = tRRD_S, as GPGPU-Sim's
+//! `nbkgrp = 1`), four data transfers per command clock for GDDR5 (`tBL` = burst
+//! length / 4, where DDR4 has / 2), a tFAW that never binds, and no refresh
+//! (GPGPU-Sim models none). `gtx480-ipaws` carries iPAWS Table 1's timing (tCL =
+//! tRP = tRCD = 12, tRAS = 28, tRC = 40, tRRD = 6 at 924 MHz) with GPGPU-Sim's
+//! CCD = 2, WL = 4, CDLR (= tWTR) = 5, WR = 12; `memsim/tests/all/gpu.rs` checks a
+//! closed-bank read (tRCD + tCL + tBL) and the row hit after it (tCCD).
+//!
 //! What is modelled and what is not: see [`controller`] (queues, draining,
 //! refresh, scheduling), [`channel`], [`rank`] and [`bank`] (timing rules).
 //! Not modelled: power, power-down and self-refresh, per-bank refresh, data-bus

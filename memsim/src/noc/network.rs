@@ -16,6 +16,7 @@
 //! Dissertation §5.2 (Fig. 5.1 flow of an access), Table 5.2 (router overhead 3 cycles,
 //! NoC at 1 GHz, X-Y routing).
 
+use super::crossbar::{Crossbar, Topology};
 use super::mesh::{Dir, Mesh, NodeId};
 use serde::Serialize;
 
@@ -72,9 +73,18 @@ pub struct Network {
     lat_sum: u64,
     lat_max: u64,
     hop_sum: u64,
+    /// The crossbar replacing the mesh, if any (GPU machines).
+    xbar: Option<Crossbar>,
 }
 
 impl Network {
+    /// A crossbar network (the mesh is unused) with parameters `p`.
+    pub fn crossbar(xbar: Crossbar, p: NocParams) -> Self {
+        let mut n = Network::new(Mesh::new(1, 1), p);
+        n.xbar = Some(xbar);
+        n
+    }
+
     /// A network over `mesh` with parameters `p`.
     pub fn new(mesh: Mesh, p: NocParams) -> Self {
         let n = mesh.link_slots();
@@ -88,6 +98,7 @@ impl Network {
             lat_sum: 0,
             lat_max: 0,
             hop_sum: 0,
+            xbar: None,
         }
     }
 
@@ -125,6 +136,19 @@ impl Network {
             return t;
         }
         let f = self.flits(class);
+        if let Some(x) = &mut self.xbar {
+            let (arrive, crossed) = x.send(t, a, b, f);
+            if crossed {
+                let lat = arrive - t;
+                self.packets += 1;
+                self.lat_sum += lat;
+                self.hop_sum += 1;
+                self.lat_max = self.lat_max.max(lat);
+            } else {
+                self.local += 1;
+            }
+            return arrive;
+        }
         let (router, link) = (self.p.router_cycles, self.p.link_cycles);
         let mut cur = t;
         let link_free = &mut self.link_free;
@@ -174,6 +198,18 @@ impl Network {
 
     /// Statistics for a run of `cycles` cycles.
     pub fn stats(&self, cycles: u64) -> NocStats {
+        if let Some(x) = &self.xbar {
+            let (avg, max) = x.utilization(cycles);
+            return NocStats {
+                packets: self.packets,
+                local_packets: self.local,
+                avg_latency: ratio(self.lat_sum, self.packets),
+                max_latency: self.lat_max,
+                avg_hops: ratio(self.hop_sum, self.packets),
+                avg_link_utilization: avg,
+                max_link_utilization: max,
+            };
+        }
         let mut util_sum = 0.0;
         let mut util_max: f64 = 0.0;
         let mut nlinks = 0usize;

@@ -6,6 +6,7 @@ mod differential;
 mod dram_micro;
 mod dram_thread;
 mod golden;
+mod gpu;
 mod gpu_workload;
 mod hostile;
 mod manycore_golden;

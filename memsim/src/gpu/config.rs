@@ -1,0 +1,261 @@
+//! The `[gpu]` table of a machine configuration and the GPU machine's parameters.
+//!
+//! A GPU preset reuses the CPU machine's tables for the shared parts and reads them
+//! as a GPU (design: `gpu-design.md`, "Sharing the memory model"):
+//! `core.count` / `core.freq_mhz` are the SMs and their clock, `l1` is each SM's L1D
+//! (`mshrs` its MSHRs), `llc` the L2 slices (`banks` = slices, one per memory
+//! sub-partition), `dram` the memory controllers and DRAM (GDDR5 / HBM2 timing on
+//! the DDR command engine, see `crate::dram`). Everything only a GPU has lives here:
+//! SM resources with allocation granularities, warp schedulers, functional units,
+//! the crossbar, the front end and the default policies.
+//!
+//! The presets (`memsim/configs/*.toml`) follow the seed digest §7.1; values no
+//! paper gives are marked "assumed" there with their source (GPGPU-Sim's public
+//! configurations, [X] in the digest). Invariant: a validated config builds every
+//! GPU unit without further checks (non-zero resources, a warp fits an SM).
+
+use crate::config::{invalid, ConfigError, MachineConfig};
+use serde::{Deserialize, Serialize};
+
+/// Warp scheduling policy of every scheduler of an SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarpSchedKind {
+    /// Loose round-robin: start after the warp issued last.
+    Lrr,
+    /// Greedy then oldest: keep issuing the same warp, else the oldest ready one.
+    #[default]
+    Gto,
+    /// Two-level: warps in fetch groups, GTO across groups, round-robin inside.
+    TwoLevel,
+}
+
+impl WarpSchedKind {
+    /// Parses `lrr`, `gto` or `two-level`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "lrr" | "rr" => Some(Self::Lrr),
+            "gto" => Some(Self::Gto),
+            "two-level" => Some(Self::TwoLevel),
+            _ => None,
+        }
+    }
+}
+
+/// Thread-block dispatch policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TbSchedKind {
+    /// Round-robin over the SMs (digest §2.2).
+    #[default]
+    Rr,
+}
+
+impl TbSchedKind {
+    /// Parses `rr`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "rr" => Some(Self::Rr),
+            _ => None,
+        }
+    }
+}
+
+/// A functional unit: result latency and initiation interval (cycles between two
+/// warp instructions entering it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FuConfig {
+    /// Cycles from issue to result.
+    pub latency: u32,
+    /// Cycles between two issues to one unit.
+    pub ii: u32,
+}
+
+/// The GPU-only part of a machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GpuConfig {
+    /// Threads per warp. Default 32.
+    pub warp_size: u32,
+    /// Resident threads per SM. Default 2048 (Kepler).
+    pub max_threads_per_sm: u32,
+    /// Resident thread blocks per SM. Default 16.
+    pub max_tbs_per_sm: u32,
+    /// 32-bit registers per SM. Default 65536.
+    pub registers_per_sm: u32,
+    /// Registers are allocated per warp in units of this many. Default 256
+    /// (assumed: CUDA occupancy calculator, compute capability 3.x).
+    pub reg_alloc_unit: u32,
+    /// Shared memory per SM, bytes. Default 49152.
+    pub smem_per_sm: u32,
+    /// Shared memory is allocated per TB in units of this many bytes. Default 256
+    /// (assumed: CUDA occupancy calculator, compute capability 3.x).
+    pub smem_alloc_unit: u32,
+    /// Threads per TB at most. Default 1024.
+    pub max_threads_per_tb: u32,
+    /// Warp schedulers per SM (warps split by id % n), each issuing one warp
+    /// instruction per cycle. Default 2.
+    pub schedulers_per_sm: u32,
+    /// Warp scheduling policy. Default `gto`.
+    pub warp_scheduler: WarpSchedKind,
+    /// Warps per group of the two-level scheduler. Default 8 (assumed).
+    pub two_level_group: u32,
+    /// TB dispatch policy. Default `rr`.
+    pub tb_scheduler: TbSchedKind,
+    /// TBs the dispatcher places per cycle over the whole GPU. Default 1 (digest §2.2).
+    pub tb_dispatch_per_cycle: u32,
+    /// Integer/single-precision pipeline (`alu`, `fp`). Default latency 4, ii 1 (assumed).
+    pub sp: FuConfig,
+    /// Special-function unit. Default latency 20, ii 4 (assumed, GPGPU-Sim).
+    pub sfu: FuConfig,
+    /// Double-precision unit. Default latency 8, ii 2 (assumed).
+    pub dp: FuConfig,
+    /// Load/store unit: address generation to L1 access, and one memory
+    /// transaction (line) per `ii` cycles. Default latency 4, ii 1 (assumed).
+    pub lsu: FuConfig,
+    /// Shared-memory access latency, cycles. Default 24 (assumed: GPGPU-Sim Kepler).
+    pub smem_latency: u32,
+    /// Memory instructions waiting for the LSU before it stalls the issue stage
+    /// (LSU back-pressure). Default 8 (assumed).
+    pub lsu_queue: u32,
+    /// Coalescing granularity: 0 = whole 128 B lines; 32 = 32 B sectors inside
+    /// the line (one L1 line, sector count reported). Default 0.
+    pub sector_bytes: u32,
+    /// Targets one L1 MSHR merges. Default 8 (assumed).
+    pub l1_mshr_targets: u32,
+    /// Outstanding L1 misses an SM may have in the memory side. Default 64
+    /// (assumed; `l1.mshrs` × 2 as the CPU model).
+    pub max_outstanding_per_sm: u32,
+    /// Crossbar traversal latency SM <-> L2 slice, cycles. Default 8 (assumed).
+    pub crossbar_latency: u32,
+    /// Crossbar flit width, bytes (one flit per port per cycle). Default 32 (assumed,
+    /// GPGPU-Sim).
+    pub crossbar_flit_bytes: u32,
+    /// Hardware work queues. Default 32.
+    pub hw_queues: u32,
+    /// Kernel distributor entries (concurrent kernels). Default 32.
+    pub max_concurrent_kernels: u32,
+    /// Cycles a kernel takes from its HWQ through the KMU to the kernel distributor.
+    /// Default 0 (host launches; DTBL's KMU dispatch latency is 283, digest §1.1).
+    pub kmu_latency: u32,
+}
+
+impl Default for FuConfig {
+    fn default() -> Self {
+        FuConfig { latency: 4, ii: 1 }
+    }
+}
+
+impl Default for GpuConfig {
+    fn default() -> Self {
+        GpuConfig {
+            warp_size: 32,
+            max_threads_per_sm: 2048,
+            max_tbs_per_sm: 16,
+            registers_per_sm: 65536,
+            reg_alloc_unit: 256,
+            smem_per_sm: 49152,
+            smem_alloc_unit: 256,
+            max_threads_per_tb: 1024,
+            schedulers_per_sm: 2,
+            warp_scheduler: WarpSchedKind::Gto,
+            two_level_group: 8,
+            tb_scheduler: TbSchedKind::Rr,
+            tb_dispatch_per_cycle: 1,
+            sp: FuConfig { latency: 4, ii: 1 },
+            sfu: FuConfig { latency: 20, ii: 4 },
+            dp: FuConfig { latency: 8, ii: 2 },
+            lsu: FuConfig { latency: 4, ii: 1 },
+            smem_latency: 24,
+            lsu_queue: 8,
+            sector_bytes: 0,
+            l1_mshr_targets: 8,
+            max_outstanding_per_sm: 64,
+            crossbar_latency: 8,
+            crossbar_flit_bytes: 32,
+            hw_queues: 32,
+            max_concurrent_kernels: 32,
+            kmu_latency: 0,
+        }
+    }
+}
+
+impl GpuConfig {
+    /// Name of the warp scheduler.
+    pub fn warp_scheduler_name(&self) -> &'static str {
+        match self.warp_scheduler {
+            WarpSchedKind::Lrr => "lrr",
+            WarpSchedKind::Gto => "gto",
+            WarpSchedKind::TwoLevel => "two-level",
+        }
+    }
+
+    /// Warps resident per SM at most.
+    pub fn max_warps_per_sm(&self) -> u32 {
+        self.max_threads_per_sm / self.warp_size.max(1)
+    }
+
+    /// Checks ranges against the rest of the machine `m`.
+    pub fn validate(&self, m: &MachineConfig) -> Result<(), ConfigError> {
+        for (n, v) in [
+            ("gpu.warp_size", self.warp_size),
+            ("gpu.max_threads_per_sm", self.max_threads_per_sm),
+            ("gpu.max_tbs_per_sm", self.max_tbs_per_sm),
+            ("gpu.registers_per_sm", self.registers_per_sm),
+            ("gpu.reg_alloc_unit", self.reg_alloc_unit),
+            ("gpu.smem_alloc_unit", self.smem_alloc_unit),
+            ("gpu.max_threads_per_tb", self.max_threads_per_tb),
+            ("gpu.schedulers_per_sm", self.schedulers_per_sm),
+            ("gpu.two_level_group", self.two_level_group),
+            ("gpu.tb_dispatch_per_cycle", self.tb_dispatch_per_cycle),
+            ("gpu.sp.ii", self.sp.ii),
+            ("gpu.sfu.ii", self.sfu.ii),
+            ("gpu.dp.ii", self.dp.ii),
+            ("gpu.lsu.ii", self.lsu.ii),
+            ("gpu.lsu_queue", self.lsu_queue),
+            ("gpu.l1_mshr_targets", self.l1_mshr_targets),
+            ("gpu.max_outstanding_per_sm", self.max_outstanding_per_sm),
+            ("gpu.crossbar_flit_bytes", self.crossbar_flit_bytes),
+            ("gpu.hw_queues", self.hw_queues),
+            ("gpu.max_concurrent_kernels", self.max_concurrent_kernels),
+        ] {
+            if v == 0 {
+                return Err(invalid(n, "must be positive"));
+            }
+        }
+        if self.warp_size > 32 {
+            return Err(invalid("gpu.warp_size", "must be at most 32 (lane masks)"));
+        }
+        if self.max_threads_per_sm < self.warp_size {
+            return Err(invalid("gpu.max_threads_per_sm", "must hold one warp"));
+        }
+        if ![1, 2, 4].contains(&self.schedulers_per_sm) {
+            return Err(invalid("gpu.schedulers_per_sm", "must be 1, 2 or 4"));
+        }
+        if self.sector_bytes != 0
+            && (!self.sector_bytes.is_power_of_two() || self.sector_bytes > m.l1.line_bytes)
+        {
+            return Err(invalid(
+                "gpu.sector_bytes",
+                "must be 0 or a power of two up to l1.line_bytes",
+            ));
+        }
+        if m.l1.line_bytes != m.llc.line_bytes {
+            return Err(invalid(
+                "l1.line_bytes",
+                "must equal llc.line_bytes on a GPU (one L1 line per L2 request)",
+            ));
+        }
+        if m.llc.directory {
+            return Err(invalid(
+                "llc.directory",
+                "must be false on a GPU (no coherence)",
+            ));
+        }
+        if m.core.count > 1024 {
+            return Err(invalid("core.count", "at most 1024 SMs"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,459 @@
+//! The GPU engine: SMs, front end and TB dispatcher on the shared memory side.
+//!
+//! [`GpuSim`] drives memsim's [`MemorySystem`] the way the manycore does
+//! (`gpu-design.md`, "Sharing the memory model"): every SM is a requester whose L1
+//! misses become memory requests over the crossbar to the L2 slices (the LLC
+//! banks), the memory controllers and DRAM. One event-driven loop: at each step
+//! it takes the earliest cycle at which an SM, the front end or the memory side
+//! has work, advances the memory side to it, hands completions to their SMs,
+//! advances the streams and the KMU, dispatches TBs (one per
+//! `tb_dispatch_per_cycle` per cycle, through the [`TbDispatchPolicy`]), and steps
+//! the SMs due then, in SM order. Idle cycles are skipped; runs are deterministic,
+//! and with the DRAM on its own thread the results are the same
+//! ([`MemorySystem::settle`]).
+//! The run ends when every stream has finished; its length is the completion
+//! cycle of the last kernel. If nothing can progress while work remains, the run
+//! fails with a deadlock error instead of looping.
+
+use super::code::Code;
+use super::config::{GpuConfig, TbSchedKind, WarpSchedKind};
+use super::frontend::FrontEnd;
+use super::l1::L1Observer;
+use super::sched::{tb_policy, TbDispatchPolicy};
+use super::sm::TbCost;
+use super::smcore::{KernelRt, Sm, SmParams, TbExit};
+use super::stats::{self, GpuStats};
+use super::workload::{HostStep, Workload};
+use crate::cache::CacheGeometry;
+use crate::config::MachineConfig;
+use crate::dram_backend::DdrBackend;
+use crate::manycore::SimError;
+use crate::noc::{Crossbar, Mesh, NocParams};
+use crate::system::{ClockRatio, Completion, DramBackend, MemorySystem, SystemParams};
+use std::sync::Arc;
+
+/// One TB dispatch (the dispatcher's log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    /// Global TB id (dispatch order).
+    pub tb: u32,
+    /// Kernel instance.
+    pub kernel: u32,
+    /// TB index in its grid (linear).
+    pub index: u64,
+    /// SM.
+    pub sm: u32,
+    /// Cycle.
+    pub time: u64,
+}
+
+/// Policy and run choices.
+#[derive(Clone, Debug, Default)]
+pub struct GpuOptions {
+    /// Warp scheduler (default: the machine's).
+    pub warp_sched: Option<WarpSchedKind>,
+    /// TB dispatcher (default: the machine's).
+    pub tb_sched: Option<TbSchedKind>,
+    /// Seed (DRAM schedulers that use one); runs are deterministic for a seed.
+    pub seed: u64,
+    /// Run the DRAM model on a thread of its own (same results).
+    pub dram_thread: bool,
+    /// Run only this app (default: every app of the workload, as a co-run).
+    pub app: Option<String>,
+}
+
+/// The GPU table of `cfg`, or an error naming the machine.
+pub fn gpu_table(cfg: &MachineConfig) -> Result<&GpuConfig, SimError> {
+    cfg.gpu.as_ref().ok_or_else(|| {
+        SimError::Unsupported(format!(
+            "machine `{}` has no [gpu] table (GPU presets: k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb)",
+            cfg.name
+        ))
+    })
+}
+
+/// Memory-side parameters of a GPU machine: SM `i` is crossbar port `i`, L2 slice
+/// `b` port `sms + b`, memory controller `c` port `sms + slices + c`.
+pub fn system_params(cfg: &MachineConfig) -> Result<(SystemParams, Crossbar), SimError> {
+    let g = gpu_table(cfg)?;
+    let sms = cfg.core.count;
+    let slices = cfg.llc.banks;
+    let line = cfg.llc.line_bytes;
+    let xbar = Crossbar::new(sms, slices + cfg.dram.channels, g.crossbar_latency as u64);
+    let sp = SystemParams {
+        requesters: sms,
+        requester_nodes: (0..sms).collect(),
+        mesh: Mesh::new(1, 1),
+        noc: NocParams {
+            router_cycles: 0,
+            link_cycles: 0,
+            request_flits: 1,
+            // a line plus an 8-byte header
+            data_flits: (line as u64 + 8).div_ceil(g.crossbar_flit_bytes as u64),
+        },
+        llc_bank: CacheGeometry {
+            size_bytes: cfg.llc.size_bytes / slices as u64,
+            ways: cfg.llc.ways,
+            line_bytes: line,
+        },
+        llc_nodes: (0..slices).map(|b| sms + b).collect(),
+        llc_latency: cfg.llc.hit_latency as u64,
+        llc_port_cycles: cfg.llc.port_cycles as u64,
+        llc_mshrs: cfg.llc.mshrs,
+        mc_nodes: (0..cfg.dram.channels).map(|c| sms + slices + c).collect(),
+        prefetch: None,
+        coherence: false,
+        max_outstanding: g.max_outstanding_per_sm,
+        clocks: ClockRatio::new(cfg.core.freq_mhz, cfg.dram.tck_ns),
+        epoch: cfg.epoch_cycles,
+        oracle: Default::default(),
+    };
+    Ok((sp, xbar))
+}
+
+/// The GPU simulator.
+pub struct GpuSim<D: DramBackend> {
+    machine: String,
+    p: Arc<SmParams>,
+    sms: Vec<Sm>,
+    mem: MemorySystem<D>,
+    fe: FrontEnd,
+    policy: Box<dyn TbDispatchPolicy>,
+    wl: Arc<Workload>,
+    codes: Vec<Arc<Code>>,
+    rts: Vec<KernelRt>,
+    next_age: u64,
+    next_tb_gid: u32,
+    epoch: u64,
+    hook: Option<Box<dyn L1Observer>>,
+    dispatches: Vec<Dispatch>,
+}
+
+impl GpuSim<DdrBackend> {
+    /// The GPU of `cfg` running `wl` with the DDR/GDDR model.
+    pub fn build(
+        cfg: &MachineConfig,
+        wl: Arc<Workload>,
+        opts: &GpuOptions,
+    ) -> Result<Self, SimError> {
+        let dram = DdrBackend::new(&cfg.dram, crate::run::config_scheduler(cfg), opts.seed)
+            .map_err(|e| SimError::Unsupported(e.to_string()))?;
+        let mut sim = Self::with_dram(cfg, wl, opts, dram)?;
+        if opts.dram_thread {
+            sim.mem
+                .spawn_dram_thread()
+                .map_err(|e| SimError::Thread(e.to_string()))?;
+        }
+        Ok(sim)
+    }
+}
+
+impl<D: DramBackend> GpuSim<D> {
+    /// The GPU of `cfg` running `wl` over the DRAM backend `dram`.
+    pub fn with_dram(
+        cfg: &MachineConfig,
+        wl: Arc<Workload>,
+        opts: &GpuOptions,
+        dram: D,
+    ) -> Result<Self, SimError> {
+        cfg.validate()
+            .map_err(|e| SimError::Unsupported(e.to_string()))?;
+        let mut g = gpu_table(cfg)?.clone();
+        if let Some(w) = opts.warp_sched {
+            g.warp_scheduler = w;
+        }
+        if let Some(t) = opts.tb_sched {
+            g.tb_scheduler = t;
+        }
+        let (sp, xbar) = system_params(cfg)?;
+        let mem = MemorySystem::with_crossbar(sp, xbar, dram);
+        let p = Arc::new(SmParams {
+            l1: CacheGeometry {
+                size_bytes: cfg.l1.size_bytes,
+                ways: cfg.l1.ways,
+                line_bytes: cfg.l1.line_bytes,
+            },
+            l1_latency: cfg.l1.hit_latency as u64,
+            l1_mshrs: cfg.l1.mshrs,
+            g: g.clone(),
+        });
+        // Kernels that cannot fit an empty SM would never run: refuse them now.
+        for f in &wl.functions {
+            let c = TbCost::new(&g, f.threads_per_block(), f.regs_per_thread, f.smem_bytes);
+            if !c.fits_empty(&g) {
+                return Err(SimError::Unsupported(format!(
+                    "kernel `{}` ({} threads, {} registers/thread, {} B shared) does not fit an SM of `{}`",
+                    f.name,
+                    f.threads_per_block(),
+                    f.regs_per_thread,
+                    f.smem_bytes,
+                    cfg.name
+                )));
+            }
+        }
+        let mut streams = Vec::new();
+        for (ai, app) in wl.apps.iter().enumerate() {
+            if opts.app.as_ref().is_some_and(|n| *n != app.name) {
+                continue;
+            }
+            let unrolled = app
+                .unroll(&wl, super::workload::Limits::default().max_host_steps)
+                .map_err(|e| SimError::Unsupported(e.to_string()))?;
+            for (_, steps) in unrolled {
+                streams.push((ai as u32, steps));
+            }
+        }
+        if let Some(n) = &opts.app {
+            if !wl.apps.iter().any(|a| a.name == *n) {
+                let names: Vec<&str> = wl.apps.iter().map(|a| a.name.as_str()).collect();
+                return Err(SimError::Unsupported(format!(
+                    "workload has no app `{n}` (apps: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+        for (_, steps) in &streams {
+            for s in steps {
+                if let HostStep::Launch(l) = s {
+                    let f = wl.function(l.function);
+                    let threads: u32 = l.block.iter().product();
+                    let c = TbCost::new(&g, threads, f.regs_per_thread, f.smem_bytes);
+                    if threads > g.max_threads_per_tb || !c.fits_empty(&g) {
+                        return Err(SimError::Unsupported(format!(
+                            "launch of `{}` with block {:?} does not fit an SM of `{}`",
+                            f.name, l.block, cfg.name
+                        )));
+                    }
+                }
+            }
+        }
+        let mut mem = mem;
+        for i in 0..cfg.core.count {
+            mem.set_max_outstanding(i, g.max_outstanding_per_sm);
+        }
+        Ok(GpuSim {
+            machine: cfg.name.clone(),
+            sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
+            fe: FrontEnd::new(
+                streams,
+                g.hw_queues,
+                g.max_concurrent_kernels,
+                g.kmu_latency as u64,
+            ),
+            policy: tb_policy(g.tb_scheduler),
+            codes: wl
+                .functions
+                .iter()
+                .map(|f| Arc::new(Code::new(f)))
+                .collect(),
+            wl,
+            rts: Vec::new(),
+            next_age: 0,
+            next_tb_gid: 0,
+            epoch: cfg.epoch_cycles.max(1),
+            hook: None,
+            dispatches: Vec::new(),
+            mem,
+            p,
+        })
+    }
+
+    /// Installs an L1 access hook (every SM's L1 reports to it).
+    pub fn set_l1_hook(&mut self, h: Box<dyn L1Observer>) {
+        self.hook = Some(h);
+    }
+
+    /// Takes the L1 access hook back.
+    pub fn take_l1_hook(&mut self) -> Option<Box<dyn L1Observer>> {
+        self.hook.take()
+    }
+
+    /// Every TB dispatch so far, in order.
+    pub fn dispatches(&self) -> &[Dispatch] {
+        &self.dispatches
+    }
+
+    /// Records every warp instruction issued (cycle, warp age, pc) per SM.
+    pub fn enable_issue_trace(&mut self) {
+        for s in &mut self.sms {
+            s.trace = Some(Vec::new());
+        }
+    }
+
+    /// The issue trace of SM `sm` (empty unless enabled).
+    pub fn issue_trace(&self, sm: usize) -> &[super::smcore::IssueRec] {
+        self.sms[sm].trace.as_deref().unwrap_or(&[])
+    }
+
+    /// The memory side.
+    pub fn memory(&self) -> &MemorySystem<D> {
+        &self.mem
+    }
+
+    /// The memory side, mutably (the DRAM backend's recorded state in tests).
+    pub fn memory_mut(&mut self) -> &mut MemorySystem<D> {
+        &mut self.mem
+    }
+
+    /// Kernel runtimes for kernels the front end created.
+    fn sync_kernels(&mut self) {
+        while self.rts.len() < self.fe.kernels.len() {
+            let k = &self.fe.kernels[self.rts.len()];
+            let f = self.wl.function(k.function);
+            let threads = k.block.iter().product();
+            self.rts.push(KernelRt {
+                id: k.id,
+                code: self.codes[k.function.0 as usize].clone(),
+                args: k.args.clone(),
+                grid: k.grid,
+                block: k.block,
+                cost: TbCost::new(&self.p.g, threads, f.regs_per_thread, f.smem_bytes),
+            });
+        }
+    }
+
+    /// Dispatches up to `tb_dispatch_per_cycle` TBs at `t`; returns how many.
+    fn dispatch(&mut self, t: u64) -> u32 {
+        let mut n = 0;
+        while n < self.p.g.tb_dispatch_per_cycle {
+            let ks: Vec<u32> = self.fe.dispatchable().collect();
+            if ks.is_empty() {
+                break;
+            }
+            let sms = &self.sms;
+            let rts = &self.rts;
+            let pick = self.policy.select(ks.len(), sms.len(), &mut |k, sm| {
+                sms[sm].fits(&rts[ks[k] as usize])
+            });
+            let Some((k, sm)) = pick else {
+                break;
+            };
+            let kid = ks[k];
+            let kern = &mut self.fe.kernels[kid as usize];
+            let tb = kern.next_tb;
+            kern.next_tb += 1;
+            kern.start.get_or_insert(t);
+            let ctaid = kern.ctaid(tb);
+            let rt = &self.rts[kid as usize];
+            let nw = rt.cost.warps as u64;
+            self.dispatches.push(Dispatch {
+                tb: self.next_tb_gid,
+                kernel: kid,
+                index: tb,
+                sm: sm as u32,
+                time: t,
+            });
+            self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
+            self.next_age += nw;
+            self.next_tb_gid += 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// Runs the workload to completion; `progress(warp_instructions)` now and then.
+    pub fn run(&mut self, mut progress: impl FnMut(u64)) -> Result<GpuStats, SimError> {
+        let mut comps: Vec<Completion> = Vec::new();
+        let mut exits: Vec<TbExit> = Vec::new();
+        let mut t = 0u64;
+        let mut input_done = false;
+        let mut dirty = true;
+        let mut steps = 0u64;
+        let mut epochs: Vec<u64> = Vec::new();
+        let mut next_epoch = self.epoch;
+        let mut last_end = 0u64;
+        loop {
+            while t >= next_epoch {
+                epochs.push(self.sms.iter().map(|s| s.c.issued).sum());
+                next_epoch += self.epoch;
+            }
+            if self.fe.tick(t) {
+                dirty = true;
+            }
+            self.sync_kernels();
+            if dirty {
+                dirty = self.dispatch(t) > 0;
+            }
+            for i in 0..self.sms.len() {
+                if self.sms[i].wake <= t {
+                    self.sms[i].step(
+                        t,
+                        &self.rts,
+                        &self.wl.tables,
+                        &mut self.mem,
+                        &mut exits,
+                        &mut self.hook,
+                    );
+                }
+            }
+            if !exits.is_empty() {
+                for e in exits.drain(..) {
+                    self.policy.on_tb_exit(e.sm as usize);
+                    if self.fe.tb_exit(e.kernel, e.time) {
+                        last_end = last_end.max(e.time);
+                    }
+                }
+                dirty = true;
+                if self.fe.tick(t) {
+                    self.sync_kernels();
+                }
+            }
+            if !input_done && self.fe.done() && self.mem.in_flight() == 0 {
+                self.mem.finish_input();
+                input_done = true;
+            }
+            let mut nt = u64::MAX;
+            for s in &self.sms {
+                nt = nt.min(s.wake.max(t + 1));
+            }
+            if dirty && self.fe.dispatchable().next().is_some() {
+                nt = nt.min(t + 1);
+            }
+            if let Some(k) = self.fe.next_event(t) {
+                nt = nt.min(k);
+            }
+            if let Some(m) = self.mem.next_event_time() {
+                nt = nt.min(m.max(t + 1));
+            }
+            let nt = self.mem.settle(nt);
+            if nt == u64::MAX {
+                break;
+            }
+            self.mem.advance_to(nt);
+            self.mem.drain_completions(&mut comps);
+            for c in comps.drain(..) {
+                let sm = c.requester as usize;
+                self.sms[sm].complete(&c, &mut self.mem, &mut exits);
+            }
+            t = nt;
+            steps += 1;
+            if steps & 0xffff == 0 {
+                progress(self.sms.iter().map(|s| s.c.issued).sum());
+            }
+        }
+        self.mem.join_dram_thread();
+        if !self.fe.done() {
+            return Err(SimError::Deadlock {
+                cycle: t,
+                unfinished: self.fe.kernels.iter().filter(|k| k.end.is_none()).count(),
+            });
+        }
+        progress(self.sms.iter().map(|s| s.c.issued).sum());
+        let cycles = last_end;
+        for s in &mut self.sms {
+            s.finish(cycles);
+        }
+        Ok(stats::collect(
+            &self.machine,
+            &self.wl,
+            &self.p.g,
+            cycles,
+            &self.sms,
+            &self.fe.kernels,
+            &mut self.mem,
+            self.epoch,
+            &epochs,
+            self.policy.name(),
+        ))
+    }
+}

@@ -1,0 +1,233 @@
+//! Scheduling policies behind traits (digest §8.3): the warp schedulers of an SM
+//! ([`WarpScheduler`]: LRR, GTO, two-level) and the thread-block dispatcher
+//! ([`TbDispatchPolicy`]: round-robin, digest §2.2).
+//!
+//! A warp scheduler sees the warps that can issue this cycle, as candidates in
+//! warp-slot order with their age (launch order, smaller = older), and picks one;
+//! it is told which warp issued. The engine knows no policy; iPAWS-style
+//! meta-policies wrap these.
+
+use super::config::{TbSchedKind, WarpSchedKind};
+
+/// A warp that can issue now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cand {
+    /// Warp slot on the SM.
+    pub slot: u32,
+    /// Age: dynamic warp id, smaller = launched earlier.
+    pub age: u64,
+}
+
+/// A warp issue policy (one instance per scheduler of an SM).
+pub trait WarpScheduler {
+    /// Policy name.
+    fn name(&self) -> &'static str;
+    /// Index into `ready` (non-empty, slot order) of the warp to issue.
+    fn pick(&mut self, ready: &[Cand]) -> usize;
+    /// Warp `slot` issued.
+    fn on_issue(&mut self, slot: u32);
+}
+
+/// Loose round-robin: the first ready warp after the one that issued last.
+#[derive(Clone, Debug, Default)]
+pub struct Lrr {
+    last: Option<u32>,
+}
+
+impl WarpScheduler for Lrr {
+    fn name(&self) -> &'static str {
+        "lrr"
+    }
+    fn pick(&mut self, ready: &[Cand]) -> usize {
+        match self.last {
+            Some(l) => ready.iter().position(|c| c.slot > l).unwrap_or(0),
+            None => 0,
+        }
+    }
+    fn on_issue(&mut self, slot: u32) {
+        self.last = Some(slot);
+    }
+}
+
+/// Greedy then oldest: the warp that issued last while it can, else the oldest.
+#[derive(Clone, Debug, Default)]
+pub struct Gto {
+    last: Option<u32>,
+}
+
+fn oldest(ready: &[Cand]) -> usize {
+    let mut best = 0;
+    for (i, c) in ready.iter().enumerate() {
+        if c.age < ready[best].age {
+            best = i;
+        }
+    }
+    best
+}
+
+impl WarpScheduler for Gto {
+    fn name(&self) -> &'static str {
+        "gto"
+    }
+    fn pick(&mut self, ready: &[Cand]) -> usize {
+        if let Some(l) = self.last {
+            if let Some(i) = ready.iter().position(|c| c.slot == l) {
+                return i;
+            }
+        }
+        oldest(ready)
+    }
+    fn on_issue(&mut self, slot: u32) {
+        self.last = Some(slot);
+    }
+}
+
+/// Two-level: warp slots in fetch groups of `group`; greedy-then-oldest across the
+/// groups (stay in the group that issued last while it has a ready warp, else the
+/// group of the oldest ready warp), round-robin inside the group.
+#[derive(Clone, Debug)]
+pub struct TwoLevel {
+    group: u32,
+    last: Option<u32>,
+}
+
+impl TwoLevel {
+    /// Groups of `group` warp slots.
+    pub fn new(group: u32) -> Self {
+        TwoLevel {
+            group: group.max(1),
+            last: None,
+        }
+    }
+}
+
+impl WarpScheduler for TwoLevel {
+    fn name(&self) -> &'static str {
+        "two-level"
+    }
+    fn pick(&mut self, ready: &[Cand]) -> usize {
+        let g = match self.last {
+            Some(l) if ready.iter().any(|c| c.slot / self.group == l / self.group) => {
+                l / self.group
+            }
+            _ => ready[oldest(ready)].slot / self.group,
+        };
+        let in_group = |c: &Cand| c.slot / self.group == g;
+        let after = self.last.filter(|l| l / self.group == g);
+        if let Some(l) = after {
+            if let Some(i) = ready.iter().position(|c| in_group(c) && c.slot > l) {
+                return i;
+            }
+        }
+        ready.iter().position(in_group).unwrap_or(0)
+    }
+    fn on_issue(&mut self, slot: u32) {
+        self.last = Some(slot);
+    }
+}
+
+/// A warp scheduler of kind `k`.
+pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Box<dyn WarpScheduler> {
+    match k {
+        WarpSchedKind::Lrr => Box::new(Lrr::default()),
+        WarpSchedKind::Gto => Box::new(Gto::default()),
+        WarpSchedKind::TwoLevel => Box::new(TwoLevel::new(group)),
+    }
+}
+
+/// The thread-block dispatcher's policy: where the next TB goes.
+pub trait TbDispatchPolicy {
+    /// Policy name.
+    fn name(&self) -> &'static str;
+    /// Picks a kernel (index into the kernel distributor's runnable kernels, in
+    /// FCFS order, `kernels` of them) whose next TB goes to an SM (of `sms`);
+    /// `fits(k, sm)` says whether it fits there now. `None`: nothing fits.
+    fn select(
+        &mut self,
+        kernels: usize,
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Option<(usize, usize)>;
+    /// A TB exited from `sm`.
+    fn on_tb_exit(&mut self, _sm: usize) {}
+}
+
+/// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes
+/// to the next SM, from the one after the last TB's, that has room for it.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    next: usize,
+}
+
+impl TbDispatchPolicy for RoundRobin {
+    fn name(&self) -> &'static str {
+        "rr"
+    }
+    fn select(
+        &mut self,
+        kernels: usize,
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        for k in 0..kernels {
+            for i in 0..sms {
+                let sm = (self.next + i) % sms;
+                if fits(k, sm) {
+                    self.next = (sm + 1) % sms;
+                    return Some((k, sm));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A TB dispatch policy of kind `k`.
+pub fn tb_policy(k: TbSchedKind) -> Box<dyn TbDispatchPolicy> {
+    match k {
+        TbSchedKind::Rr => Box::new(RoundRobin::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(slot: u32, age: u64) -> Cand {
+        Cand { slot, age }
+    }
+
+    #[test]
+    fn lrr_rotates_gto_sticks() {
+        let ready = [c(0, 5), c(1, 3), c(2, 9)];
+        let mut l = Lrr::default();
+        let mut order = Vec::new();
+        for _ in 0..4 {
+            let i = l.pick(&ready);
+            l.on_issue(ready[i].slot);
+            order.push(ready[i].slot);
+        }
+        assert_eq!(order, vec![0, 1, 2, 0]);
+        let mut g = Gto::default();
+        let i = g.pick(&ready);
+        assert_eq!(ready[i].slot, 1); // oldest
+        g.on_issue(1);
+        assert_eq!(ready[g.pick(&ready)].slot, 1); // greedy
+        assert_eq!(g.pick(&[c(0, 5), c(2, 9)]), 0); // 1 not ready: oldest
+    }
+
+    #[test]
+    fn two_level_stays_in_group() {
+        let mut t = TwoLevel::new(2);
+        let ready = [c(0, 4), c(1, 5), c(2, 0), c(3, 1)];
+        // oldest is slot 2 -> group 1, then round-robin inside it
+        let i = t.pick(&ready);
+        assert_eq!(ready[i].slot, 2);
+        t.on_issue(2);
+        assert_eq!(ready[t.pick(&ready)].slot, 3);
+        t.on_issue(3);
+        assert_eq!(ready[t.pick(&ready)].slot, 2);
+        // group 1 has nothing ready: oldest of the rest
+        assert_eq!(t.pick(&[c(0, 4), c(1, 5)]), 0);
+    }
+}

@@ -1,0 +1,181 @@
+//! SM resources and thread-block admission (digest §8.1, "SM resource model").
+//!
+//! An SM holds at most `max_threads_per_sm` threads (in whole warps),
+//! `max_tbs_per_sm` thread blocks, `registers_per_sm` registers and
+//! `smem_per_sm` bytes of shared memory. A TB is admitted at dispatch only if every
+//! resource has room for it, and gives everything back when its last warp exits;
+//! TBs of different kernels may share an SM. Registers are allocated per warp,
+//! rounded up to `reg_alloc_unit` (`ceil(regs_per_thread * warp_size / unit) *
+//! unit`), shared memory per TB rounded up to `smem_alloc_unit`, as the CUDA
+//! occupancy calculator does.
+
+use super::config::GpuConfig;
+
+/// What one TB of a kernel takes from an SM.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TbCost {
+    /// Threads (the block's threads rounded up to whole warps).
+    pub threads: u32,
+    /// Warps.
+    pub warps: u32,
+    /// Registers (per-warp allocation units).
+    pub regs: u32,
+    /// Shared memory in bytes (allocation units).
+    pub smem: u32,
+}
+
+impl TbCost {
+    /// The cost of a TB of `threads` threads, `regs_per_thread` registers each and
+    /// `smem_bytes` shared memory on an SM of `g`.
+    pub fn new(g: &GpuConfig, threads: u32, regs_per_thread: u32, smem_bytes: u32) -> Self {
+        let ws = g.warp_size.max(1);
+        let warps = threads.div_ceil(ws).max(1);
+        let per_warp = (regs_per_thread * ws).div_ceil(g.reg_alloc_unit) * g.reg_alloc_unit;
+        TbCost {
+            threads: warps * ws,
+            warps,
+            regs: per_warp * warps,
+            smem: smem_bytes.div_ceil(g.smem_alloc_unit) * g.smem_alloc_unit,
+        }
+    }
+
+    /// Whether a TB of this cost fits an empty SM of `g` at all.
+    pub fn fits_empty(&self, g: &GpuConfig) -> bool {
+        self.threads <= g.max_threads_per_sm
+            && self.regs <= g.registers_per_sm
+            && self.smem <= g.smem_per_sm
+            && self.warps <= g.max_warps_per_sm()
+    }
+}
+
+/// Which resource limits the TBs per SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limiter {
+    /// Thread (warp) slots.
+    Threads,
+    /// TB slots.
+    Tbs,
+    /// Registers.
+    Registers,
+    /// Shared memory.
+    SharedMemory,
+}
+
+/// Resources in use on one SM.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SmResources {
+    /// Threads resident.
+    pub threads: u32,
+    /// Warps resident.
+    pub warps: u32,
+    /// TBs resident.
+    pub tbs: u32,
+    /// Registers allocated.
+    pub regs: u32,
+    /// Shared memory allocated (bytes).
+    pub smem: u32,
+}
+
+impl SmResources {
+    /// Whether a TB of cost `c` can be admitted now.
+    pub fn can_admit(&self, g: &GpuConfig, c: &TbCost) -> bool {
+        self.tbs < g.max_tbs_per_sm
+            && self.threads + c.threads <= g.max_threads_per_sm
+            && self.warps + c.warps <= g.max_warps_per_sm()
+            && self.regs + c.regs <= g.registers_per_sm
+            && self.smem + c.smem <= g.smem_per_sm
+    }
+
+    /// Takes the resources of a TB (call only after [`Self::can_admit`]).
+    pub fn admit(&mut self, c: &TbCost) {
+        self.threads += c.threads;
+        self.warps += c.warps;
+        self.tbs += 1;
+        self.regs += c.regs;
+        self.smem += c.smem;
+    }
+
+    /// Gives back the resources of an exiting TB.
+    pub fn release(&mut self, c: &TbCost) {
+        debug_assert!(
+            self.tbs > 0 && self.warps >= c.warps,
+            "release without admit"
+        );
+        self.threads -= c.threads;
+        self.warps -= c.warps;
+        self.tbs -= 1;
+        self.regs -= c.regs;
+        self.smem -= c.smem;
+    }
+
+    /// Resource utilisation: the highest of the register, shared-memory and
+    /// thread fractions in use (digest §8.4).
+    pub fn utilization(&self, g: &GpuConfig) -> f64 {
+        let f = |a: u32, b: u32| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        f(self.regs, g.registers_per_sm)
+            .max(f(self.smem, g.smem_per_sm))
+            .max(f(self.threads, g.max_threads_per_sm))
+    }
+}
+
+/// How many TBs of cost `c` an empty SM holds, and what limits it.
+pub fn tbs_per_sm(g: &GpuConfig, c: &TbCost) -> (u32, Limiter) {
+    let div = |a: u32, b: u32| a.checked_div(b).unwrap_or(u32::MAX);
+    let mut best = (g.max_tbs_per_sm, Limiter::Tbs);
+    for (n, l) in [
+        (div(g.max_threads_per_sm, c.threads), Limiter::Threads),
+        (div(g.max_warps_per_sm(), c.warps), Limiter::Threads),
+        (div(g.registers_per_sm, c.regs), Limiter::Registers),
+        (div(g.smem_per_sm, c.smem), Limiter::SharedMemory),
+    ] {
+        if n < best.0 {
+            best = (n, l);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kepler() -> GpuConfig {
+        GpuConfig::default()
+    }
+
+    /// 256 threads, 64 registers each: 8 warps x 2048 registers = 16384 per TB,
+    /// 65536 / 16384 = 4 TBs (32 warps of 64): register-limited.
+    #[test]
+    fn register_limited_occupancy() {
+        let g = kepler();
+        let c = TbCost::new(&g, 256, 64, 0);
+        assert_eq!((c.warps, c.regs), (8, 16384));
+        assert_eq!(tbs_per_sm(&g, &c), (4, Limiter::Registers));
+        // 37 registers round up per warp: 37 * 32 = 1184 -> 1280 (5 units of 256).
+        let c = TbCost::new(&g, 128, 37, 0);
+        assert_eq!(c.regs, 4 * 1280);
+        assert_eq!(tbs_per_sm(&g, &c), (12, Limiter::Registers));
+    }
+
+    /// 128 threads with 10000 B of shared memory: rounded to 10240 B, 48 KB / 10240
+    /// = 4 TBs: shared-memory-limited (threads would allow 16).
+    #[test]
+    fn smem_limited_occupancy_and_admission() {
+        let g = kepler();
+        let c = TbCost::new(&g, 128, 16, 10000);
+        assert_eq!(c.smem, 10240);
+        assert_eq!(tbs_per_sm(&g, &c), (4, Limiter::SharedMemory));
+        let mut r = SmResources::default();
+        for _ in 0..4 {
+            assert!(r.can_admit(&g, &c));
+            r.admit(&c);
+        }
+        assert!(!r.can_admit(&g, &c));
+        r.release(&c);
+        assert!(r.can_admit(&g, &c));
+        // a 1000-thread TB takes 32 warp slots (1024 threads)
+        let big = TbCost::new(&g, 1000, 16, 0);
+        assert_eq!((big.warps, big.threads), (32, 1024));
+        assert_eq!(tbs_per_sm(&g, &big), (2, Limiter::Threads));
+    }
+}

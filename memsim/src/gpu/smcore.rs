@@ -1,0 +1,766 @@
+//! The SM pipeline: warp issue through the schedulers, functional units, the LSU
+//! with the coalescer and L1D, and the miss queue to the memory side (digest §8.1).
+//!
+//! Timing model, per SM cycle in which something can happen (idle cycles are
+//! skipped, the engine wakes the SM):
+//! * each of the `schedulers_per_sm` schedulers (warps split by slot % n) issues at
+//!   most one warp instruction per cycle, chosen by its [`WarpScheduler`] among the
+//!   warps whose next instruction is ready: operands available (scoreboard), unit
+//!   free (initiation interval), not at a barrier, and for memory instructions the
+//!   miss queue below `lsu_queue` (LSU back-pressure);
+//! * `alu`/`fp` go to the scheduler's SP pipe, `sfu` and `dp` to its SFU / DP pipe:
+//!   `n` instructions in `ilp` independent chains, each instruction `latency` after
+//!   the previous one of its chain, `ii` cycles apart in the unit;
+//! * a memory instruction enters the LSU `lsu.latency` after issue and is split
+//!   into coalesced transactions, one per `lsu.ii` cycles (replays). Each looks up
+//!   the L1 after its `hit_latency`: a hit returns then, a miss goes to the memory
+//!   side from there (L2 slice over the crossbar, memory controller, DRAM) and
+//!   returns with the reply. Shared-memory accesses take `smem_latency`. Stores
+//!   write through (no write-allocate, the L2 line is written); atomics bypass the
+//!   L1 and are performed at the L2 (read for ownership). Loads flagged `nc` or
+//!   `bypass_l1` skip the L1;
+//! * `if` and a loop test are one (branch) instruction each; `let`, jumps and loop
+//!   entry are folded into the instructions around them and take no issue slot;
+//!   `bar` and `exit` are one instruction.
+//!
+//! The memory path and the miss queue are in the `lsu` submodule.
+//!
+//! Simplifications: L1 tag state changes at issue time even though the lookup is
+//! timed later; local memory is global memory at a per-thread interleaved address;
+//! constant and texture accesses go through the L1D.
+//! Invariant: a TB leaves the SM only when all its warps finished and none has a
+//! load outstanding, so a returning load never meets a reused warp slot.
+
+use super::coalesce::{Coalescer, Transaction};
+use super::code::{Code, Inst};
+use super::config::GpuConfig;
+use super::l1::{L1Observer, Owner, L1};
+use super::sched::{warp_scheduler, Cand, WarpScheduler};
+use super::sm::{SmResources, TbCost};
+use super::warp::{LaneView, TbGeo, Warp, PENDING};
+use super::workload::{Space, Tables, UnitClass};
+use crate::cache::CacheGeometry;
+use crate::system::{Completion, DramBackend, MemorySystem};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+mod lsu;
+use lsu::Pending;
+
+/// Why a scheduler issued nothing in a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stall {
+    /// Waiting for data from the memory side (a pending load).
+    Memory,
+    /// Waiting for a short-latency result (unit chain, L1 hit, shared memory).
+    Scoreboard,
+    /// At a TB barrier.
+    Barrier,
+    /// The functional unit is busy (initiation interval).
+    FuBusy,
+    /// The miss queue is full (LSU back-pressure).
+    LsuFull,
+    /// No warp resident on this scheduler (or all finished).
+    NoWarp,
+}
+
+/// Stall reasons in report order.
+pub const STALLS: [(Stall, &str); 6] = [
+    (Stall::Memory, "memory"),
+    (Stall::Scoreboard, "scoreboard"),
+    (Stall::Barrier, "barrier"),
+    (Stall::FuBusy, "fu_busy"),
+    (Stall::LsuFull, "lsu_full"),
+    (Stall::NoWarp, "no_warp"),
+];
+
+/// What the SM needs of a running kernel.
+#[derive(Clone, Debug)]
+pub struct KernelRt {
+    /// Kernel instance id.
+    pub id: u32,
+    /// Flat code.
+    pub code: Arc<Code>,
+    /// Arguments.
+    pub args: Vec<i64>,
+    /// Grid and block.
+    pub grid: [u32; 3],
+    /// Block shape.
+    pub block: [u32; 3],
+    /// TB cost.
+    pub cost: TbCost,
+}
+
+/// A TB resident on an SM.
+#[derive(Clone, Debug, Default)]
+struct TbSlot {
+    used: bool,
+    kernel: u32,
+    gid: u32,
+    geo: TbGeo,
+    cost: TbCost,
+    warps: Vec<u32>,
+    live: u32,
+    arrived: u32,
+    start: u64,
+}
+
+/// A TB that left its SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TbExit {
+    /// Kernel instance.
+    pub kernel: u32,
+    /// Global TB id.
+    pub tb: u32,
+    /// SM.
+    pub sm: u32,
+    /// Cycle of exit.
+    pub time: u64,
+    /// Cycle it was dispatched.
+    pub start: u64,
+}
+
+/// One issued warp instruction (issue trace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IssueRec {
+    /// Cycle.
+    pub cycle: u64,
+    /// Warp age (launch order over the GPU).
+    pub age: u64,
+    /// Instruction index in the flat code.
+    pub pc: u32,
+    /// Active lanes.
+    pub mask: u32,
+}
+
+/// Per-SM counters.
+#[derive(Clone, Debug, Default)]
+pub struct SmCounters {
+    /// Warp instructions issued.
+    pub issued: u64,
+    /// Active lanes summed over issued instructions.
+    pub lanes: u64,
+    /// Scheduler-cycles without issue, by [`Stall`] (index as [`STALLS`]).
+    pub stalls: [u64; 6],
+    /// Resident warps integrated over cycles.
+    pub warp_cycles: u128,
+    /// Cycles with at least one resident warp.
+    pub active_cycles: u64,
+    /// Memory transactions (global), and of them shared-memory accesses.
+    pub transactions: u64,
+    /// Shared-memory instructions.
+    pub smem_accesses: u64,
+    /// Store transactions written through.
+    pub stores: u64,
+}
+
+/// Static parameters of an SM.
+#[derive(Clone, Debug)]
+pub struct SmParams {
+    /// GPU table.
+    pub g: GpuConfig,
+    /// L1D geometry.
+    pub l1: CacheGeometry,
+    /// L1 hit latency.
+    pub l1_latency: u64,
+    /// L1 MSHRs.
+    pub l1_mshrs: u32,
+}
+
+/// One streaming multiprocessor.
+pub struct Sm {
+    id: u32,
+    p: Arc<SmParams>,
+    /// Resources in use.
+    pub res: SmResources,
+    warps: Vec<Warp>,
+    free_warps: Vec<u32>,
+    live_warps: Vec<u32>,
+    tbs: Vec<TbSlot>,
+    scheds: Vec<Box<dyn WarpScheduler>>,
+    /// per scheduler: SP, SFU, DP free times
+    fu_free: Vec<[u64; 3]>,
+    lsu_free: u64,
+    l1: L1,
+    coal: Coalescer,
+    miss_q: VecDeque<Pending>,
+    /// Some warp is blocked on a full miss queue.
+    lsu_blocked: bool,
+    /// Some warp finished since the live list was cleaned.
+    any_finished: bool,
+    /// Next cycle the SM has to be stepped (u64::MAX: only on a completion).
+    pub wake: u64,
+    last_step: u64,
+    last_reason: Vec<Stall>,
+    occ_last: u64,
+    /// Counters.
+    pub c: SmCounters,
+    scratch_addr: Vec<u64>,
+    scratch_lane: Vec<u32>,
+    scratch_tx: Vec<Transaction>,
+    scratch_w: Vec<u64>,
+    cands: Vec<Cand>,
+    next_warp_gid: u32,
+    /// Warp instructions issued per kernel instance.
+    pub per_kernel: Vec<u64>,
+    /// Issue trace, when enabled.
+    pub trace: Option<Vec<IssueRec>>,
+}
+
+const LOCAL_BASE: u64 = 0x7000_0000_0000;
+
+impl Sm {
+    /// SM `id` with parameters `p`, warp schedulers of `sched`.
+    pub fn new(id: u32, p: Arc<SmParams>) -> Self {
+        let g = &p.g;
+        let n = g.schedulers_per_sm as usize;
+        Sm {
+            id,
+            res: SmResources::default(),
+            warps: Vec::new(),
+            free_warps: Vec::new(),
+            live_warps: Vec::new(),
+            tbs: Vec::new(),
+            scheds: (0..n)
+                .map(|_| warp_scheduler(g.warp_scheduler, g.two_level_group))
+                .collect(),
+            fu_free: vec![[0; 3]; n],
+            lsu_free: 0,
+            l1: L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets),
+            coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
+            miss_q: VecDeque::new(),
+            lsu_blocked: false,
+            any_finished: false,
+            wake: u64::MAX,
+            last_step: 0,
+            last_reason: vec![Stall::NoWarp; n],
+            occ_last: 0,
+            c: SmCounters::default(),
+            scratch_addr: Vec::new(),
+            scratch_lane: Vec::new(),
+            scratch_tx: Vec::new(),
+            scratch_w: Vec::new(),
+            cands: Vec::new(),
+            next_warp_gid: 0,
+            per_kernel: Vec::new(),
+            trace: None,
+            p,
+        }
+    }
+
+    /// The L1D.
+    pub fn l1(&self) -> &L1 {
+        &self.l1
+    }
+
+    /// Whether a TB of `k` fits now.
+    pub fn fits(&self, k: &KernelRt) -> bool {
+        self.res.can_admit(&self.p.g, &k.cost)
+    }
+
+    fn occupancy_to(&mut self, t: u64) {
+        if t > self.occ_last {
+            let w = self.live_warps.len() as u128;
+            self.c.warp_cycles += w * (t - self.occ_last) as u128;
+            if w > 0 {
+                self.c.active_cycles += t - self.occ_last;
+            }
+            self.occ_last = t;
+        }
+    }
+
+    /// Accounts the cycles up to `t` (end of run).
+    pub fn finish(&mut self, t: u64) {
+        self.occupancy_to(t);
+    }
+
+    /// Places TB `tb_gid` (index `ctaid`) of `k` here at cycle `t`; `age0` numbers
+    /// its warps' ages (launch order over the GPU).
+    pub fn admit(&mut self, k: &KernelRt, tb_gid: u32, ctaid: [u32; 3], t: u64, age0: u64) {
+        self.occupancy_to(t);
+        self.res.admit(&k.cost);
+        if self.per_kernel.len() <= k.id as usize {
+            self.per_kernel.resize(k.id as usize + 1, 0);
+        }
+        let slot = match self.tbs.iter().position(|s| !s.used) {
+            Some(i) => i,
+            None => {
+                self.tbs.push(TbSlot::default());
+                self.tbs.len() - 1
+            }
+        };
+        let threads = k.block[0] * k.block[1] * k.block[2];
+        let nw = threads.div_ceil(32);
+        let mut warps = Vec::with_capacity(nw as usize);
+        for w in 0..nw {
+            let lanes = (threads - w * 32).min(32);
+            let gid = (self.id << 20) | (self.next_warp_gid & 0xF_FFFF);
+            self.next_warp_gid = self.next_warp_gid.wrapping_add(1);
+            let warp = Warp::new(gid, age0 + w as u64, slot as u32, w, lanes, k.code.slots, t);
+            let ws = match self.free_warps.pop() {
+                Some(i) => {
+                    self.warps[i as usize] = warp;
+                    i
+                }
+                None => {
+                    self.warps.push(warp);
+                    (self.warps.len() - 1) as u32
+                }
+            };
+            warps.push(ws);
+            self.live_warps.push(ws);
+        }
+        self.live_warps.sort_unstable();
+        self.tbs[slot] = TbSlot {
+            used: true,
+            kernel: k.id,
+            gid: tb_gid,
+            geo: TbGeo {
+                block: k.block,
+                grid: k.grid,
+                ctaid,
+            },
+            cost: k.cost,
+            live: nw,
+            warps,
+            arrived: 0,
+            start: t,
+        };
+        self.wake = self.wake.min(t);
+    }
+
+    /// Hands a memory-side completion to the SM at its time.
+    pub fn complete<D: DramBackend>(
+        &mut self,
+        c: &Completion,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+    ) {
+        let t = c.time;
+        let id = c.token as u32;
+        let who = self.owner_of(self.l1.first_waiter(id));
+        let mut ws = std::mem::take(&mut self.scratch_w);
+        ws.clear();
+        self.l1.fill(id, who, &mut ws);
+        for &w in &ws {
+            self.load_returned(w, t, exits);
+        }
+        self.scratch_w = ws;
+        self.retry(t, mem, exits);
+        self.wake = self.wake.min(t);
+    }
+
+    fn owner_of(&self, waiter: u64) -> Owner {
+        let w = &self.warps[(waiter >> 32) as usize];
+        let tb = &self.tbs[w.tb as usize];
+        Owner {
+            warp: w.gid,
+            tb: tb.gid,
+            kernel: tb.kernel,
+        }
+    }
+
+    fn load_returned(&mut self, waiter: u64, t: u64, exits: &mut Vec<TbExit>) {
+        let slot = (waiter >> 32) as usize;
+        let w = &mut self.warps[slot];
+        if w.blocked == Some(Stall::Memory) {
+            w.blocked = None;
+        }
+        if w.load_returned(waiter as u32, t) && w.finished && w.outstanding == 0 {
+            let tb = w.tb;
+            self.maybe_exit_tb(tb, t, exits);
+        }
+    }
+
+    fn maybe_exit_tb(&mut self, tb: u32, t: u64, exits: &mut Vec<TbExit>) {
+        let s = &self.tbs[tb as usize];
+        if !s.used || s.live > 0 {
+            return;
+        }
+        if s.warps
+            .iter()
+            .any(|&w| self.warps[w as usize].outstanding > 0)
+        {
+            return;
+        }
+        self.occupancy_to(t);
+        let s = &mut self.tbs[tb as usize];
+        s.used = false;
+        let cost = s.cost;
+        for &w in &s.warps {
+            self.free_warps.push(w);
+        }
+        self.res.release(&cost);
+        exits.push(TbExit {
+            kernel: s.kernel,
+            tb: s.gid,
+            sm: self.id,
+            time: t,
+            start: s.start,
+        });
+    }
+
+    /// Steps the SM at cycle `t`: each scheduler issues at most one instruction.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step<D: DramBackend>(
+        &mut self,
+        t: u64,
+        kernels: &[KernelRt],
+        tables: &Tables,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+        hook: &mut Option<Box<dyn L1Observer>>,
+    ) {
+        // Cycles skipped since the last step stalled for the reasons seen then.
+        if t > self.last_step + 1 {
+            let skipped = t - self.last_step - 1;
+            for r in &self.last_reason {
+                self.c.stalls[*r as usize] += skipped;
+            }
+        }
+        self.last_step = t;
+        self.occupancy_to(t);
+        self.retry(t, mem, exits);
+        let n = self.scheds.len() as u32;
+        let mut wake = u64::MAX;
+        for s in 0..n {
+            let mut cands = std::mem::take(&mut self.cands);
+            cands.clear();
+            let mut best: Option<(u64, Stall)> = None;
+            for i in 0..self.live_warps.len() {
+                let ws = self.live_warps[i];
+                if ws % n != s {
+                    continue;
+                }
+                let w = &self.warps[ws as usize];
+                let quick = if w.at_bar {
+                    Some(Stall::Barrier)
+                } else {
+                    w.blocked
+                };
+                if let Some(why) = quick {
+                    if best.is_none() {
+                        best = Some((u64::MAX, why));
+                    }
+                    continue;
+                }
+                match self.ready(ws, s, t, kernels, tables) {
+                    Ok(()) => cands.push(Cand {
+                        slot: ws,
+                        age: self.warps[ws as usize].age,
+                    }),
+                    Err((at, why)) => {
+                        if best.map_or(true, |(b, _)| at < b) {
+                            best = Some((at, why));
+                        }
+                        wake = wake.min(at);
+                    }
+                }
+            }
+            if cands.is_empty() {
+                let why = best.map_or(Stall::NoWarp, |b| b.1);
+                self.c.stalls[why as usize] += 1;
+                self.last_reason[s as usize] = why;
+            } else {
+                let i = self.scheds[s as usize].pick(&cands);
+                let ws = cands[i].slot;
+                self.scheds[s as usize].on_issue(ws);
+                self.issue(ws, s, t, kernels, tables, mem, exits, hook);
+                wake = wake.min(t + 1);
+                self.last_reason[s as usize] = best.map_or(Stall::NoWarp, |b| b.1);
+                if cands.len() > 1 {
+                    wake = t + 1;
+                }
+            }
+            self.cands = cands;
+        }
+        if self.any_finished {
+            self.any_finished = false;
+            self.live_warps
+                .retain(|&w| !self.warps[w as usize].finished);
+        }
+        self.wake = wake;
+    }
+
+    /// Runs the free instructions of warp `ws` and says whether its next
+    /// instruction can issue at `t`; if not, when to look again and why.
+    fn ready(
+        &mut self,
+        ws: u32,
+        s: u32,
+        t: u64,
+        kernels: &[KernelRt],
+        tables: &Tables,
+    ) -> Result<(), (u64, Stall)> {
+        let w = &self.warps[ws as usize];
+        if w.finished {
+            return Err((u64::MAX, Stall::NoWarp));
+        }
+        if w.at_bar {
+            return Err((u64::MAX, Stall::Barrier));
+        }
+        if w.ready_at > t {
+            return Err((w.ready_at, Stall::Scoreboard));
+        }
+        let tb = &self.tbs[w.tb as usize];
+        let k = &kernels[tb.kernel as usize];
+        let geo = tb.geo;
+        let code = &k.code;
+        let w = &mut self.warps[ws as usize];
+        w.retire_scoreboard(t);
+        loop {
+            let pc = w.top().pc as usize;
+            let reads = &code.reads[pc];
+            if !reads.is_empty() {
+                let at = w.operands_ready(reads);
+                if at > t {
+                    if at == PENDING {
+                        w.blocked = Some(Stall::Memory);
+                        return Err((at, Stall::Memory));
+                    }
+                    return Err((at, Stall::Scoreboard));
+                }
+            }
+            match &code.insts[pc] {
+                Inst::Let { var, expr } => {
+                    let mask = w.top().mask;
+                    for lane in lanes(mask) {
+                        let v = expr.eval(
+                            &LaneView {
+                                w,
+                                geo: &geo,
+                                args: &k.args,
+                                lane,
+                            },
+                            tables,
+                        );
+                        w.set(var.0, lane, v);
+                    }
+                    w.set_pc(pc as u32 + 1);
+                }
+                Inst::Jump(to) => w.set_pc(*to),
+                Inst::LoopInit {
+                    var,
+                    lo,
+                    hi,
+                    bound,
+                    end_pc,
+                } => {
+                    let mask = w.top().mask;
+                    for lane in lanes(mask) {
+                        let view = LaneView {
+                            w,
+                            geo: &geo,
+                            args: &k.args,
+                            lane,
+                        };
+                        let (a, b) = (lo.eval(&view, tables), hi.eval(&view, tables));
+                        w.set(var.0, lane, a);
+                        w.set(*bound, lane, b);
+                    }
+                    w.enter_loop(pc as u32 + 1, *end_pc);
+                }
+                Inst::LoopNext { var, test_pc } => {
+                    for lane in lanes(w.top().mask) {
+                        let v = w.get(var.0, lane).wrapping_add(1);
+                        w.set(var.0, lane, v);
+                    }
+                    w.set_pc(*test_pc);
+                }
+                Inst::Unit { class, n, ilp } => {
+                    let unit = unit_index(*class);
+                    let free = self.fu_free[s as usize][unit];
+                    if free > t {
+                        return Err((free, Stall::FuBusy));
+                    }
+                    let done = if w.unit_left == 0 {
+                        0
+                    } else {
+                        *n - w.unit_left
+                    };
+                    let c = (done % (*ilp).clamp(1, 8)) as usize;
+                    if w.unit_left > 0 && w.chains[c] > t {
+                        return Err((w.chains[c], Stall::Scoreboard));
+                    }
+                    return Ok(());
+                }
+                Inst::Mem(m) => {
+                    if m.space != Space::Shared && self.miss_q.len() >= self.p.g.lsu_queue as usize
+                    {
+                        w.blocked = Some(Stall::LsuFull);
+                        self.lsu_blocked = true;
+                        return Err((u64::MAX, Stall::LsuFull));
+                    }
+                    return Ok(());
+                }
+                _ => return Ok(()),
+            }
+            w.normalize();
+            if w.finished {
+                // only reachable through jumps to the end; exit is an instruction
+                return Err((u64::MAX, Stall::NoWarp));
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn issue<D: DramBackend>(
+        &mut self,
+        ws: u32,
+        s: u32,
+        t: u64,
+        kernels: &[KernelRt],
+        tables: &Tables,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+        hook: &mut Option<Box<dyn L1Observer>>,
+    ) {
+        let g = &self.p.g;
+        let tbi = self.warps[ws as usize].tb as usize;
+        let geo = self.tbs[tbi].geo;
+        let kernel = self.tbs[tbi].kernel;
+        let tb_gid = self.tbs[tbi].gid;
+        let k = &kernels[kernel as usize];
+        let code = k.code.clone();
+        let w = &mut self.warps[ws as usize];
+        let top = w.top();
+        let pc = top.pc as usize;
+        self.c.issued += 1;
+        self.per_kernel[kernel as usize] += 1;
+        self.c.lanes += top.mask.count_ones() as u64;
+        w.issued += 1;
+        w.ready_at = t + 1;
+        if let Some(tr) = &mut self.trace {
+            tr.push(IssueRec {
+                cycle: t,
+                age: w.age,
+                pc: top.pc,
+                mask: top.mask,
+            });
+        }
+        match &code.insts[pc] {
+            Inst::Unit { class, n, ilp } => {
+                let unit = unit_index(*class);
+                let fu = match unit {
+                    0 => g.sp,
+                    1 => g.sfu,
+                    _ => g.dp,
+                };
+                if w.unit_left == 0 {
+                    w.unit_left = *n;
+                    w.chains = [0; 8];
+                }
+                let c = ((*n - w.unit_left) % (*ilp).clamp(1, 8)) as usize;
+                w.chains[c] = t + fu.latency as u64;
+                self.fu_free[s as usize][unit] = t + fu.ii as u64;
+                w.unit_left -= 1;
+                if w.unit_left == 0 {
+                    w.set_pc(pc as u32 + 1);
+                }
+            }
+            Inst::If {
+                cond,
+                else_pc,
+                end_pc,
+            } => {
+                let mut taken = 0u32;
+                for lane in lanes(top.mask) {
+                    let v = cond.eval(
+                        &LaneView {
+                            w,
+                            geo: &geo,
+                            args: &k.args,
+                            lane,
+                        },
+                        tables,
+                    );
+                    if v != 0 {
+                        taken |= 1 << lane;
+                    }
+                }
+                w.branch(taken, *else_pc, *end_pc);
+            }
+            Inst::LoopTest { var, bound } => {
+                let mut stay = 0u32;
+                for lane in lanes(top.mask) {
+                    if w.get(var.0, lane) < w.get(*bound, lane) {
+                        stay |= 1 << lane;
+                    }
+                }
+                w.loop_test(stay);
+            }
+            Inst::Bar => {
+                w.set_pc(pc as u32 + 1);
+                w.at_bar = true;
+                self.tbs[tbi].arrived += 1;
+                self.release_barrier(tbi, t);
+            }
+            Inst::Exit => {
+                w.exit_lanes();
+            }
+            Inst::Mem(m) => {
+                let who = Owner {
+                    warp: w.gid,
+                    tb: tb_gid,
+                    kernel,
+                };
+                self.memory(ws, t, m, &geo, k, who, tables, mem, exits, hook);
+                self.warps[ws as usize].set_pc(pc as u32 + 1);
+            }
+            Inst::Let { .. } | Inst::Jump(_) | Inst::LoopInit { .. } | Inst::LoopNext { .. } => {
+                unreachable!("free instructions run in `ready`")
+            }
+        }
+        let w = &mut self.warps[ws as usize];
+        w.normalize();
+        if w.finished {
+            self.any_finished = true;
+            let tb = &mut self.tbs[tbi];
+            tb.live -= 1;
+            self.release_barrier(tbi, t);
+            if self.warps[ws as usize].outstanding == 0 {
+                self.maybe_exit_tb(tbi as u32, t, exits);
+            }
+        }
+    }
+
+    /// Releases TB `tbi`'s barrier when every live warp has arrived.
+    fn release_barrier(&mut self, tbi: usize, t: u64) {
+        let tb = &mut self.tbs[tbi];
+        if tb.arrived == 0 || tb.arrived < tb.live {
+            return;
+        }
+        tb.arrived = 0;
+        for &w in &tb.warps {
+            let w = &mut self.warps[w as usize];
+            if w.at_bar {
+                w.at_bar = false;
+                w.ready_at = t + 1;
+            }
+        }
+    }
+}
+
+/// Unit index of a class: 0 SP (alu, fp), 1 SFU, 2 DP.
+fn unit_index(c: UnitClass) -> usize {
+    match c {
+        UnitClass::Alu | UnitClass::Fp => 0,
+        UnitClass::Sfu => 1,
+        UnitClass::Dp => 2,
+    }
+}
+
+/// The set lanes of a mask, in lane order.
+#[inline]
+fn lanes(mask: u32) -> impl Iterator<Item = u32> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}

@@ -1,0 +1,279 @@
+//! The LSU side of an SM: the memory path of a warp instruction (address
+//! generation, coalescing, L1 lookups, write-through stores, bypassing and atomic
+//! requests) and the miss queue of transactions that wait for an L1 MSHR or a
+//! memory-side slot (retried in order, head-of-line blocking). See the parent
+//! module for the timing model.
+
+use super::{lanes, KernelRt, Sm, Stall, TbExit, LOCAL_BASE};
+use crate::gpu::l1::{L1Observer, Lookup, Owner};
+use crate::gpu::warp::{LaneView, TbGeo, PENDING};
+use crate::gpu::workload::{MemKind, MemOp, Space, Tables};
+use crate::system::{DramBackend, MemRequest, MemorySystem, ReqKind};
+
+/// A memory transaction waiting for an MSHR or a memory-side slot.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pending {
+    line: u64,
+    waiter: u64,
+    who: Owner,
+    at: u64,
+    kind: PendKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PendKind {
+    /// L1 lookup to redo (no MSHR or target was free).
+    Lookup,
+    /// MSHR held, request refused by the memory side.
+    Send(u32, ReqKind),
+    /// Bypassing request without an MSHR yet.
+    Bypass(ReqKind),
+}
+
+impl Sm {
+    /// Retries the miss queue in order (head-of-line blocking) at cycle `t`.
+    pub(super) fn retry<D: DramBackend>(
+        &mut self,
+        t: u64,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+    ) {
+        while let Some(&p) = self.miss_q.front() {
+            let at = p.at.max(t);
+            let ok = match p.kind {
+                PendKind::Lookup => match self.l1.read(p.line, p.who, p.waiter, at, &mut None) {
+                    Lookup::Hit { .. } => {
+                        let done = at + self.p.l1_latency;
+                        self.miss_q.pop_front();
+                        self.load_returned(p.waiter, done, exits);
+                        self.wake = self.wake.min(done);
+                        continue;
+                    }
+                    Lookup::Merged(_) => true,
+                    Lookup::Miss(m) => {
+                        if !self.send(mem, p.line, m, ReqKind::Read, at + self.p.l1_latency) {
+                            self.miss_q[0].kind = PendKind::Send(m, ReqKind::Read);
+                            false
+                        } else {
+                            true
+                        }
+                    }
+                    Lookup::Stall => false,
+                },
+                PendKind::Send(m, kind) => self.send(mem, p.line, m, kind, at),
+                PendKind::Bypass(kind) => match self.l1.bypass(p.line, p.waiter) {
+                    Some(m) => {
+                        if self.send(mem, p.line, m, kind, at) {
+                            true
+                        } else {
+                            self.miss_q[0].kind = PendKind::Send(m, kind);
+                            false
+                        }
+                    }
+                    None => false,
+                },
+            };
+            if !ok {
+                break;
+            }
+            self.miss_q.pop_front();
+        }
+        if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
+            self.lsu_blocked = false;
+            for &w in &self.live_warps {
+                let w = &mut self.warps[w as usize];
+                if w.blocked == Some(Stall::LsuFull) {
+                    w.blocked = None;
+                }
+            }
+        }
+    }
+
+    fn send<D: DramBackend>(
+        &mut self,
+        mem: &mut MemorySystem<D>,
+        line: u64,
+        mshr: u32,
+        kind: ReqKind,
+        at: u64,
+    ) -> bool {
+        let req = MemRequest {
+            requester: self.id,
+            addr: line << self.p.l1.line_shift(),
+            kind,
+            token: mshr as u64,
+        };
+        mem.issue(req, at).is_ok()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn memory<D: DramBackend>(
+        &mut self,
+        ws: u32,
+        t: u64,
+        m: &MemOp,
+        geo: &TbGeo,
+        k: &KernelRt,
+        who: Owner,
+        tables: &Tables,
+        mem: &mut MemorySystem<D>,
+        exits: &mut Vec<TbExit>,
+        hook: &mut Option<Box<dyn L1Observer>>,
+    ) {
+        let g = &self.p.g;
+        let bytes = (m.bits as u32 / 8).max(1);
+        let w = &mut self.warps[ws as usize];
+        let mask = w.top().mask;
+        self.scratch_addr.clear();
+        self.scratch_lane.clear();
+        let warp_global =
+            geo.linear_ctaid() * geo.threads().div_ceil(32) as u64 + w.warp_in_tb as u64;
+        for lane in lanes(mask) {
+            let a = m.addr.eval(
+                &LaneView {
+                    w,
+                    geo,
+                    args: &k.args,
+                    lane,
+                },
+                tables,
+            ) as u64;
+            let a = match m.space {
+                Space::Local => {
+                    LOCAL_BASE + (((warp_global * 1024 + (a / 4) % 1024) * 32 + lane as u64) * 4)
+                }
+                _ => a,
+            };
+            self.scratch_addr.push(a);
+            self.scratch_lane.push(lane);
+        }
+        // Functional part: loads and atomics write the table value.
+        if let (Some(v), MemKind::Load | MemKind::Atomic(_)) = (m.dest, m.kind) {
+            for (i, &lane) in self.scratch_lane.iter().enumerate() {
+                let val = if m.space == Space::Global {
+                    tables.value_at(self.scratch_addr[i], m.bits)
+                } else {
+                    0
+                };
+                w.set(v.0, lane, val);
+            }
+        }
+        let dest = match m.kind {
+            MemKind::Store => None,
+            _ => m.dest.map(|v| v.0),
+        };
+        if m.space == Space::Shared {
+            self.c.smem_accesses += 1;
+            if let Some(v) = dest {
+                w.score(v, t + g.smem_latency as u64);
+            }
+            return;
+        }
+        self.coal
+            .coalesce(&self.scratch_addr, bytes, &mut self.scratch_tx);
+        let lat = g.lsu.latency as u64;
+        let ii = g.lsu.ii as u64;
+        let l1_lat = self.p.l1_latency;
+        let is_store = m.kind == MemKind::Store;
+        let bypass = m.nc || m.bypass_l1 || matches!(m.kind, MemKind::Atomic(_));
+        let load = if is_store {
+            None
+        } else {
+            Some(w.new_load(dest))
+        };
+        let mut left = 0u32;
+        let mut done = t;
+        let txs = std::mem::take(&mut self.scratch_tx);
+        for tx in &txs {
+            self.c.transactions += 1;
+            let tau = (t + lat).max(self.lsu_free);
+            self.lsu_free = tau + ii;
+            let at = tau + l1_lat;
+            let addr = tx.line << self.p.l1.line_shift();
+            if is_store {
+                self.l1.write(tx.line, who, tau, hook);
+                self.c.stores += 1;
+                let req = MemRequest {
+                    requester: self.id,
+                    addr,
+                    kind: ReqKind::Writeback,
+                    token: u64::MAX,
+                };
+                // write-backs are never refused
+                let _ = mem.issue(req, at);
+                continue;
+            }
+            let waiter = ((ws as u64) << 32) | load.unwrap_or(0) as u64;
+            if bypass {
+                let kind = if matches!(m.kind, MemKind::Atomic(_)) {
+                    ReqKind::ReadExclusive
+                } else {
+                    ReqKind::Read
+                };
+                left += 1;
+                self.miss_q.push_back(Pending {
+                    line: tx.line,
+                    waiter,
+                    who,
+                    at,
+                    kind: PendKind::Bypass(kind),
+                });
+                continue;
+            }
+            if !self.miss_q.is_empty() {
+                // keep the miss queue in order: later lookups wait behind it
+                left += 1;
+                self.miss_q.push_back(Pending {
+                    line: tx.line,
+                    waiter,
+                    who,
+                    at: tau,
+                    kind: PendKind::Lookup,
+                });
+                continue;
+            }
+            match self.l1.read(tx.line, who, waiter, tau, hook) {
+                Lookup::Hit { .. } => done = done.max(at),
+                Lookup::Merged(_) => left += 1,
+                Lookup::Miss(id) => {
+                    left += 1;
+                    if !self.send(mem, tx.line, id, ReqKind::Read, at) {
+                        self.miss_q.push_back(Pending {
+                            line: tx.line,
+                            waiter,
+                            who,
+                            at,
+                            kind: PendKind::Send(id, ReqKind::Read),
+                        });
+                    }
+                }
+                Lookup::Stall => {
+                    left += 1;
+                    self.miss_q.push_back(Pending {
+                        line: tx.line,
+                        waiter,
+                        who,
+                        at: tau,
+                        kind: PendKind::Lookup,
+                    });
+                }
+            }
+        }
+        self.scratch_tx = txs;
+        if let Some(id) = load {
+            let w = &mut self.warps[ws as usize];
+            w.loads[id as usize].left = left + 1;
+            if let Some(v) = dest {
+                w.score(v, PENDING);
+            }
+            // the hits' part returns now (the extra count above keeps the load open)
+            if w.load_returned(id, done) && w.finished && w.outstanding == 0 {
+                let tb = w.tb;
+                self.maybe_exit_tb(tb, t, exits);
+            }
+        }
+        if !self.miss_q.is_empty() {
+            self.retry(t, mem, exits);
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The statistics of a GPU run (digest §8.4), serialized with stable key names.
+//!
+//! * performance: cycles (until the last kernel completed), warp instructions,
+//!   IPC (warp instructions per SM cycle, whole GPU) total and per kernel;
+//! * caches: L1 read hit rate with the intra-/inter-warp split (a hit is
+//!   intra-warp when the line's last toucher is the same warp), L2 hit rate of the
+//!   L1 misses (the LLC banks' demand hit rate);
+//! * DRAM: the DRAM model's own statistics under `dram` (the same object and key
+//!   names as `weft sim`: `row_hit_rate`, `blp`, `avg_read_latency`, ...) plus
+//!   `efficiency`, the data-bus busy fraction over the DRAM's busy span
+//!   (`bandwidth_gbps / peak_bandwidth_gbps`);
+//! * occupancy, both definitions: `occupancy` (DTBL) = mean resident warps per
+//!   cycle over all SMs / max warps per SM; `occupancy_active` (SPAWN) = the same
+//!   mean over the cycles in which the SM has a resident warp;
+//! * SIMD: `warp_activity` = mean active lanes per issued instruction / 32;
+//! * stall cycles by reason (scheduler-cycles without issue, see
+//!   `smcore::Stall`), and a per-epoch series of warp instructions and IPC.
+
+use super::config::GpuConfig;
+use super::frontend::Kernel;
+use super::smcore::{Sm, STALLS};
+use super::workload::Workload;
+use crate::noc::NocStats;
+use crate::system::{DramBackend, MemorySystem};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One kernel instance.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KernelStats {
+    /// Instance id (launch order).
+    pub id: u32,
+    /// Function name.
+    pub name: String,
+    /// Grid.
+    pub grid: [u32; 3],
+    /// Block.
+    pub block: [u32; 3],
+    /// Cycle of the host launch.
+    pub launched: u64,
+    /// First TB dispatch.
+    pub start: u64,
+    /// Last TB exit.
+    pub end: u64,
+    /// Warp instructions.
+    pub warp_instructions: u64,
+    /// Warp instructions per cycle between start and end.
+    pub ipc: f64,
+}
+
+/// L1 details.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct L1Stats {
+    /// Read lookups (hits + misses + merged).
+    pub reads: u64,
+    /// Read hits.
+    pub hits: u64,
+    /// Hits on a line last touched by the same warp.
+    pub intra_warp_hits: u64,
+    /// Hits on a line last touched by another warp.
+    pub inter_warp_hits: u64,
+    /// Misses that allocated an MSHR.
+    pub misses: u64,
+    /// Misses merged into an outstanding MSHR.
+    pub mshr_merges: u64,
+    /// Lookups refused for lack of an MSHR (retried).
+    pub mshr_stalls: u64,
+    /// Store transactions (write-through).
+    pub stores: u64,
+    /// Global memory transactions after coalescing.
+    pub transactions: u64,
+    /// Shared-memory instructions.
+    pub shared_accesses: u64,
+}
+
+/// The statistics of a GPU run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct GpuStats {
+    /// Machine name.
+    pub machine: String,
+    /// Workload origin.
+    pub workload: String,
+    /// Warp scheduler.
+    pub warp_scheduler: String,
+    /// TB dispatcher.
+    pub tb_scheduler: String,
+    /// SMs.
+    pub sms: u32,
+    /// Cycles until the last kernel completed.
+    pub cycles: u64,
+    /// Warp instructions issued.
+    pub warp_instructions: u64,
+    /// Thread instructions (active lanes summed).
+    pub thread_instructions: u64,
+    /// Warp instructions per cycle (whole GPU).
+    pub ipc: f64,
+    /// Kernel instances.
+    pub kernels: Vec<KernelStats>,
+    /// L1 read hit rate.
+    pub l1_hit_rate: f64,
+    /// Share of L1 read lookups that hit a line of the same warp.
+    pub l1_intra_warp_hit_rate: f64,
+    /// Share of L1 read lookups that hit a line of another warp.
+    pub l1_inter_warp_hit_rate: f64,
+    /// L1 details.
+    pub l1: L1Stats,
+    /// L2 hit rate of L1 misses.
+    pub l2_hit_rate: f64,
+    /// L1 misses that reached the L2.
+    pub l2_requests: u64,
+    /// Mean L1-miss latency, issue to data (SM cycles).
+    pub avg_mem_latency: f64,
+    /// Crossbar part of it.
+    pub avg_network_latency: f64,
+    /// L2 part of it.
+    pub avg_l2_latency: f64,
+    /// DRAM part of it (controller queueing and DRAM service).
+    pub avg_dram_latency: f64,
+    /// DTBL occupancy: mean resident warps per cycle / max warps per SM.
+    pub occupancy: f64,
+    /// SPAWN occupancy: the same over cycles with a resident warp.
+    pub occupancy_active: f64,
+    /// Mean active lanes per issued instruction / 32.
+    pub warp_activity: f64,
+    /// Scheduler-cycles without issue, by reason.
+    pub stall_cycles: BTreeMap<String, u64>,
+    /// DRAM model statistics (`weft sim` names) plus `efficiency`.
+    pub dram: serde_json::Value,
+    /// Crossbar statistics.
+    pub noc: NocStats,
+    /// Epoch length, cycles.
+    pub epoch_cycles: u64,
+    /// Warp instructions per epoch.
+    pub epoch_instructions: Vec<u64>,
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// Builds the statistics at the end of a run of `cycles` cycles.
+#[allow(clippy::too_many_arguments)]
+pub fn collect<D: DramBackend>(
+    machine: &str,
+    wl: &Workload,
+    g: &GpuConfig,
+    cycles: u64,
+    sms: &[Sm],
+    kernels: &[Kernel],
+    mem: &mut MemorySystem<D>,
+    epoch: u64,
+    epochs: &[u64],
+    tb_policy: &str,
+) -> GpuStats {
+    let issued: u64 = sms.iter().map(|s| s.c.issued).sum();
+    let lanes: u64 = sms.iter().map(|s| s.c.lanes).sum();
+    let mut l1 = L1Stats {
+        reads: 0,
+        hits: 0,
+        intra_warp_hits: 0,
+        inter_warp_hits: 0,
+        misses: 0,
+        mshr_merges: 0,
+        mshr_stalls: 0,
+        stores: 0,
+        transactions: 0,
+        shared_accesses: 0,
+    };
+    let mut stalls = BTreeMap::new();
+    let mut warp_cycles = 0u128;
+    let mut active = 0u64;
+    for s in sms {
+        let c = &s.l1().c;
+        l1.intra_warp_hits += c.intra_warp_hits;
+        l1.inter_warp_hits += c.inter_warp_hits;
+        l1.misses += c.misses;
+        l1.mshr_merges += c.merged;
+        l1.mshr_stalls += c.stalls;
+        l1.stores += s.c.stores;
+        l1.transactions += s.c.transactions;
+        l1.shared_accesses += s.c.smem_accesses;
+        for (i, (_, name)) in STALLS.iter().enumerate() {
+            *stalls.entry(name.to_string()).or_insert(0) += s.c.stalls[i];
+        }
+        warp_cycles += s.c.warp_cycles;
+        active += s.c.active_cycles;
+    }
+    l1.hits = l1.intra_warp_hits + l1.inter_warp_hits;
+    l1.reads = l1.hits + l1.misses + l1.mshr_merges;
+    let mut per_kernel = vec![0u64; kernels.len()];
+    for s in sms {
+        for (k, n) in s.per_kernel.iter().enumerate() {
+            if k < per_kernel.len() {
+                per_kernel[k] += n;
+            }
+        }
+    }
+    let ks = kernels
+        .iter()
+        .map(|k| {
+            let start = k.start.unwrap_or(k.launched);
+            let end = k.end.unwrap_or(cycles);
+            let n = per_kernel[k.id as usize];
+            KernelStats {
+                id: k.id,
+                name: wl.function(k.function).name.clone(),
+                grid: k.grid,
+                block: k.block,
+                launched: k.launched,
+                start,
+                end,
+                warp_instructions: n,
+                ipc: ratio(n, end.saturating_sub(start)),
+            }
+        })
+        .collect();
+    let ms = mem.finish(cycles);
+    let mut dram = mem.dram_mut().stats_json();
+    if let Some(o) = dram.as_object_mut() {
+        let bw = o
+            .get("bandwidth_gbps")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        let peak = o
+            .get("peak_bandwidth_gbps")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        let eff = if peak > 0.0 { bw / peak } else { 0.0 };
+        o.insert("efficiency".into(), serde_json::json!(eff));
+    }
+    let max_warps = g.max_warps_per_sm().max(1) as f64;
+    let n_sms = sms.len().max(1) as f64;
+    GpuStats {
+        machine: machine.to_string(),
+        workload: wl.origin.clone(),
+        warp_scheduler: g.warp_scheduler_name().to_string(),
+        tb_scheduler: tb_policy.to_string(),
+        sms: sms.len() as u32,
+        cycles,
+        warp_instructions: issued,
+        thread_instructions: lanes,
+        ipc: ratio(issued, cycles),
+        kernels: ks,
+        l1_hit_rate: ratio(l1.hits, l1.reads),
+        l1_intra_warp_hit_rate: ratio(l1.intra_warp_hits, l1.reads),
+        l1_inter_warp_hit_rate: ratio(l1.inter_warp_hits, l1.reads),
+        l1,
+        l2_hit_rate: ms.llc_hit_rate,
+        l2_requests: ms.demand_requests,
+        avg_mem_latency: ms.avg_latency,
+        avg_network_latency: ms.avg_network_latency,
+        avg_l2_latency: ms.avg_llc_latency,
+        avg_dram_latency: ms.avg_dram_latency,
+        occupancy: if cycles == 0 {
+            0.0
+        } else {
+            warp_cycles as f64 / (cycles as f64 * n_sms) / max_warps
+        },
+        occupancy_active: if active == 0 {
+            0.0
+        } else {
+            warp_cycles as f64 / active as f64 / max_warps
+        },
+        warp_activity: if issued == 0 {
+            0.0
+        } else {
+            lanes as f64 / (issued as f64 * 32.0)
+        },
+        stall_cycles: stalls,
+        dram,
+        noc: ms.noc,
+        epoch_cycles: epoch,
+        epoch_instructions: epochs
+            .iter()
+            .scan(0u64, |prev, &x| {
+                let d = x - *prev;
+                *prev = x;
+                Some(d)
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,278 @@
+//! `weft gpusim`: run a GPU workload on a GPU machine preset (`weft_memsim::gpu`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{anyhow, Context};
+use weft_memsim::config::MachineConfig;
+use weft_memsim::gpu::config::{TbSchedKind, WarpSchedKind};
+use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
+
+/// Simulate a GPU workload (cycle-level SMs on the shared memory model).
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft gpusim --machine k20c-dtbl --app bfs                      # shipped BFS on its R-MAT graph
+  weft gpusim --machine gtx480-ipaws --app stream --warp-sched lrr --json
+  weft gpusim --machine k20-spawn --app bfs --graph graphs/cit-HepTh.relabeled.edges   # a shipped graph (data/)
+  weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
+
+Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
+[gpu] table. Shipped apps: bfs, sssp, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
+Market (.mtx), METIS (.graph) or edge lists. The workload format is in docs/gpu-workloads.md,
+the engine in docs/gpu.md.")]
+pub struct Args {
+    /// GPU machine preset or TOML file.
+    #[arg(long, value_name = "PRESET|FILE", default_value = "k20c-dtbl")]
+    pub machine: String,
+    /// Workload file (TOML).
+    #[arg(long, value_name = "FILE", conflicts_with = "app")]
+    pub workload: Option<PathBuf>,
+    /// A shipped workload by name.
+    #[arg(long, value_name = "NAME")]
+    pub app: Option<String>,
+    /// Graph file replacing the shipped workload's generated graph; a relative path that
+    /// does not exist names a file of the shipped data (`metis/4elt.graph`).
+    #[arg(long, value_name = "FILE", requires = "app")]
+    pub graph: Option<PathBuf>,
+    /// Warp scheduler: lrr | gto | two-level (default: the machine's).
+    #[arg(long, value_name = "POLICY")]
+    pub warp_sched: Option<String>,
+    /// Thread-block dispatcher: rr (default: the machine's).
+    #[arg(long, value_name = "POLICY")]
+    pub tb_sched: Option<String>,
+    /// Seed; equal inputs and seed give byte-identical output.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the statistics as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Threads: 1, or 2 to run the DRAM model on a thread of its own (identical
+    /// results; default: 2 when the host has two or more cores).
+    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub threads: Option<u32>,
+}
+
+/// Loads the workload named by `--workload` or `--app` / `--graph`.
+pub fn load_workload(
+    file: Option<&std::path::Path>,
+    app: Option<&str>,
+    graph: Option<&std::path::Path>,
+) -> anyhow::Result<workload::Workload> {
+    match (file, app) {
+        (Some(f), _) => workload::load(f).with_context(|| format!("loading {}", f.display())),
+        (None, Some(a)) => {
+            let shipped;
+            let graph = match graph {
+                // A relative path that does not exist names a shipped input
+                // (`--graph metis/4elt.graph`), unpacked from `data/` on first use.
+                Some(g) if g.is_relative() && !g.exists() => {
+                    shipped = weft_testsuite::data::require(g)?;
+                    Some(shipped.as_path())
+                }
+                g => g,
+            };
+            workload::builtin(a, graph).with_context(|| format!("building app `{a}`"))
+        }
+        (None, None) => Err(anyhow!(
+            "give --workload <file.toml> or --app <name> ({})",
+            workload::builtin_names().join(", ")
+        )),
+    }
+}
+
+/// Parses the policy options.
+pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
+    let warp_sched = args
+        .warp_sched
+        .as_deref()
+        .map(|s| {
+            WarpSchedKind::parse(s).ok_or_else(|| {
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto or two-level)")
+            })
+        })
+        .transpose()?;
+    let tb_sched = args
+        .tb_sched
+        .as_deref()
+        .map(|s| {
+            TbSchedKind::parse(s).ok_or_else(|| anyhow!("unknown TB scheduler `{s}` (expected rr)"))
+        })
+        .transpose()?;
+    Ok(GpuOptions {
+        warp_sched,
+        tb_sched,
+        seed: args.seed,
+        dram_thread: super::sim::dram_thread(args.threads),
+        app: None,
+    })
+}
+
+/// Runs the simulation.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let machine =
+        MachineConfig::load(&args.machine).context("loading the machine configuration")?;
+    let opts = options(&args)?;
+    let wl = load_workload(
+        args.workload.as_deref(),
+        args.app.as_deref(),
+        args.graph.as_deref(),
+    )?;
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_message("simulating");
+        b
+    });
+    let t0 = std::time::Instant::now();
+    let mut sim = GpuSim::build(&machine, Arc::new(wl), &opts)?;
+    let stats = sim.run(|n| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{n} warp instructions"));
+            b.tick();
+        }
+    })?;
+    let secs = t0.elapsed().as_secs_f64();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+    } else {
+        print_summary(&stats, secs);
+    }
+    Ok(())
+}
+
+fn print_summary(s: &GpuStats, secs: f64) {
+    let f = |k: &str| s.dram.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0);
+    println!("machine            {} ({} SMs)", s.machine, s.sms);
+    println!("workload           {}", s.workload);
+    println!(
+        "schedulers         warp {}, TB {}",
+        s.warp_scheduler, s.tb_scheduler
+    );
+    println!("kernels            {}", s.kernels.len());
+    println!("cycles             {}", s.cycles);
+    println!("warp instructions  {}", s.warp_instructions);
+    println!("ipc                {:.3}", s.ipc);
+    println!(
+        "l1 hit rate        {:.4} (intra-warp {:.4}, inter-warp {:.4})",
+        s.l1_hit_rate, s.l1_intra_warp_hit_rate, s.l1_inter_warp_hit_rate
+    );
+    println!("l2 hit rate        {:.4}", s.l2_hit_rate);
+    println!(
+        "dram               row hit rate {:.4}, blp {:.3}, avg read latency {:.1} DRAM cycles, efficiency {:.3}",
+        f("row_hit_rate"),
+        f("blp"),
+        f("avg_read_latency"),
+        f("efficiency")
+    );
+    println!(
+        "avg L1-miss lat.   {:.1} (crossbar {:.1}, l2 {:.1}, dram {:.1})",
+        s.avg_mem_latency, s.avg_network_latency, s.avg_l2_latency, s.avg_dram_latency
+    );
+    println!(
+        "occupancy          {:.3} (per active cycle {:.3})",
+        s.occupancy, s.occupancy_active
+    );
+    println!("warp activity      {:.3}", s.warp_activity);
+    let stalls: Vec<String> = s
+        .stall_cycles
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("stall cycles       {}", stalls.join(", "));
+    println!(
+        "simulated in       {:.3} s ({:.0} warp instructions/s)",
+        secs,
+        s.warp_instructions as f64 / secs.max(1e-9)
+    );
+}
+
+/// Options of `weft bench gpusim`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  weft bench gpusim                     # BFS on the shipped data/metis/mdual.graph + stream, k20c-dtbl
+  weft bench gpusim --graph g.mtx --machine gtx480-ipaws --json")]
+pub struct BenchArgs {
+    /// GPU machine preset or TOML file.
+    #[arg(long, default_value = "k20c-dtbl")]
+    pub machine: String,
+    /// Graph of the BFS run (default: the largest shipped graph, `metis/mdual.graph` of
+    /// the data folder, `$WEFT_DATA_DIR` when set).
+    #[arg(long)]
+    pub graph: Option<PathBuf>,
+    /// Run each simulation this many times and report the median rate.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub repeat: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `weft bench gpusim`: warp instructions per second on one host thread (the DRAM
+/// model on the same thread), workload building excluded from the timing.
+pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
+    let machine =
+        MachineConfig::load(&args.machine).context("loading the machine configuration")?;
+    let graph = match args.graph {
+        Some(g) => g,
+        None => weft_testsuite::data::require("metis/mdual.graph")?,
+    };
+    let cases = [("bfs", Some(graph.as_path())), ("stream", None)];
+    let mut rows = Vec::new();
+    for (app, graph) in cases {
+        let wl = Arc::new(load_workload(None, Some(app), graph)?);
+        let mut rates = Vec::new();
+        let mut first: Option<String> = None;
+        let mut last = None;
+        for _ in 0..args.repeat {
+            let opts = GpuOptions {
+                seed: 1,
+                ..Default::default()
+            };
+            let mut sim = GpuSim::build(&machine, wl.clone(), &opts)?;
+            let t0 = std::time::Instant::now();
+            let s = sim.run(|_| {})?;
+            let secs = t0.elapsed().as_secs_f64();
+            let json = serde_json::to_string(&s)?;
+            anyhow::ensure!(
+                first.get_or_insert_with(|| json.clone()) == &json,
+                "the GPU simulation gave different statistics on a repeated run"
+            );
+            rates.push((s.warp_instructions as f64 / secs.max(1e-9), secs));
+            last = Some(s);
+        }
+        rates.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (rate, secs) = rates[rates.len() / 2];
+        let s = last.expect("at least one run");
+        rows.push(serde_json::json!({
+            "app": app,
+            "graph": graph.map(|g| g.display().to_string()),
+            "machine": machine.name,
+            "warp_instructions": s.warp_instructions,
+            "cycles": s.cycles,
+            "seconds": secs,
+            "warp_instructions_per_second": rate,
+            "runs": args.repeat,
+        }));
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        for r in &rows {
+            println!(
+                "{:<7} {:>12} warp instructions {:>12} cycles  {:>8.3} s  {:>12.0} warp instructions/s",
+                r["app"].as_str().unwrap_or(""),
+                r["warp_instructions"],
+                r["cycles"],
+                r["seconds"].as_f64().unwrap_or(0.0),
+                r["warp_instructions_per_second"].as_f64().unwrap_or(0.0)
+            );
+        }
+    }
+    Ok(())
+}
