@@ -137,7 +137,11 @@ impl LoopIds {
     pub fn nest(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
         match self.header(fa, l) {
             Some(r) => format!("@{} {}", fa.name, r.id),
-            None => format!("@{} new loop ({})", fa.name, fa.cfg.name(fa.forest.get(l).header)),
+            None => format!(
+                "@{} new loop ({})",
+                fa.name,
+                fa.cfg.name(fa.forest.get(l).header)
+            ),
         }
     }
 }

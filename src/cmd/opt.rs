@@ -33,7 +33,8 @@ impl PipelineArgs {
     pub fn pass_manager(&self, mut cfg: PipelineConfig) -> Result<PassManager> {
         if let Some(m) = &self.machine {
             // Validated even when no pass of the pipeline reads it.
-            weft_memsim::config::MachineConfig::load(m).with_context(|| format!("--machine {m}"))?;
+            weft_memsim::config::MachineConfig::load(m)
+                .with_context(|| format!("--machine {m}"))?;
         }
         cfg.machine = self.machine.clone();
         cfg.min_parallel_iters = self.min_parallel_iters;
