@@ -13,15 +13,7 @@ use crate::gpu::workload::Result;
 impl Parser<'_> {
     /// Parse statements until `}` (not consumed) or the end of text.
     pub fn device_block(&mut self) -> Result<Vec<Op>> {
-        let mut ops = Vec::new();
-        loop {
-            self.skip_separators();
-            if matches!(self.peek(), Tok::Eof) || self.is_punct("}") {
-                return Ok(ops);
-            }
-            ops.push(self.device_stmt()?);
-            self.end_of_stmt()?;
-        }
+        self.statements(Self::device_stmt)
     }
 
     pub(super) fn end_of_stmt(&mut self) -> Result<()> {

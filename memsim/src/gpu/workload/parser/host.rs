@@ -9,15 +9,7 @@ use crate::gpu::workload::Result;
 impl Parser<'_> {
     /// Parse host commands until `}` (not consumed) or the end of text.
     pub fn host_block(&mut self) -> Result<Vec<HostCmd>> {
-        let mut cmds = Vec::new();
-        loop {
-            self.skip_separators();
-            if matches!(self.peek(), Tok::Eof) || self.is_punct("}") {
-                return Ok(cmds);
-            }
-            cmds.push(self.host_cmd()?);
-            self.end_of_stmt()?;
-        }
+        self.statements(Self::host_cmd)
     }
 
     pub(super) fn host_cmd(&mut self) -> Result<HostCmd> {

@@ -242,6 +242,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Statements parsed by `stmt`, each ended by a separator, until `}` (not
+    /// consumed) or the end of text: the block loop of device and host code.
+    pub(super) fn statements<T>(&mut self, stmt: fn(&mut Self) -> Result<T>) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        loop {
+            self.skip_separators();
+            if matches!(self.peek(), Tok::Eof) || self.is_punct("}") {
+                return Ok(out);
+            }
+            out.push(stmt(self)?);
+            self.end_of_stmt()?;
+        }
+    }
+
     pub(super) fn skip_separators(&mut self) {
         while matches!(self.peek(), Tok::Newline) || self.is_punct(";") {
             self.next();
