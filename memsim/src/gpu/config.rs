@@ -139,6 +139,112 @@ pub struct GpuConfig {
     /// Cycles a kernel takes from its HWQ through the KMU to the kernel distributor.
     /// Default 0 (host launches; DTBL's KMU dispatch latency is 283, digest §1.1).
     pub kmu_latency: u32,
+    /// Device-side launches (dynamic parallelism: CDP, DTBL, SPAWN), the
+    /// `[gpu.device_launch]` table. Default: DTBL Table 3 (digest §1.1).
+    pub device_launch: DeviceLaunchConfig,
+}
+
+/// A per-warp API cost `a·x + b`: `b` the per-warp initialisation, `a` the cost per
+/// calling lane (digest §1.1, "Launch latency model").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearCost {
+    /// Cycles per calling lane.
+    pub a: u64,
+    /// Cycles per warp.
+    pub b: u64,
+}
+
+impl LinearCost {
+    /// The cost for `x` calling lanes (0 lanes cost nothing: no API call).
+    pub fn at(&self, x: u64) -> u64 {
+        if x == 0 {
+            0
+        } else {
+            self.a * x + self.b
+        }
+    }
+}
+
+/// Parameters of device-side launches (dynamic parallelism, issue #31; digest §1.1,
+/// §3.1, §3.3, §8.1). Cycles are SM cycles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeviceLaunchConfig {
+    /// `cudaStreamCreateWithFlags`, paid by a CDP launch that needs a new stream.
+    /// Default 7165 (DTBL Table 3); SPAWN's form leaves it out (0 in `k20-spawn`).
+    pub stream_create: u64,
+    /// `cudaGetParameterBuffer` (CDP and DTBL). Default a = 129, b = 8023 (DTBL Table 3).
+    pub param_buffer: LinearCost,
+    /// `cudaLaunchDevice` (CDP only). Default a = 1592, b = 12187 (DTBL Table 3).
+    pub launch_device: LinearCost,
+    /// KMU -> kernel distributor dispatch of a device kernel. Default 283 (DTBL Table 3).
+    pub kmu_latency: u64,
+    /// Kernel-distributor search for an eligible kernel, cycles per entry searched
+    /// (pipelined; at most `max_concurrent_kernels` entries). Default 1 (DTBL §4.3).
+    pub kde_search_per_entry: u64,
+    /// Aggregated-group-table hash, cycles per aggregated group. Default 1.
+    pub agt_hash: u64,
+    /// Aggregated group table entries on chip (a power of two). Default 1024.
+    pub agt_entries: u32,
+    /// Bytes of one aggregated-group entry (on chip or in global memory). Default 20.
+    pub agt_entry_bytes: u64,
+    /// Bytes a pending device kernel reserves besides its parameters (the launch
+    /// record the device runtime keeps). Default 64 (assumed).
+    pub kernel_record_bytes: u64,
+    /// Bytes per kernel argument in the parameter buffer. Default 8 (64-bit arguments).
+    pub param_bytes_per_arg: u64,
+    /// Nesting depth limit of device launches. Default 24 (CUDA).
+    pub max_depth: u32,
+    /// Pending launches (child CTAs, SPAWN's CCQS) held at most. Default 65536.
+    pub pending_capacity: u64,
+    /// SPAWN's monitoring window, cycles (a power of two). Default 1024.
+    pub spawn_window: u64,
+}
+
+impl Default for DeviceLaunchConfig {
+    fn default() -> Self {
+        DeviceLaunchConfig {
+            stream_create: 7165,
+            param_buffer: LinearCost { a: 129, b: 8023 },
+            launch_device: LinearCost { a: 1592, b: 12187 },
+            kmu_latency: 283,
+            kde_search_per_entry: 1,
+            agt_hash: 1,
+            agt_entries: 1024,
+            agt_entry_bytes: 20,
+            kernel_record_bytes: 64,
+            param_bytes_per_arg: 8,
+            max_depth: 24,
+            pending_capacity: 65536,
+            spawn_window: 1024,
+        }
+    }
+}
+
+impl DeviceLaunchConfig {
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !self.agt_entries.is_power_of_two() {
+            return Err(invalid(
+                "gpu.device_launch.agt_entries",
+                "must be a power of two (one-cycle hash)",
+            ));
+        }
+        if !self.spawn_window.is_power_of_two() {
+            return Err(invalid(
+                "gpu.device_launch.spawn_window",
+                "must be a power of two (the average is a shift)",
+            ));
+        }
+        if self.max_depth == 0 || self.pending_capacity == 0 {
+            return Err(invalid(
+                "gpu.device_launch",
+                "max_depth and pending_capacity must be positive",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for FuConfig {
@@ -177,6 +283,7 @@ impl Default for GpuConfig {
             hw_queues: 32,
             max_concurrent_kernels: 32,
             kmu_latency: 0,
+            device_launch: DeviceLaunchConfig::default(),
         }
     }
 }
@@ -256,6 +363,6 @@ impl GpuConfig {
         if m.core.count > 1024 {
             return Err(invalid("core.count", "at most 1024 SMs"));
         }
-        Ok(())
+        self.device_launch.validate()
     }
 }

@@ -12,6 +12,7 @@
 pub mod coalesce;
 pub mod code;
 pub mod config;
+pub mod dp;
 pub mod engine;
 pub mod frontend;
 pub mod l1;

@@ -1,0 +1,358 @@
+//! Launch decisions: always launch, Baseline-DP's static threshold, and SPAWN's
+//! model of child versus parent time (dissertation §2.4, Algorithm 1; digest §3.1,
+//! §8.3 `LaunchDecision`, §8.6 item 3).
+//!
+//! SPAWN's controller sits in the GMU and answers every child-launch call at once.
+//! It monitors the child CTA queuing system (CCQS): `n` child CTAs admitted and not
+//! finished, `t_cta` the mean execution time of finished child CTAs, `n_con` the
+//! mean number of concurrently running child CTAs over the previous window (each
+//! cycle adds the running count; every `window` cycles the sum is shifted right by
+//! log2(window)), and `t_warp` the mean duration of the child warps that finished in
+//! the previous window (kept when none did). A request for `x` CTAs launches when
+//! there is no history (`t_cta = 0`), or when
+//! `t_overhead + (x + n)·t_cta / n_con <= workload · t_warp` and the queue can take
+//! `n + x <= max_queue_size`; otherwise the parent runs the work inline. A vetoed
+//! launch runs the launch site's `else` path. Integer arithmetic, as the hardware's
+//! adders and shift register; `n_con = 0` with history is clamped to 1 (digest §3.1
+//! "Gaps to fill").
+
+/// One lane's launch request, as the decision sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchRequest {
+    /// CTAs of the requested child.
+    pub ctas: u64,
+    /// Work the parent thread holds (work items, e.g. edges): SPAWN's `workload`.
+    pub workload: u64,
+    /// Launch overhead of the calling warp (`b + A·k`, k its launching lanes).
+    pub t_overhead: u64,
+}
+
+/// The answer to a launch call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Launch the child.
+    Launch,
+    /// Run the work in the parent (the launch site's `else` path).
+    Inline,
+}
+
+/// The CCQS monitor (SPAWN's hardware counters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildStats {
+    window_shift: u32,
+    /// Child CTAs in the CCQS (admitted, not finished).
+    pub n: u64,
+    cta_time_sum: u64,
+    cta_count: u64,
+    running: u64,
+    con_sum: u64,
+    n_con: u64,
+    warp_sum: u64,
+    warp_count: u64,
+    t_warp: u64,
+    window_start: u64,
+    last: u64,
+}
+
+impl ChildStats {
+    /// A monitor with a `window`-cycle averaging window (a power of two; SPAWN 1024).
+    pub fn new(window: u64) -> Self {
+        assert!(window.is_power_of_two(), "the window average is a shift");
+        ChildStats {
+            window_shift: window.trailing_zeros(),
+            n: 0,
+            cta_time_sum: 0,
+            cta_count: 0,
+            running: 0,
+            con_sum: 0,
+            n_con: 0,
+            warp_sum: 0,
+            warp_count: 0,
+            t_warp: 0,
+            window_start: 0,
+            last: 0,
+        }
+    }
+
+    /// Accumulates the running count up to cycle `t`, closing windows on the way.
+    pub fn advance(&mut self, t: u64) {
+        let w = 1u64 << self.window_shift;
+        while t >= self.window_start + w {
+            let end = self.window_start + w;
+            self.con_sum += self.running * (end - self.last);
+            self.n_con = self.con_sum >> self.window_shift;
+            self.con_sum = 0;
+            if let Some(m) = self.warp_sum.checked_div(self.warp_count) {
+                self.t_warp = m;
+            }
+            self.warp_sum = 0;
+            self.warp_count = 0;
+            self.window_start = end;
+            self.last = end;
+        }
+        self.con_sum += self.running * (t - self.last);
+        self.last = t;
+    }
+
+    /// `x` child CTAs were admitted (launched) at `t`.
+    pub fn admit(&mut self, t: u64, x: u64) {
+        self.advance(t);
+        self.n += x;
+    }
+
+    /// A child CTA started running at `t`.
+    pub fn cta_start(&mut self, t: u64) {
+        self.advance(t);
+        self.running += 1;
+    }
+
+    /// A child CTA that ran `exec` cycles finished at `t`.
+    pub fn cta_finish(&mut self, t: u64, exec: u64) {
+        self.advance(t);
+        self.running = self.running.saturating_sub(1);
+        self.n = self.n.saturating_sub(1);
+        self.cta_time_sum += exec;
+        self.cta_count += 1;
+    }
+
+    /// A child warp that ran `dur` cycles finished at `t`.
+    pub fn warp_finish(&mut self, t: u64, dur: u64) {
+        self.advance(t);
+        self.warp_sum += dur;
+        self.warp_count += 1;
+    }
+
+    /// Mean child CTA execution time (0 before any finished).
+    pub fn t_cta(&self) -> u64 {
+        self.cta_time_sum.checked_div(self.cta_count).unwrap_or(0)
+    }
+
+    /// Mean concurrent child CTAs over the last closed window.
+    pub fn n_con(&self) -> u64 {
+        self.n_con
+    }
+
+    /// Mean child warp duration over the last window with finished warps.
+    pub fn t_warp(&self) -> u64 {
+        self.t_warp
+    }
+}
+
+/// Decides, at each launch call, whether the child is launched (digest §8.3).
+pub trait LaunchDecision {
+    /// Kebab-case name.
+    fn name(&self) -> &'static str;
+    /// The decision for one lane's request.
+    fn decide(&mut self, req: &LaunchRequest, stats: &ChildStats) -> Decision;
+}
+
+/// CDP / DTBL as written: every request whose site condition holds launches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AlwaysLaunch;
+
+impl LaunchDecision for AlwaysLaunch {
+    fn name(&self) -> &'static str {
+        "always"
+    }
+    fn decide(&mut self, _: &LaunchRequest, _: &ChildStats) -> Decision {
+        Decision::Launch
+    }
+}
+
+/// Baseline-DP with a static THRESHOLD: launch when the parent's work exceeds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Threshold(pub u64);
+
+impl LaunchDecision for Threshold {
+    fn name(&self) -> &'static str {
+        "threshold"
+    }
+    fn decide(&mut self, req: &LaunchRequest, _: &ChildStats) -> Decision {
+        if req.workload > self.0 {
+            Decision::Launch
+        } else {
+            Decision::Inline
+        }
+    }
+}
+
+/// SPAWN's controller (Algorithm 1).
+#[derive(Debug, Clone, Copy)]
+pub struct Spawn {
+    /// CCQS capacity (65,536 on Kepler).
+    pub max_queue_size: u64,
+}
+
+impl Spawn {
+    /// Predicted child time `t_overhead + (x + n)·t_cta / n_con` (Eq. 2.1).
+    pub fn t_child(req: &LaunchRequest, s: &ChildStats) -> u64 {
+        req.t_overhead + (req.ctas + s.n) * s.t_cta() / s.n_con().max(1)
+    }
+
+    /// Predicted parent time `workload · t_warp` (Eq. 2.2).
+    pub fn t_parent(req: &LaunchRequest, s: &ChildStats) -> u64 {
+        req.workload * s.t_warp()
+    }
+}
+
+impl LaunchDecision for Spawn {
+    fn name(&self) -> &'static str {
+        "spawn"
+    }
+    fn decide(&mut self, req: &LaunchRequest, s: &ChildStats) -> Decision {
+        if s.t_cta() == 0 {
+            return Decision::Launch;
+        }
+        if Self::t_child(req, s) <= Self::t_parent(req, s) && s.n + req.ctas <= self.max_queue_size
+        {
+            Decision::Launch
+        } else {
+            Decision::Inline
+        }
+    }
+}
+
+/// Offline-Search: the static threshold with the fewest cycles, found by running
+/// every candidate (`run` returns a run's cycles). Ties keep the smaller threshold.
+pub fn offline_search(thresholds: &[u64], mut run: impl FnMut(u64) -> u64) -> Option<(u64, u64)> {
+    let mut best: Option<(u64, u64)> = None;
+    for &th in thresholds {
+        let c = run(th);
+        if best.map_or(true, |(_, bc)| c < bc) {
+            best = Some((th, c));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(ctas: u64, workload: u64, t_overhead: u64) -> LaunchRequest {
+        LaunchRequest {
+            ctas,
+            workload,
+            t_overhead,
+        }
+    }
+
+    /// A monitor with t_cta = 1000, n_con = 4, t_warp = 100, n = 0 after one window.
+    fn warm() -> ChildStats {
+        let mut s = ChildStats::new(1024);
+        for _ in 0..4 {
+            s.cta_start(0);
+        }
+        s.warp_finish(10, 100);
+        s.advance(1024);
+        for _ in 0..4 {
+            s.cta_finish(1024, 1000);
+        }
+        assert_eq!((s.t_cta(), s.n_con(), s.t_warp(), s.n), (1000, 4, 100, 0));
+        s
+    }
+
+    #[test]
+    fn no_history_launches() {
+        let s = ChildStats::new(1024);
+        let mut p = Spawn {
+            max_queue_size: 65_536,
+        };
+        assert_eq!(p.decide(&req(1_000_000, 0, 75_282), &s), Decision::Launch);
+    }
+
+    #[test]
+    fn full_queue_inlines() {
+        let mut s = warm();
+        s.admit(1024, 65_535);
+        let mut p = Spawn {
+            max_queue_size: 65_536,
+        };
+        // A huge parent workload makes the child look cheap, but n + x > capacity.
+        let r = req(2, u64::MAX / 1_000_000, 0);
+        assert!(Spawn::t_child(&r, &s) <= Spawn::t_parent(&r, &s));
+        assert_eq!(p.decide(&r, &s), Decision::Inline);
+        assert_eq!(
+            p.decide(&req(1, u64::MAX / 1_000_000, 0), &s),
+            Decision::Launch
+        );
+    }
+
+    #[test]
+    fn boundary_t_child_equal_t_parent_launches() {
+        let s = warm();
+        let mut p = Spawn {
+            max_queue_size: 65_536,
+        };
+        // t_child = 21_931 + (4 + 0) * 1000 / 4 = 22_931; t_parent = workload * 100.
+        let at = req(4, 0, 21_931);
+        assert_eq!(Spawn::t_child(&at, &s), 22_931);
+        // 22_931 is not a multiple of 100: shift the overhead to make it one.
+        let eq = req(4, 230, 22_000);
+        assert_eq!(Spawn::t_child(&eq, &s), 23_000);
+        assert_eq!(Spawn::t_parent(&eq, &s), 23_000);
+        assert_eq!(p.decide(&eq, &s), Decision::Launch);
+        assert_eq!(p.decide(&req(4, 229, 22_000), &s), Decision::Inline);
+        assert_eq!(p.decide(&req(4, 231, 22_000), &s), Decision::Launch);
+    }
+
+    #[test]
+    fn n_con_is_window_sum_shifted() {
+        let mut s = ChildStats::new(1024);
+        // 3 CTAs run the whole window, a 4th half of it: (3*1024 + 512) >> 10 = 3.
+        for _ in 0..3 {
+            s.cta_start(0);
+        }
+        s.cta_start(512);
+        assert_eq!(s.n_con(), 0, "no window closed yet");
+        s.advance(1024);
+        assert_eq!(s.n_con(), 3);
+        // Next window: 4 CTAs throughout -> 4, available after the window ends.
+        s.advance(2047);
+        assert_eq!(s.n_con(), 3);
+        s.advance(2048);
+        assert_eq!(s.n_con(), 4);
+        // Empty windows skipped at once: running 4 through two windows.
+        s.advance(4096);
+        assert_eq!(s.n_con(), 4);
+    }
+
+    #[test]
+    fn n_con_zero_clamps_to_one() {
+        let mut s = ChildStats::new(1024);
+        s.cta_start(0);
+        s.cta_finish(10, 10);
+        s.advance(1024);
+        assert_eq!(s.n_con(), 0);
+        assert_eq!(Spawn::t_child(&req(2, 0, 5), &s), 5 + 2 * 10);
+    }
+
+    #[test]
+    fn t_warp_keeps_old_value_without_finished_warps() {
+        let mut s = ChildStats::new(1024);
+        s.warp_finish(5, 300);
+        s.warp_finish(6, 100);
+        s.advance(1024);
+        assert_eq!(s.t_warp(), 200);
+        s.advance(3000);
+        assert_eq!(s.t_warp(), 200);
+    }
+
+    #[test]
+    fn threshold_and_always() {
+        let s = ChildStats::new(1024);
+        let mut t = Threshold(128);
+        assert_eq!(t.decide(&req(1, 128, 0), &s), Decision::Inline);
+        assert_eq!(t.decide(&req(1, 129, 0), &s), Decision::Launch);
+        assert_eq!(AlwaysLaunch.decide(&req(1, 0, 0), &s), Decision::Launch);
+    }
+
+    #[test]
+    fn offline_search_picks_fastest_threshold() {
+        let cycles = |th: u64| (th as i64 - 64).unsigned_abs() * 10 + 1000;
+        assert_eq!(offline_search(&[16, 32, 64, 128], cycles), Some((64, 1000)));
+        assert_eq!(offline_search(&[], cycles), None);
+        // Ties keep the first (smaller) threshold.
+        assert_eq!(offline_search(&[32, 96], cycles), Some((32, 1320)));
+    }
+}
