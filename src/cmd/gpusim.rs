@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, Context};
 use weft_memsim::config::MachineConfig;
 use weft_memsim::gpu::config::{TbSchedKind, WarpSchedKind};
+use weft_memsim::gpu::dp::{DpMode, DpStats};
 use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
 
 /// Simulate a GPU workload (cycle-level SMs on the shared memory model).
@@ -16,6 +17,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine gtx480-ipaws --app stream --warp-sched lrr --json
   weft gpusim --machine k20-spawn --app bfs --graph graphs/cit-HepTh.relabeled.edges   # a shipped graph (data/)
   weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
+  weft gpusim --machine k20c-dtbl --app bfs --dp dtbl            # device launches as DTBL groups
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
 [gpu] table. Shipped apps: bfs, sssp, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
@@ -41,6 +43,12 @@ pub struct Args {
     /// Thread-block dispatcher: rr (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
+    /// Device launches (dynamic parallelism): flat (every launch site runs its
+    /// inline path), cdp, cdpi (CDP without launch latency), dtbl, dtbli, spawn, or
+    /// threshold=<n> (Baseline-DP: launch where the site's workload exceeds n).
+    /// Default: flat, with no device-launch statistics.
+    #[arg(long, value_name = "MODE")]
+    pub dp: Option<String>,
     /// Seed; equal inputs and seed give byte-identical output.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -102,12 +110,22 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
             TbSchedKind::parse(s).ok_or_else(|| anyhow!("unknown TB scheduler `{s}` (expected rr)"))
         })
         .transpose()?;
+    let dp = args
+        .dp
+        .as_deref()
+        .map(|s| {
+            DpMode::parse(s).ok_or_else(|| {
+                anyhow!("unknown --dp mode `{s}` (expected flat, cdp, cdpi, dtbl, dtbli, spawn or threshold=<n>)")
+            })
+        })
+        .transpose()?;
     Ok(GpuOptions {
         warp_sched,
         tb_sched,
         seed: args.seed,
         dram_thread: super::sim::dram_thread(args.threads),
         app: None,
+        dp,
     })
 }
 
@@ -138,12 +156,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let dp = sim.dp_stats();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
+        let mut v = serde_json::to_value(&stats)?;
+        if let (Some(d), Some(o)) = (&dp, v.as_object_mut()) {
+            o.insert("dp".into(), serde_json::to_value(d)?);
+            o.insert("lane_mem_ops".into(), sim.lane_mem_ops().into());
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_summary(&stats, secs);
+        if let Some(d) = &dp {
+            print_dp(d, sim.lane_mem_ops());
+        }
     }
     Ok(())
+}
+
+fn print_dp(d: &DpStats, work: u64) {
+    println!("device launches    mode {}", d.mode);
+    println!(
+        "  requests         {} (child kernels {}, aggregated groups {}, inline {}, refused {})",
+        d.requests, d.child_kernels, d.aggregated_groups, d.inline, d.refused
+    );
+    println!(
+        "  threads/child    {:.1}; wait launch->start {:.0} cycles; API cycles {}",
+        d.threads_per_child, d.avg_wait_cycles, d.api_cycles
+    );
+    println!(
+        "  pending memory   peak {} B; DTBL match rate {:.3}, AGT overflow {}",
+        d.peak_pending_bytes, d.match_rate, d.agt_overflow
+    );
+    println!(
+        "  peak TBs         child {}, parent {}; max depth {}; lane memory ops {}",
+        d.peak_child_tbs, d.peak_parent_tbs, d.max_depth, work
+    );
 }
 
 fn print_summary(s: &GpuStats, secs: f64) {

@@ -13,12 +13,16 @@
 //!
 //! `h` is a hidden per-lane slot (after the function's variables) holding the
 //! loop bound evaluated once at entry. A device `launch` is flattened to its inline
-//! `else` path until device launches exist (dynamic-parallelism issue);
-//! `sync_children` has no children to wait for and is dropped. Each instruction
-//! also records the variable slots it reads, for the scoreboard.
+//! `else` path in the flat version ([`Code::new`]); with device launches
+//! ([`Code::with_launches`], issue #31) it is a branch whose taken lanes are those
+//! that launched: `Launch{site, else_pc, end_pc}  Jump end_pc  E  (end_pc:)`.
+//! `sync_children` is dropped (children are not waited for inside a kernel; a
+//! kernel completes only after its children). Each instruction also records the
+//! variable slots it reads, for the scoreboard.
 
 use super::workload::expr::TableRef;
-use super::workload::{Expr, Function, MemOp, Op, UnitClass, Var};
+use super::workload::{Expr, Function, LaunchSite, MemOp, Op, UnitClass, Var};
+use std::sync::Arc;
 
 /// One flat instruction.
 #[derive(Clone, Debug)]
@@ -82,6 +86,16 @@ pub enum Inst {
         /// The loop's test.
         test_pc: u32,
     },
+    /// Device launch: the lanes that launch continue at `pc + 1` (a jump to
+    /// `end_pc`), the others run the inline path at `else_pc`.
+    Launch {
+        /// The site.
+        site: Arc<LaunchSite>,
+        /// First instruction of the inline path.
+        else_pc: u32,
+        /// Reconvergence point.
+        end_pc: u32,
+    },
     /// The active lanes end.
     Exit,
 }
@@ -100,9 +114,19 @@ pub struct Code {
 impl Code {
     /// Flattens `f`'s body.
     pub fn new(f: &Function) -> Self {
+        Self::build(f, false)
+    }
+
+    /// Flattens `f`'s body with device launches.
+    pub fn with_launches(f: &Function) -> Self {
+        Self::build(f, true)
+    }
+
+    fn build(f: &Function, launches: bool) -> Self {
         let mut b = Builder {
             insts: Vec::new(),
             slots: f.num_vars(),
+            launches,
         };
         b.ops(&f.body);
         b.insts.push(Inst::Exit);
@@ -118,6 +142,7 @@ impl Code {
 struct Builder {
     insts: Vec<Inst>,
     slots: usize,
+    launches: bool,
 }
 
 impl Builder {
@@ -186,6 +211,20 @@ impl Builder {
                     end_pc,
                 };
             }
+            Op::Launch(site) if self.launches => {
+                let at = self.insts.len();
+                self.insts.push(Inst::Jump(0)); // placeholder, patched below
+                self.insts.push(Inst::Jump(0));
+                let else_pc = self.pc();
+                self.ops(&site.else_);
+                let end_pc = self.pc();
+                self.insts[at + 1] = Inst::Jump(end_pc);
+                self.insts[at] = Inst::Launch {
+                    site: Arc::new((**site).clone()),
+                    else_pc,
+                    end_pc,
+                };
+            }
             Op::Launch(site) => self.ops(&site.else_),
             Op::SyncChildren => {}
             Op::Exit => self.insts.push(Inst::Exit),
@@ -227,6 +266,16 @@ fn reads_of(i: &Inst) -> Vec<u16> {
             expr_reads(hi, &mut v);
         }
         Inst::LoopTest { var, .. } | Inst::LoopNext { var, .. } => v.push(var.0),
+        Inst::Launch { site, .. } => {
+            for e in site.grid.iter().chain(&site.block).chain(&site.args) {
+                expr_reads(e, &mut v);
+            }
+            expr_reads(&site.cond, &mut v);
+            expr_reads(&site.workload, &mut v);
+            if let super::workload::ir::StreamSel::Expr(e) = &site.stream {
+                expr_reads(e, &mut v);
+            }
+        }
         _ => {}
     }
     v.sort_unstable();

@@ -60,6 +60,9 @@ pub struct GpuOptions {
     pub dram_thread: bool,
     /// Run only this app (default: every app of the workload, as a co-run).
     pub app: Option<String>,
+    /// Device launches (dynamic parallelism, `--dp`); `None` runs the flat
+    /// version exactly as before device launches existed.
+    pub dp: Option<super::dp::DpMode>,
 }
 
 /// The GPU table of `cfg`, or an error naming the machine.
@@ -231,20 +234,36 @@ impl<D: DramBackend> GpuSim<D> {
         for i in 0..cfg.core.count {
             mem.set_max_outstanding(i, g.max_outstanding_per_sm);
         }
+        let launches = opts.dp.is_some_and(|m| m != super::dp::DpMode::Flat);
+        let mut fe = FrontEnd::new(
+            streams,
+            g.hw_queues,
+            g.max_concurrent_kernels,
+            g.kmu_latency as u64,
+        );
+        if let Some(mode) = opts.dp {
+            let funcs = wl
+                .functions
+                .iter()
+                .map(|f| (f.regs_per_thread, f.smem_bytes))
+                .collect();
+            fe.set_dp(super::dp::DpUnit::new(mode, &g, funcs));
+        }
         Ok(GpuSim {
             machine: cfg.name.clone(),
             sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
-            fe: FrontEnd::new(
-                streams,
-                g.hw_queues,
-                g.max_concurrent_kernels,
-                g.kmu_latency as u64,
-            ),
+            fe,
             policy: tb_policy(g.tb_scheduler),
             codes: wl
                 .functions
                 .iter()
-                .map(|f| Arc::new(Code::new(f)))
+                .map(|f| {
+                    Arc::new(if launches {
+                        Code::with_launches(f)
+                    } else {
+                        Code::new(f)
+                    })
+                })
                 .collect(),
             wl,
             rts: Vec::new(),
@@ -266,6 +285,17 @@ impl<D: DramBackend> GpuSim<D> {
     /// Takes the L1 access hook back.
     pub fn take_l1_hook(&mut self) -> Option<Box<dyn L1Observer>> {
         self.hook.take()
+    }
+
+    /// Device-launch statistics (runs with `dp`).
+    pub fn dp_stats(&self) -> Option<super::dp::DpStats> {
+        self.fe.dp_stats()
+    }
+
+    /// Lane-level memory operations issued on every SM (the same-work check:
+    /// flat and dynamic-parallelism versions of a workload do the same accesses).
+    pub fn lane_mem_ops(&self) -> u64 {
+        self.sms.iter().map(|s| s.c.lane_mem_ops).sum()
     }
 
     /// Every TB dispatch so far, in order.
@@ -328,12 +358,7 @@ impl<D: DramBackend> GpuSim<D> {
             let Some((k, sm)) = pick else {
                 break;
             };
-            let kid = ks[k];
-            let kern = &mut self.fe.kernels[kid as usize];
-            let tb = kern.next_tb;
-            kern.next_tb += 1;
-            kern.start.get_or_insert(t);
-            let ctaid = kern.ctaid(tb);
+            let (kid, tb, ctaid) = self.fe.take_tb(ks[k], t);
             let rt = &self.rts[kid as usize];
             let nw = rt.cost.warps as u64;
             self.dispatches.push(Dispatch {
@@ -349,6 +374,16 @@ impl<D: DramBackend> GpuSim<D> {
             n += 1;
         }
         n
+    }
+
+    /// Hands SM `i`'s launch calls to the front end's launch unit and answers them.
+    fn device_launches(&mut self, i: usize, t: u64) {
+        let calls = std::mem::take(&mut self.sms[i].launch_out);
+        for c in &calls {
+            let (launched, ready) = self.fe.device_launch(c, t);
+            self.sms[i].resolve_launch(c, launched, ready);
+        }
+        self.sync_kernels();
     }
 
     /// Runs the workload to completion; `progress(warp_instructions)` now and then.
@@ -384,12 +419,16 @@ impl<D: DramBackend> GpuSim<D> {
                         &mut exits,
                         &mut self.hook,
                     );
+                    if !self.sms[i].launch_out.is_empty() {
+                        self.device_launches(i, t);
+                        dirty = true;
+                    }
                 }
             }
             if !exits.is_empty() {
                 for e in exits.drain(..) {
                     self.policy.on_tb_exit(e.sm as usize);
-                    if self.fe.tb_exit(e.kernel, e.time) {
+                    if self.fe.tb_exit(e.kernel, e.time, e.start) {
                         last_end = last_end.max(e.time);
                     }
                 }

@@ -152,6 +152,8 @@ pub struct SmCounters {
     pub smem_accesses: u64,
     /// Store transactions written through.
     pub stores: u64,
+    /// Active lanes summed over issued memory instructions (work items).
+    pub lane_mem_ops: u64,
 }
 
 /// Static parameters of an SM.
@@ -205,6 +207,9 @@ pub struct Sm {
     pub per_kernel: Vec<u64>,
     /// Issue trace, when enabled.
     pub trace: Option<Vec<IssueRec>>,
+    /// Device-launch calls issued this step, for the engine's launch unit (the
+    /// warp waits until [`Sm::resolve_launch`]).
+    pub launch_out: Vec<super::dp::LaunchCall>,
 }
 
 const LOCAL_BASE: u64 = 0x7000_0000_0000;
@@ -244,6 +249,7 @@ impl Sm {
             next_warp_gid: 0,
             per_kernel: Vec::new(),
             trace: None,
+            launch_out: Vec::new(),
             p,
         }
     }
@@ -698,7 +704,26 @@ impl Sm {
             Inst::Exit => {
                 w.exit_lanes();
             }
+            Inst::Launch {
+                site,
+                else_pc,
+                end_pc,
+            } => {
+                let call = super::dp::call::evaluate(
+                    site, w, top.mask, &geo, &k.args, tables, *else_pc, *end_pc,
+                );
+                w.ready_at = u64::MAX;
+                self.launch_out.push(super::dp::LaunchCall {
+                    sm: self.id,
+                    warp_slot: ws,
+                    warp_in_tb: w.warp_in_tb,
+                    kernel,
+                    tb: geo.linear_ctaid(),
+                    ..call
+                });
+            }
             Inst::Mem(m) => {
+                self.c.lane_mem_ops += top.mask.count_ones() as u64;
                 let who = Owner {
                     warp: w.gid,
                     tb: tb_gid,
@@ -722,6 +747,16 @@ impl Sm {
                 self.maybe_exit_tb(tbi as u32, t, exits);
             }
         }
+    }
+
+    /// Answers warp `ws`'s launch call: the `launched` lanes skip the inline path;
+    /// the warp issues again at `ready_at`.
+    pub fn resolve_launch(&mut self, call: &super::dp::LaunchCall, launched: u32, ready_at: u64) {
+        let w = &mut self.warps[call.warp_slot as usize];
+        w.branch(launched, call.else_pc, call.end_pc);
+        w.ready_at = ready_at;
+        w.normalize();
+        self.wake = self.wake.min(ready_at);
     }
 
     /// Releases TB `tbi`'s barrier when every live warp has arrived.

@@ -6,21 +6,27 @@
 //!   per-child versus per-parent-TB streams, parent record);
 //! - [`dtbl`]: DTBL's aggregated group table, NAGEI/LAGEI and FCFS controller;
 //! - [`spawn`]: the `LaunchDecision` hook (always, Baseline-DP threshold, SPAWN)
-//!   with SPAWN's CCQS monitor, and Offline-Search.
+//!   with SPAWN's CCQS monitor, and Offline-Search;
+//! - [`call`]: a warp's launch call from the SM, and the run's statistics;
+//! - [`unit`]: the device-launch unit's state, driven by the front end.
 //!
 //! [`DpMode`] names how a run treats launch sites (`weft gpusim --dp`).
 
+pub mod call;
 pub mod cost;
 pub mod dtbl;
 pub mod pool;
 pub mod spawn;
+pub mod unit;
 
+pub use call::{DpStats, LaneLaunch, LaunchCall};
 pub use cost::{LaunchCostModel, WarpLaunchCost};
 pub use dtbl::{Dtbl, DtblCounters, DtblTb, KernelShape};
 pub use pool::{DeviceStream, ParentInfo, PendingLaunch, PendingPool, Refusal};
 pub use spawn::{
     AlwaysLaunch, ChildStats, Decision, LaunchDecision, LaunchRequest, Spawn, Threshold,
 };
+pub use unit::DpUnit;
 
 /// How device launch sites run (the versions of one workload template).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
