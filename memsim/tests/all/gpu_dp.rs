@@ -1,0 +1,135 @@
+//! Dynamic-parallelism tests (issue #31): launch latency measured end to end
+//! through the engine (digest §8.6 item 2), DTBL coalescing into a resident
+//! kernel, the nesting limit, and the same-work property of every version of a
+//! workload (flat, CDP, DTBL, SPAWN, Baseline-DP thresholds).
+
+use std::sync::Arc;
+use weft_memsim::config::MachineConfig;
+use weft_memsim::gpu::dp::{DpMode, DpStats};
+use weft_memsim::gpu::workload::{self, Workload};
+use weft_memsim::gpu::{GpuOptions, GpuSim};
+
+fn run(machine: &str, wl: &Arc<Workload>, mode: &str) -> (u64, DpStats, u64) {
+    let cfg = MachineConfig::preset(machine).unwrap();
+    let opts = GpuOptions {
+        dp: Some(DpMode::parse(mode).unwrap()),
+        seed: 1,
+        ..Default::default()
+    };
+    let mut sim = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+    let s = sim.run(|_| {}).unwrap();
+    (s.cycles, sim.dp_stats().unwrap(), sim.lane_mem_ops())
+}
+
+/// One parent warp whose lanes `lanes` each launch a one-TB child.
+fn one_warp(lanes: u32) -> Arc<Workload> {
+    let text = format!(
+        "[[function]]\nname = \"parent\"\nblock = [32]\nregs_per_thread = 16\nbody = '''\n\
+         launch.cdp child grid=[1] block=[32] args={{}} if lane < {lanes} workload=1\n  else {{ alu 1 }}\n'''\n\
+         [[function]]\nname = \"child\"\nblock = [32]\nregs_per_thread = 16\nbody = 'alu 1'\n\
+         [[app]]\nname = \"a\"\ncmds = 'launch parent grid=[1]'\n"
+    );
+    Arc::new(workload::parse(&text, "t").unwrap())
+}
+
+#[test]
+fn cdp_full_warp_waits_82447_plus_283() {
+    let (_, d, _) = run("k20c-dtbl", &one_warp(32), "cdp");
+    assert_eq!(d.child_kernels, 32);
+    assert_eq!(d.api_cycles, 82_447);
+    // Every child becomes visible 82,447 + 283 cycles after the call; the
+    // dispatcher places one TB per cycle, so the k-th child waits k cycles more.
+    assert_eq!(d.avg_wait_cycles, (82_447 + 283) as f64 + 15.5);
+    let (_, i, _) = run("k20c-dtbl", &one_warp(32), "cdpi");
+    assert_eq!(i.api_cycles, 0);
+    // Without latency the children enter the distributor the cycle after the
+    // call (the front end has already run in the call's cycle).
+    assert_eq!(i.avg_wait_cycles, 16.5);
+}
+
+#[test]
+fn spawn_preset_single_launch_21931_full_warp_75282() {
+    let (_, one, _) = run("k20-spawn", &one_warp(1), "cdp");
+    assert_eq!(one.api_cycles, 21_931);
+    assert_eq!(one.avg_wait_cycles, (21_931 + 283) as f64);
+    let (_, full, _) = run("k20-spawn", &one_warp(32), "cdp");
+    assert_eq!(full.api_cycles, 75_282);
+}
+
+/// A native kernel of the child's shape runs long on stream 0 while the parent
+/// (stream 1) launches a full warp of groups: they coalesce into it and start
+/// 12,151 cycles after the call.
+#[test]
+fn dtbl_full_warp_coalesces_after_12151() {
+    let text = "[[function]]\nname = \"parent\"\nblock = [32]\nregs_per_thread = 16\nbody = '''\n\
+        alu 4\n\
+        launch.agg work grid=[1] block=[32] args={n=1} workload=1\n  else { alu 1 }\n'''\n\
+        [[function]]\nname = \"work\"\nblock = [32]\nregs_per_thread = 16\nparams = [\"n\"]\n\
+        body = 'loop i in 0..n { alu 8 }'\n\
+        [[app]]\nname = \"a\"\n\
+        [[app.stream]]\nid = 0\ncmds = 'launch work grid=[1] args={n=4000}'\n\
+        [[app.stream]]\nid = 1\ncmds = 'launch parent grid=[1]'\n";
+    let wl = Arc::new(workload::parse(text, "t").unwrap());
+    let (_, d, _) = run("k20c-dtbl", &wl, "dtbl");
+    assert_eq!(d.aggregated_groups, 32);
+    assert_eq!(d.child_kernels, 0);
+    assert_eq!(d.match_rate, 1.0);
+    assert_eq!(d.api_cycles, 12_151);
+    // All 32 groups hash to distinct AGT slots (one warp's hardware threads).
+    assert_eq!(d.agt_overflow, 0);
+    let (_, c, _) = run("k20c-dtbl", &wl, "cdp");
+    assert_eq!(c.api_cycles, 82_447);
+    assert!(c.avg_wait_cycles > d.avg_wait_cycles + 70_000.0);
+}
+
+/// A chain of recursive launches stops at depth 24: the 25th is refused and runs
+/// the inline path.
+#[test]
+fn nesting_depth_limit_24() {
+    let text = "[[function]]\nname = \"rec\"\nblock = [32]\nregs_per_thread = 16\nparams = [\"d\"]\nbody = '''\n\
+        launch.cdp rec grid=[1] block=[32] args={d=d+1} if lane == 0 && d < 40 workload=1\n  else { alu 1 }\n'''\n\
+        [[app]]\nname = \"a\"\ncmds = 'launch rec grid=[1] args={d=0}'\n";
+    let wl = Arc::new(workload::parse(text, "t").unwrap());
+    let (_, d, _) = run("k20c-dtbl", &wl, "cdpi");
+    assert_eq!(d.max_depth, 24);
+    assert_eq!(d.child_kernels, 24);
+    assert_eq!(d.refused, 1);
+}
+
+fn small(app: &str) -> Arc<Workload> {
+    let text = workload::builtin_text(app)
+        .unwrap()
+        .replace("scale = 14, edges = 131072", "scale = 9, edges = 4096")
+        .replace("cdp_threshold = 128", "cdp_threshold = 24");
+    Arc::new(workload::parse(&text, app).unwrap())
+}
+
+/// Every version executes the same per-thread work (lane-level memory operations:
+/// edges relaxed plus the per-vertex reads), whatever launched.
+#[test]
+fn every_version_does_the_same_work() {
+    for app in ["bfs", "sssp"] {
+        let wl = small(app);
+        let (_, _, flat) = run("k20c-dtbl", &wl, "flat");
+        assert!(flat > 0);
+        for mode in ["cdp", "cdpi", "dtbl", "dtbli", "spawn", "threshold=8"] {
+            let (_, d, work) = run("k20c-dtbl", &wl, mode);
+            assert_eq!(work, flat, "{app} under {mode}");
+            assert!(
+                d.child_kernels + d.aggregated_groups > 0,
+                "{app} under {mode} launched nothing"
+            );
+        }
+    }
+}
+
+/// Same input and seed, same statistics, under every launch mechanism.
+#[test]
+fn dp_runs_are_deterministic() {
+    let wl = small("bfs");
+    for mode in ["cdp", "dtbl", "spawn"] {
+        let a = run("k20c-dtbl", &wl, mode);
+        let b = run("k20c-dtbl", &wl, mode);
+        assert_eq!(a, b, "{mode}");
+    }
+}
