@@ -34,8 +34,9 @@ pub struct Args {
     /// Print summary.json instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Only these studies (ch4, ch5).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5"])]
+    /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
+    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -101,6 +102,7 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
+            .filter(|s| *s != "dp")
             .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
             .collect();
     }
@@ -129,6 +131,25 @@ pub fn options(args: &Args) -> EvalOptions {
 
 /// Runs the evaluation and prints the summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.study.iter().any(|s| s == "dp") {
+        let out = args.out.join("dp");
+        let mut o = if args.quick || args.tiny {
+            eval::gpu_dp::DpStudyOptions::quick(&out)
+        } else {
+            eval::gpu_dp::DpStudyOptions::full(&out)
+        };
+        o.verbose = !args.quiet && !args.json;
+        let s = eval::gpu_dp::run(&o).map_err(|e| anyhow::anyhow!("dp study: {e}"))?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&s)?);
+        } else {
+            print!("{}", eval::gpu_dp::report(&s, &o));
+            println!("report: {}", out.join("dp.md").display());
+        }
+        if args.study.iter().all(|s| s == "dp") {
+            return Ok(());
+        }
+    }
     let opts = options(&args);
     eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;
     // SIGINT/SIGTERM stop the children and remove the cache's temporaries.

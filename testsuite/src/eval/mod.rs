@@ -19,6 +19,7 @@
 pub mod backend;
 pub mod cache;
 pub mod engine;
+pub mod gpu_dp;
 pub mod honesty;
 pub mod interrupt;
 pub mod machine;
