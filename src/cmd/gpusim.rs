@@ -20,7 +20,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine k20c-dtbl --app bfs --dp dtbl            # device launches as DTBL groups
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
-[gpu] table. Shipped apps: bfs, sssp, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
+[gpu] table. Shipped apps: bfs, sssp, clr, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
 Market (.mtx), METIS (.graph) or edge lists. The workload format is in docs/gpu-workloads.md,
 the engine in docs/gpu.md.")]
 pub struct Args {

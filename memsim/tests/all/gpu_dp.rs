@@ -108,7 +108,7 @@ fn small(app: &str) -> Arc<Workload> {
 /// edges relaxed plus the per-vertex reads), whatever launched.
 #[test]
 fn every_version_does_the_same_work() {
-    for app in ["bfs", "sssp"] {
+    for app in ["bfs", "sssp", "clr"] {
         let wl = small(app);
         let (_, _, flat) = run("k20c-dtbl", &wl, "flat");
         assert!(flat > 0);

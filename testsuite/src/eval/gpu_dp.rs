@@ -52,7 +52,7 @@ impl DpStudyOptions {
         DpStudyOptions {
             out: out.to_path_buf(),
             graph: None,
-            apps: vec!["bfs".into(), "sssp".into()],
+            apps: vec!["bfs".into(), "sssp".into(), "clr".into()],
             verbose: true,
         }
     }

@@ -123,6 +123,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 const BUILTINS: &[(&str, &str)] = &[
     ("bfs", include_str!("apps/bfs.toml")),
     ("sssp", include_str!("apps/sssp.toml")),
+    ("clr", include_str!("apps/clr.toml")),
     ("spmv", include_str!("apps/spmv.toml")),
     ("stencil2d", include_str!("apps/stencil2d.toml")),
     ("matmul", include_str!("apps/matmul.toml")),
