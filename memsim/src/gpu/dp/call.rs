@@ -135,7 +135,8 @@ pub struct DpStats {
     pub avg_wait_cycles: f64,
     /// Most global memory reserved by pending launches at once, bytes.
     pub peak_pending_bytes: u64,
-    /// Mean pending-launch bytes over launches (footprint per launch).
+    /// Mean bytes a launch reserved while pending (footprint per launch; summed
+    /// during the run, divided by the launches in the report).
     pub pending_bytes_per_launch: f64,
     /// Warp cycles spent in the launch API.
     pub api_cycles: u64,

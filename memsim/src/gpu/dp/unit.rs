@@ -104,6 +104,7 @@ impl DpUnit {
         let mut s = self.stats.clone();
         let children = s.child_kernels + s.aggregated_groups;
         s.threads_per_child = ratio(s.child_threads, children);
+        s.pending_bytes_per_launch /= children.max(1) as f64;
         s.avg_wait_cycles = ratio(self.wait.0, self.wait.1);
         if let Some(d) = &self.dtbl {
             s.match_rate = d.counters.match_rate();
