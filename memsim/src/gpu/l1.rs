@@ -92,12 +92,20 @@ pub struct L1Counters {
     pub writes: u64,
 }
 
+/// `fill_keys` entry of an MSHR that is free or does not fill (line numbers are
+/// addresses shifted right, so never this value).
+const NO_LINE: u64 = u64::MAX;
+
 /// The L1D of one SM.
 pub struct L1 {
     sm: u32,
     array: CacheArray,
     owners: Vec<Owner>,
     mshrs: Vec<Mshr>,
+    /// Per MSHR, the line of a used filling MSHR, else [`NO_LINE`]: the merge
+    /// lookup scans these 8-byte keys instead of the MSHRs (at most one filling
+    /// MSHR per line, so the first match is the only one).
+    fill_keys: Vec<u64>,
     free: Vec<u32>,
     targets: usize,
     /// Counters.
@@ -114,6 +122,7 @@ impl L1 {
             array,
             owners: vec![Owner::default(); slots],
             mshrs: vec![Mshr::default(); mshrs.max(1) as usize],
+            fill_keys: vec![NO_LINE; mshrs.max(1) as usize],
             free: (0..mshrs.max(1)).rev().collect(),
             targets: targets.max(1) as usize,
             c: L1Counters::default(),
@@ -121,9 +130,10 @@ impl L1 {
     }
 
     fn find_mshr(&self, line: u64) -> Option<u32> {
-        self.mshrs
+        debug_assert_ne!(line, NO_LINE);
+        self.fill_keys
             .iter()
-            .position(|m| m.used && m.fill && m.line == line)
+            .position(|&k| k == line)
             .map(|i| i as u32)
     }
 
@@ -191,6 +201,7 @@ impl L1 {
         m.line = line;
         m.used = true;
         m.fill = fill;
+        self.fill_keys[id as usize] = if fill { line } else { NO_LINE };
         m.waiters.clear();
         m.waiters.push(waiter);
         Some(id)
@@ -232,6 +243,7 @@ impl L1 {
         m.used = false;
         out.append(&mut m.waiters);
         let (line, fill) = (m.line, m.fill);
+        self.fill_keys[id as usize] = NO_LINE;
         if fill {
             let (slot, _victim) = self.array.insert(line);
             self.owners[slot] = who;

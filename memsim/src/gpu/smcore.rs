@@ -175,7 +175,10 @@ pub struct Sm {
     pub res: SmResources,
     warps: Vec<Warp>,
     free_warps: Vec<u32>,
-    live_warps: Vec<u32>,
+    /// Live warp slots per scheduler (slot % schedulers), in slot order.
+    live: Vec<Vec<u32>>,
+    /// Live warps on the SM (sum of the `live` lists).
+    n_live: usize,
     tbs: Vec<TbSlot>,
     scheds: Vec<Box<dyn WarpScheduler>>,
     /// per scheduler: SP, SFU, DP free times
@@ -219,7 +222,8 @@ impl Sm {
             res: SmResources::default(),
             warps: Vec::new(),
             free_warps: Vec::new(),
-            live_warps: Vec::new(),
+            live: vec![Vec::new(); n],
+            n_live: 0,
             tbs: Vec::new(),
             scheds: (0..n)
                 .map(|_| warp_scheduler(g.warp_scheduler, g.two_level_group))
@@ -260,7 +264,7 @@ impl Sm {
 
     fn occupancy_to(&mut self, t: u64) {
         if t > self.occ_last {
-            let w = self.live_warps.len() as u128;
+            let w = self.n_live as u128;
             self.c.warp_cycles += w * (t - self.occ_last) as u128;
             if w > 0 {
                 self.c.active_cycles += t - self.occ_last;
@@ -308,9 +312,13 @@ impl Sm {
                 }
             };
             warps.push(ws);
-            self.live_warps.push(ws);
+            let nsch = self.live.len() as u32;
+            self.live[(ws % nsch) as usize].push(ws);
+            self.n_live += 1;
         }
-        self.live_warps.sort_unstable();
+        for l in &mut self.live {
+            l.sort_unstable();
+        }
         self.tbs[slot] = TbSlot {
             used: true,
             kernel: k.id,
@@ -427,11 +435,8 @@ impl Sm {
             let mut cands = std::mem::take(&mut self.cands);
             cands.clear();
             let mut best: Option<(u64, Stall)> = None;
-            for i in 0..self.live_warps.len() {
-                let ws = self.live_warps[i];
-                if ws % n != s {
-                    continue;
-                }
+            for i in 0..self.live[s as usize].len() {
+                let ws = self.live[s as usize][i];
                 let w = &self.warps[ws as usize];
                 let quick = if w.at_bar {
                     Some(Stall::Barrier)
@@ -476,8 +481,13 @@ impl Sm {
         }
         if self.any_finished {
             self.any_finished = false;
-            self.live_warps
-                .retain(|&w| !self.warps[w as usize].finished);
+            let warps = &self.warps;
+            let mut n_live = 0;
+            for l in &mut self.live {
+                l.retain(|&w| !warps[w as usize].finished);
+                n_live += l.len();
+            }
+            self.n_live = n_live;
         }
         self.wake = wake;
     }

@@ -80,7 +80,7 @@ impl Sm {
         }
         if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
             self.lsu_blocked = false;
-            for &w in &self.live_warps {
+            for &w in self.live.iter().flatten() {
                 let w = &mut self.warps[w as usize];
                 if w.blocked == Some(Stall::LsuFull) {
                     w.blocked = None;
