@@ -108,6 +108,8 @@ pub struct L1 {
     fill_keys: Vec<u64>,
     free: Vec<u32>,
     targets: usize,
+    /// Per kernel instance: read lookups (hits, misses, merges) and hits.
+    per_kernel: Vec<[u64; 2]>,
     /// Counters.
     pub c: L1Counters,
 }
@@ -125,6 +127,7 @@ impl L1 {
             fill_keys: vec![NO_LINE; mshrs.max(1) as usize],
             free: (0..mshrs.max(1)).rev().collect(),
             targets: targets.max(1) as usize,
+            per_kernel: Vec::new(),
             c: L1Counters::default(),
         }
     }
@@ -177,6 +180,14 @@ impl L1 {
                 }
             }
         };
+        if !matches!(r, Lookup::Stall) {
+            let k = who.kernel as usize;
+            if self.per_kernel.len() <= k {
+                self.per_kernel.resize(k + 1, [0; 2]);
+            }
+            self.per_kernel[k][0] += 1;
+            self.per_kernel[k][1] += matches!(r, Lookup::Hit { .. }) as u64;
+        }
         if let Some(h) = hook.as_deref_mut() {
             h.on_access(&L1Event {
                 sm: self.sm,
@@ -259,6 +270,12 @@ impl L1 {
             .first()
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Read lookups and hits per kernel instance (index = instance id; shorter
+    /// than the kernel list when later kernels made no lookup here).
+    pub fn per_kernel(&self) -> &[[u64; 2]] {
+        &self.per_kernel
     }
 
     /// MSHRs in use.

@@ -152,7 +152,18 @@ pub struct SmCounters {
     pub smem_accesses: u64,
     /// Store transactions written through.
     pub stores: u64,
+    /// Resources in use integrated over cycles: registers, shared-memory bytes,
+    /// threads, TBs (index as [`RESOURCES`]).
+    pub resource_cycles: [u128; 4],
+    /// Shared-memory instructions with a bank conflict (more than one distinct
+    /// 4-byte word in some bank).
+    pub smem_conflicts: u64,
+    /// Extra bank cycles of the conflicts: the conflict degree minus one, summed.
+    pub smem_replays: u64,
 }
+
+/// SM resources in the order of [`SmCounters::resource_cycles`] (report names).
+pub const RESOURCES: [&str; 4] = ["registers", "shared_memory", "threads", "tb_slots"];
 
 /// Static parameters of an SM.
 #[derive(Clone, Debug)]
@@ -265,7 +276,17 @@ impl Sm {
     fn occupancy_to(&mut self, t: u64) {
         if t > self.occ_last {
             let w = self.n_live as u128;
-            self.c.warp_cycles += w * (t - self.occ_last) as u128;
+            let d = (t - self.occ_last) as u128;
+            self.c.warp_cycles += w * d;
+            let r = &self.res;
+            for (acc, used) in self
+                .c
+                .resource_cycles
+                .iter_mut()
+                .zip([r.regs, r.smem, r.threads, r.tbs])
+            {
+                *acc += used as u128 * d;
+            }
             if w > 0 {
                 self.c.active_cycles += t - self.occ_last;
             }
