@@ -652,7 +652,7 @@ impl Sm {
         let kernel = self.tbs[tbi].kernel;
         let tb_gid = self.tbs[tbi].gid;
         let k = &kernels[kernel as usize];
-        let code = k.code.clone();
+        let code: &Code = &k.code;
         let w = &mut self.warps[ws as usize];
         let top = w.top();
         let pc = top.pc as usize;
