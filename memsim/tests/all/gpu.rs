@@ -282,10 +282,22 @@ fn resource_utilisation_apps_and_bank_conflicts() {
     let total = s.cycles as f64 * 13.0;
     let u = &s.resource_utilization;
     let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
-    assert!(close(u.registers, 2.0 * 512.0 * resident / total / g.registers_per_sm as f64));
-    assert!(close(u.shared_memory, 1024.0 * resident / total / g.smem_per_sm as f64));
-    assert!(close(u.threads, 64.0 * resident / total / g.max_threads_per_sm as f64));
-    assert!(close(u.tb_slots, resident / total / g.max_tbs_per_sm as f64));
+    assert!(close(
+        u.registers,
+        2.0 * 512.0 * resident / total / g.registers_per_sm as f64
+    ));
+    assert!(close(
+        u.shared_memory,
+        1024.0 * resident / total / g.smem_per_sm as f64
+    ));
+    assert!(close(
+        u.threads,
+        64.0 * resident / total / g.max_threads_per_sm as f64
+    ));
+    assert!(close(
+        u.tb_slots,
+        resident / total / g.max_tbs_per_sm as f64
+    ));
     assert!(u.registers > 0.0);
     assert_eq!(s.shared_memory.accesses, 4);
     assert_eq!(s.shared_memory.bank_conflicts, 2);
