@@ -260,6 +260,14 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// CPU time of the calling thread in seconds (Linux: the on-CPU nanoseconds of
+/// `/proc/thread-self/schedstat`), so that rates on a loaded machine are comparable.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
 /// `weft bench gpusim`: warp instructions per second on one host thread (the DRAM
 /// model on the same thread), workload building excluded from the timing.
 pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
@@ -283,18 +291,20 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
             };
             let mut sim = GpuSim::build(&machine, wl.clone(), &opts)?;
             let t0 = std::time::Instant::now();
+            let c0 = thread_cpu_seconds();
             let s = sim.run(|_| {})?;
             let secs = t0.elapsed().as_secs_f64();
+            let cpu = thread_cpu_seconds().zip(c0).map(|(b, a)| b - a);
             let json = serde_json::to_string(&s)?;
             anyhow::ensure!(
                 first.get_or_insert_with(|| json.clone()) == &json,
                 "the GPU simulation gave different statistics on a repeated run"
             );
-            rates.push((s.warp_instructions as f64 / secs.max(1e-9), secs));
+            rates.push((s.warp_instructions as f64 / secs.max(1e-9), secs, cpu));
             last = Some(s);
         }
         rates.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (rate, secs) = rates[rates.len() / 2];
+        let (rate, secs, cpu) = rates[rates.len() / 2];
         let s = last.expect("at least one run");
         rows.push(serde_json::json!({
             "app": app,
@@ -304,6 +314,8 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
             "cycles": s.cycles,
             "seconds": secs,
             "warp_instructions_per_second": rate,
+            "cpu_seconds": cpu,
+            "warp_instructions_per_cpu_second": cpu.map(|c| s.warp_instructions as f64 / c.max(1e-9)),
             "runs": args.repeat,
         }));
     }
@@ -312,12 +324,16 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     } else {
         for r in &rows {
             println!(
-                "{:<7} {:>12} warp instructions {:>12} cycles  {:>8.3} s  {:>12.0} warp instructions/s",
+                "{:<7} {:>12} warp instructions {:>12} cycles  {:>8.3} s  {:>12.0} warp instructions/s  ({})",
                 r["app"].as_str().unwrap_or(""),
                 r["warp_instructions"],
                 r["cycles"],
                 r["seconds"].as_f64().unwrap_or(0.0),
-                r["warp_instructions_per_second"].as_f64().unwrap_or(0.0)
+                r["warp_instructions_per_second"].as_f64().unwrap_or(0.0),
+                match r["warp_instructions_per_cpu_second"].as_f64() {
+                    Some(c) => format!("{c:.0} per CPU second"),
+                    None => "CPU time not available".to_string(),
+                }
             );
         }
     }

@@ -130,6 +130,8 @@ pub struct GpuSim<D: DramBackend> {
     epoch: u64,
     hook: Option<Box<dyn L1Observer>>,
     dispatches: Vec<Dispatch>,
+    /// App (workload index) of each global stream.
+    stream_app: Vec<u32>,
 }
 
 impl GpuSim<DdrBackend> {
@@ -230,6 +232,7 @@ impl<D: DramBackend> GpuSim<D> {
                 }
             }
         }
+        let stream_app = streams.iter().map(|(a, _)| *a).collect();
         let mut mem = mem;
         for i in 0..cfg.core.count {
             mem.set_max_outstanding(i, g.max_outstanding_per_sm);
@@ -272,6 +275,7 @@ impl<D: DramBackend> GpuSim<D> {
             epoch: cfg.epoch_cycles.max(1),
             hook: None,
             dispatches: Vec::new(),
+            stream_app,
             mem,
             p,
         })
@@ -489,6 +493,7 @@ impl<D: DramBackend> GpuSim<D> {
             cycles,
             &self.sms,
             &self.fe.kernels,
+            &self.stream_app,
             &mut self.mem,
             self.epoch,
             &epochs,

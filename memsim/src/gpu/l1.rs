@@ -92,14 +92,24 @@ pub struct L1Counters {
     pub writes: u64,
 }
 
+/// `fill_keys` entry of an MSHR that is free or does not fill (line numbers are
+/// addresses shifted right, so never this value).
+const NO_LINE: u64 = u64::MAX;
+
 /// The L1D of one SM.
 pub struct L1 {
     sm: u32,
     array: CacheArray,
     owners: Vec<Owner>,
     mshrs: Vec<Mshr>,
+    /// Per MSHR, the line of a used filling MSHR, else [`NO_LINE`]: the merge
+    /// lookup scans these 8-byte keys instead of the MSHRs (at most one filling
+    /// MSHR per line, so the first match is the only one).
+    fill_keys: Vec<u64>,
     free: Vec<u32>,
     targets: usize,
+    /// Per kernel instance: read lookups (hits, misses, merges) and hits.
+    per_kernel: Vec<[u64; 2]>,
     /// Counters.
     pub c: L1Counters,
 }
@@ -114,16 +124,19 @@ impl L1 {
             array,
             owners: vec![Owner::default(); slots],
             mshrs: vec![Mshr::default(); mshrs.max(1) as usize],
+            fill_keys: vec![NO_LINE; mshrs.max(1) as usize],
             free: (0..mshrs.max(1)).rev().collect(),
             targets: targets.max(1) as usize,
+            per_kernel: Vec::new(),
             c: L1Counters::default(),
         }
     }
 
     fn find_mshr(&self, line: u64) -> Option<u32> {
-        self.mshrs
+        debug_assert_ne!(line, NO_LINE);
+        self.fill_keys
             .iter()
-            .position(|m| m.used && m.fill && m.line == line)
+            .position(|&k| k == line)
             .map(|i| i as u32)
     }
 
@@ -167,6 +180,14 @@ impl L1 {
                 }
             }
         };
+        if !matches!(r, Lookup::Stall) {
+            let k = who.kernel as usize;
+            if self.per_kernel.len() <= k {
+                self.per_kernel.resize(k + 1, [0; 2]);
+            }
+            self.per_kernel[k][0] += 1;
+            self.per_kernel[k][1] += matches!(r, Lookup::Hit { .. }) as u64;
+        }
         if let Some(h) = hook.as_deref_mut() {
             h.on_access(&L1Event {
                 sm: self.sm,
@@ -191,6 +212,7 @@ impl L1 {
         m.line = line;
         m.used = true;
         m.fill = fill;
+        self.fill_keys[id as usize] = if fill { line } else { NO_LINE };
         m.waiters.clear();
         m.waiters.push(waiter);
         Some(id)
@@ -232,6 +254,7 @@ impl L1 {
         m.used = false;
         out.append(&mut m.waiters);
         let (line, fill) = (m.line, m.fill);
+        self.fill_keys[id as usize] = NO_LINE;
         if fill {
             let (slot, _victim) = self.array.insert(line);
             self.owners[slot] = who;
@@ -247,6 +270,12 @@ impl L1 {
             .first()
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Read lookups and hits per kernel instance (index = instance id; shorter
+    /// than the kernel list when later kernels made no lookup here).
+    pub fn per_kernel(&self) -> &[[u64; 2]] {
+        &self.per_kernel
     }
 
     /// MSHRs in use.

@@ -154,7 +154,18 @@ pub struct SmCounters {
     pub stores: u64,
     /// Active lanes summed over issued memory instructions (work items).
     pub lane_mem_ops: u64,
+    /// Resources in use integrated over cycles: registers, shared-memory bytes,
+    /// threads, TBs (index as [`RESOURCES`]).
+    pub resource_cycles: [u128; 4],
+    /// Shared-memory instructions with a bank conflict (more than one distinct
+    /// 4-byte word in some bank).
+    pub smem_conflicts: u64,
+    /// Extra bank cycles of the conflicts: the conflict degree minus one, summed.
+    pub smem_replays: u64,
 }
+
+/// SM resources in the order of [`SmCounters::resource_cycles`] (report names).
+pub const RESOURCES: [&str; 4] = ["registers", "shared_memory", "threads", "tb_slots"];
 
 /// Static parameters of an SM.
 #[derive(Clone, Debug)]
@@ -177,7 +188,10 @@ pub struct Sm {
     pub res: SmResources,
     warps: Vec<Warp>,
     free_warps: Vec<u32>,
-    live_warps: Vec<u32>,
+    /// Live warp slots per scheduler (slot % schedulers), in slot order.
+    live: Vec<Vec<u32>>,
+    /// Live warps on the SM (sum of the `live` lists).
+    n_live: usize,
     tbs: Vec<TbSlot>,
     scheds: Vec<Box<dyn WarpScheduler>>,
     /// per scheduler: SP, SFU, DP free times
@@ -224,7 +238,8 @@ impl Sm {
             res: SmResources::default(),
             warps: Vec::new(),
             free_warps: Vec::new(),
-            live_warps: Vec::new(),
+            live: vec![Vec::new(); n],
+            n_live: 0,
             tbs: Vec::new(),
             scheds: (0..n)
                 .map(|_| warp_scheduler(g.warp_scheduler, g.two_level_group))
@@ -266,8 +281,18 @@ impl Sm {
 
     fn occupancy_to(&mut self, t: u64) {
         if t > self.occ_last {
-            let w = self.live_warps.len() as u128;
-            self.c.warp_cycles += w * (t - self.occ_last) as u128;
+            let w = self.n_live as u128;
+            let d = (t - self.occ_last) as u128;
+            self.c.warp_cycles += w * d;
+            let r = &self.res;
+            for (acc, used) in self
+                .c
+                .resource_cycles
+                .iter_mut()
+                .zip([r.regs, r.smem, r.threads, r.tbs])
+            {
+                *acc += used as u128 * d;
+            }
             if w > 0 {
                 self.c.active_cycles += t - self.occ_last;
             }
@@ -314,9 +339,13 @@ impl Sm {
                 }
             };
             warps.push(ws);
-            self.live_warps.push(ws);
+            let nsch = self.live.len() as u32;
+            self.live[(ws % nsch) as usize].push(ws);
+            self.n_live += 1;
         }
-        self.live_warps.sort_unstable();
+        for l in &mut self.live {
+            l.sort_unstable();
+        }
         self.tbs[slot] = TbSlot {
             used: true,
             kernel: k.id,
@@ -433,11 +462,8 @@ impl Sm {
             let mut cands = std::mem::take(&mut self.cands);
             cands.clear();
             let mut best: Option<(u64, Stall)> = None;
-            for i in 0..self.live_warps.len() {
-                let ws = self.live_warps[i];
-                if ws % n != s {
-                    continue;
-                }
+            for i in 0..self.live[s as usize].len() {
+                let ws = self.live[s as usize][i];
                 let w = &self.warps[ws as usize];
                 let quick = if w.at_bar {
                     Some(Stall::Barrier)
@@ -482,8 +508,13 @@ impl Sm {
         }
         if self.any_finished {
             self.any_finished = false;
-            self.live_warps
-                .retain(|&w| !self.warps[w as usize].finished);
+            let warps = &self.warps;
+            let mut n_live = 0;
+            for l in &mut self.live {
+                l.retain(|&w| !warps[w as usize].finished);
+                n_live += l.len();
+            }
+            self.n_live = n_live;
         }
         self.wake = wake;
     }
@@ -627,7 +658,7 @@ impl Sm {
         let kernel = self.tbs[tbi].kernel;
         let tb_gid = self.tbs[tbi].gid;
         let k = &kernels[kernel as usize];
-        let code = k.code.clone();
+        let code: &Code = &k.code;
         let w = &mut self.warps[ws as usize];
         let top = w.top();
         let pc = top.pc as usize;

@@ -46,6 +46,63 @@ pub struct KernelStats {
     pub warp_instructions: u64,
     /// Warp instructions per cycle between start and end.
     pub ipc: f64,
+    /// App (host program) that launched it.
+    pub app: String,
+    /// Stream (global index) it was launched on.
+    pub stream: u32,
+    /// TBs in its grid.
+    pub tbs: u64,
+    /// L1 read lookups of its warps.
+    pub l1_reads: u64,
+    /// L1 read hit rate of its warps.
+    pub l1_hit_rate: f64,
+}
+
+/// One app (a host program and its streams) of a co-run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AppStats {
+    /// App name.
+    pub name: String,
+    /// Its streams (global indices).
+    pub streams: Vec<u32>,
+    /// Kernel instances it launched.
+    pub kernels: u32,
+    /// First TB dispatch of any of its kernels.
+    pub start: u64,
+    /// Last TB exit of any of its kernels.
+    pub end: u64,
+    /// Warp instructions of its kernels.
+    pub warp_instructions: u64,
+    /// Warp instructions per cycle between start and end.
+    pub ipc: f64,
+    /// L1 read hit rate of its warps.
+    pub l1_hit_rate: f64,
+}
+
+/// Mean fraction of each SM resource in use over the run (all SMs, every cycle).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ResourceUtilization {
+    /// Registers allocated / registers per SM.
+    pub registers: f64,
+    /// Shared memory allocated / shared memory per SM.
+    pub shared_memory: f64,
+    /// Threads resident / max threads per SM.
+    pub threads: f64,
+    /// TBs resident / TB slots per SM.
+    pub tb_slots: f64,
+}
+
+/// Shared-memory accesses and bank conflicts (32 banks of 4-byte words).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SharedMemStats {
+    /// Shared-memory warp instructions.
+    pub accesses: u64,
+    /// Of them, those with a bank conflict.
+    pub bank_conflicts: u64,
+    /// Extra bank cycles (conflict degree minus one, summed); counted, not timed.
+    pub replay_cycles: u64,
+    /// bank_conflicts / accesses.
+    pub conflict_rate: f64,
 }
 
 /// L1 details.
@@ -122,6 +179,12 @@ pub struct GpuStats {
     pub occupancy_active: f64,
     /// Mean active lanes per issued instruction / 32.
     pub warp_activity: f64,
+    /// Mean fraction of each SM resource in use.
+    pub resource_utilization: ResourceUtilization,
+    /// Shared-memory bank conflicts.
+    pub shared_memory: SharedMemStats,
+    /// Per app (host program) of the workload that ran.
+    pub apps: Vec<AppStats>,
     /// Scheduler-cycles without issue, by reason.
     pub stall_cycles: BTreeMap<String, u64>,
     /// DRAM model statistics (`weft sim` names) plus `efficiency`.
@@ -142,7 +205,8 @@ fn ratio(a: u64, b: u64) -> f64 {
     }
 }
 
-/// Builds the statistics at the end of a run of `cycles` cycles.
+/// Builds the statistics at the end of a run of `cycles` cycles; `stream_app[i]`
+/// is the app (index in the workload) of global stream `i`.
 #[allow(clippy::too_many_arguments)]
 pub fn collect<D: DramBackend>(
     machine: &str,
@@ -151,6 +215,7 @@ pub fn collect<D: DramBackend>(
     cycles: u64,
     sms: &[Sm],
     kernels: &[Kernel],
+    stream_app: &[u32],
     mem: &mut MemorySystem<D>,
     epoch: u64,
     epochs: &[u64],
@@ -192,19 +257,40 @@ pub fn collect<D: DramBackend>(
     l1.hits = l1.intra_warp_hits + l1.inter_warp_hits;
     l1.reads = l1.hits + l1.misses + l1.mshr_merges;
     let mut per_kernel = vec![0u64; kernels.len()];
+    let mut kernel_l1 = vec![[0u64; 2]; kernels.len()];
+    let mut res_cycles = [0u128; 4];
+    let mut smem_conflicts = 0;
+    let mut smem_replays = 0;
     for s in sms {
         for (k, n) in s.per_kernel.iter().enumerate() {
             if k < per_kernel.len() {
                 per_kernel[k] += n;
             }
         }
+        for (k, rh) in s.l1().per_kernel().iter().enumerate() {
+            if let Some(acc) = kernel_l1.get_mut(k) {
+                acc[0] += rh[0];
+                acc[1] += rh[1];
+            }
+        }
+        for (acc, x) in res_cycles.iter_mut().zip(s.c.resource_cycles) {
+            *acc += x;
+        }
+        smem_conflicts += s.c.smem_conflicts;
+        smem_replays += s.c.smem_replays;
     }
-    let ks = kernels
+    let app_of = |k: &Kernel| stream_app.get(k.stream as usize).copied();
+    let app_name = |a: Option<u32>| {
+        a.and_then(|a| wl.apps.get(a as usize))
+            .map_or_else(String::new, |x| x.name.clone())
+    };
+    let ks: Vec<KernelStats> = kernels
         .iter()
         .map(|k| {
             let start = k.start.unwrap_or(k.launched);
             let end = k.end.unwrap_or(cycles);
             let n = per_kernel[k.id as usize];
+            let [reads, hits] = kernel_l1[k.id as usize];
             KernelStats {
                 id: k.id,
                 name: wl.function(k.function).name.clone(),
@@ -215,9 +301,68 @@ pub fn collect<D: DramBackend>(
                 end,
                 warp_instructions: n,
                 ipc: ratio(n, end.saturating_sub(start)),
+                app: app_name(app_of(k)),
+                stream: k.stream,
+                tbs: k.tbs,
+                l1_reads: reads,
+                l1_hit_rate: ratio(hits, reads),
             }
         })
         .collect();
+    let mut apps: Vec<AppStats> = Vec::new();
+    let mut app_ids: Vec<u32> = Vec::new();
+    for (si, &a) in stream_app.iter().enumerate() {
+        match app_ids.iter().position(|&x| x == a) {
+            Some(i) => apps[i].streams.push(si as u32),
+            None => {
+                app_ids.push(a);
+                apps.push(AppStats {
+                    name: app_name(Some(a)),
+                    streams: vec![si as u32],
+                    kernels: 0,
+                    start: u64::MAX,
+                    end: 0,
+                    warp_instructions: 0,
+                    ipc: 0.0,
+                    l1_hit_rate: 0.0,
+                });
+            }
+        }
+    }
+    let mut app_l1 = vec![[0u64; 2]; apps.len()];
+    for (k, st) in kernels.iter().zip(&ks) {
+        let Some(i) = app_of(k).and_then(|a| app_ids.iter().position(|&x| x == a)) else {
+            continue;
+        };
+        let a = &mut apps[i];
+        a.kernels += 1;
+        a.start = a.start.min(st.start);
+        a.end = a.end.max(st.end);
+        a.warp_instructions += st.warp_instructions;
+        app_l1[i][0] += kernel_l1[k.id as usize][0];
+        app_l1[i][1] += kernel_l1[k.id as usize][1];
+    }
+    for (a, [reads, hits]) in apps.iter_mut().zip(app_l1) {
+        if a.kernels == 0 {
+            a.start = 0;
+        }
+        a.ipc = ratio(a.warp_instructions, a.end.saturating_sub(a.start));
+        a.l1_hit_rate = ratio(hits, reads);
+    }
+    let util = |i: usize, cap: u32| {
+        let denom = cycles as f64 * sms.len() as f64 * cap as f64;
+        if denom > 0.0 {
+            res_cycles[i] as f64 / denom
+        } else {
+            0.0
+        }
+    };
+    let resource_utilization = ResourceUtilization {
+        registers: util(0, g.registers_per_sm),
+        shared_memory: util(1, g.smem_per_sm),
+        threads: util(2, g.max_threads_per_sm),
+        tb_slots: util(3, g.max_tbs_per_sm),
+    };
     let ms = mem.finish(cycles);
     let mut dram = mem.dram_mut().stats_json();
     if let Some(o) = dram.as_object_mut() {
@@ -232,6 +377,12 @@ pub fn collect<D: DramBackend>(
         let eff = if peak > 0.0 { bw / peak } else { 0.0 };
         o.insert("efficiency".into(), serde_json::json!(eff));
     }
+    let shared_memory = SharedMemStats {
+        accesses: l1.shared_accesses,
+        bank_conflicts: smem_conflicts,
+        replay_cycles: smem_replays,
+        conflict_rate: ratio(smem_conflicts, l1.shared_accesses),
+    };
     let max_warps = g.max_warps_per_sm().max(1) as f64;
     let n_sms = sms.len().max(1) as f64;
     GpuStats {
@@ -270,6 +421,9 @@ pub fn collect<D: DramBackend>(
         } else {
             lanes as f64 / (issued as f64 * 32.0)
         },
+        resource_utilization,
+        shared_memory,
+        apps,
         stall_cycles: stalls,
         dram,
         noc: ms.noc,

@@ -251,6 +251,65 @@ fn barrier_holds_every_warp_of_the_tb() {
     assert_eq!(s.warp_instructions, 2 * 4 + 50);
 }
 
+/// Resource utilisation, per-app statistics and shared-memory bank conflicts on a
+/// one-TB toy: 64 threads (2 warps) with 16 registers each (512 per warp, two
+/// allocation units of 256) and 1000 B of shared memory (1024 B in units of 256)
+/// stay resident on one of the 13 SMs from the kernel's start to its end; each
+/// warp's shared load with an 8-byte stride puts two words in each even bank
+/// (a 2-way conflict, one replay cycle), its 4-byte-stride load none.
+#[test]
+fn resource_utilisation_apps_and_bank_conflicts() {
+    let cfg = k20c();
+    let g = cfg.gpu.clone().unwrap();
+    let shared = |stride: i64| {
+        Op::Mem(MemOp {
+            kind: MemKind::Load,
+            space: Space::Shared,
+            bits: 32,
+            addr: bin(BinOp::Mul, b(Builtin::TidX), c(stride)),
+            dest: Some(Var(0)),
+            nc: false,
+            bypass_l1: false,
+        })
+    };
+    let mut f = function("k", 64, vec![shared(8), shared(4), alu(20, 1)]);
+    f.smem_bytes = 1000;
+    let wl = workload(f, 1, Tables::new());
+    let mut sim = GpuSim::build(&cfg, wl, &GpuOptions::default()).unwrap();
+    let s = sim.run(|_| {}).unwrap();
+    let k = &s.kernels[0];
+    let resident = (k.end - k.start) as f64;
+    let total = s.cycles as f64 * 13.0;
+    let u = &s.resource_utilization;
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(
+        u.registers,
+        2.0 * 512.0 * resident / total / g.registers_per_sm as f64
+    ));
+    assert!(close(
+        u.shared_memory,
+        1024.0 * resident / total / g.smem_per_sm as f64
+    ));
+    assert!(close(
+        u.threads,
+        64.0 * resident / total / g.max_threads_per_sm as f64
+    ));
+    assert!(close(
+        u.tb_slots,
+        resident / total / g.max_tbs_per_sm as f64
+    ));
+    assert!(u.registers > 0.0);
+    assert_eq!(s.shared_memory.accesses, 4);
+    assert_eq!(s.shared_memory.bank_conflicts, 2);
+    assert_eq!(s.shared_memory.replay_cycles, 2);
+    assert_eq!(s.apps.len(), 1);
+    let a = &s.apps[0];
+    assert_eq!((a.name.as_str(), a.kernels), ("a", 1));
+    assert_eq!((a.start, a.end), (k.start, k.end));
+    assert_eq!(a.warp_instructions, s.warp_instructions);
+    assert_eq!((k.app.as_str(), k.stream, k.tbs), ("a", 0, 1));
+}
+
 /// A streaming kernel: each thread loads `x[gtid + i * n]` for 4 i.
 pub fn streaming(tbs: u32) -> Arc<Workload> {
     let mut t = Tables::new();

@@ -30,6 +30,33 @@ pub(super) enum PendKind {
     Bypass(ReqKind),
 }
 
+/// Shared-memory banks (4-byte words interleaved over them).
+const SMEM_BANKS: u64 = 32;
+
+/// The bank-conflict degree of one shared-memory access with these lane
+/// addresses: the largest number of distinct 4-byte words any of the 32 banks
+/// must serve (lanes reading the same word share one broadcast), 1 without a
+/// conflict, 0 without lanes. Counted, not timed (see `docs/gpu.md`).
+pub(super) fn bank_conflict_degree(addrs: &[u64], scratch: &mut Vec<u64>) -> u32 {
+    scratch.clear();
+    scratch.extend(addrs.iter().map(|a| a / 4));
+    scratch.sort_unstable_by_key(|&w| (w % SMEM_BANKS, w));
+    scratch.dedup();
+    let mut best = 0u32;
+    let mut run = 0u32;
+    let mut bank = u64::MAX;
+    for &w in scratch.iter() {
+        if w % SMEM_BANKS == bank {
+            run += 1;
+        } else {
+            bank = w % SMEM_BANKS;
+            run = 1;
+        }
+        best = best.max(run);
+    }
+    best
+}
+
 impl Sm {
     /// Retries the miss queue in order (head-of-line blocking) at cycle `t`.
     pub(super) fn retry<D: DramBackend>(
@@ -80,7 +107,7 @@ impl Sm {
         }
         if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
             self.lsu_blocked = false;
-            for &w in &self.live_warps {
+            for &w in self.live.iter().flatten() {
                 let w = &mut self.warps[w as usize];
                 if w.blocked == Some(Stall::LsuFull) {
                     w.blocked = None;
@@ -164,6 +191,11 @@ impl Sm {
         };
         if m.space == Space::Shared {
             self.c.smem_accesses += 1;
+            let degree = bank_conflict_degree(&self.scratch_addr, &mut self.scratch_w);
+            if degree > 1 {
+                self.c.smem_conflicts += 1;
+                self.c.smem_replays += degree as u64 - 1;
+            }
             if let Some(v) = dest {
                 w.score(v, t + g.smem_latency as u64);
             }
@@ -275,5 +307,26 @@ impl Sm {
         if !self.miss_q.is_empty() {
             self.retry(t, mem, exits);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bank_conflict_degree;
+
+    /// 32 lanes, 4-byte stride: one word per bank, no conflict; 8-byte stride:
+    /// two words in each even bank (2-way); 128-byte stride: 32 words in bank 0;
+    /// every lane on one word: a broadcast, no conflict.
+    #[test]
+    fn bank_conflict_degrees() {
+        let mut s = Vec::new();
+        let stride = |b: u64| (0..32).map(|l| 0x100 + l * b).collect::<Vec<u64>>();
+        assert_eq!(bank_conflict_degree(&stride(4), &mut s), 1);
+        assert_eq!(bank_conflict_degree(&stride(8), &mut s), 2);
+        assert_eq!(bank_conflict_degree(&stride(128), &mut s), 32);
+        assert_eq!(bank_conflict_degree(&[0x40; 32], &mut s), 1);
+        // two lanes on the same word and one on another word of its bank: 2-way
+        assert_eq!(bank_conflict_degree(&[0, 2, 128, 4], &mut s), 2);
+        assert_eq!(bank_conflict_degree(&[], &mut s), 0);
     }
 }
