@@ -256,3 +256,32 @@ fn machine_limits_name_the_field_and_the_limit() {
     let e = MachineConfig::from_file(std::path::Path::new("/dev/zero")).unwrap_err();
     assert!(e.to_string().contains("1048576"), "{e}");
 }
+
+#[test]
+fn gpu_workload_files_are_read_with_a_bound() {
+    use weft_memsim::gpu::workload::{load, parse_with, Limits, Options};
+    // `/dev/zero` reports a size of 0 and never ends: the reads stop at the limit.
+    let e = load(std::path::Path::new("/dev/zero"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e == "/dev/zero: more than 1048576 bytes of text (the limit)",
+        "{e}"
+    );
+    let opts = Options {
+        limits: Limits {
+            max_file_bytes: 1 << 16,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let table = "[[table]]\nname = \"t\"\nfile = \"/dev/zero\"\n";
+    let e = parse_with(table, "w.toml", &opts).unwrap_err().to_string();
+    assert!(
+        e.contains("w.toml:") && e.contains("/dev/zero: more than 65536 bytes"),
+        "{e}"
+    );
+    let graph = "[[graph]]\nfile = \"/dev/zero\"\n";
+    let e = parse_with(graph, "w.toml", &opts).unwrap_err().to_string();
+    assert!(e.contains("more than 65536 bytes"), "{e}");
+}
