@@ -223,10 +223,18 @@ mod tests {
         };
         let mut rs = vec![
             rec("mxm", "original", Status::Ok),
-            rec("mxm", "balanced", Status::NotAvailable("no ingredient".into())),
+            rec(
+                "mxm",
+                "balanced",
+                Status::NotAvailable("no ingredient".into()),
+            ),
         ];
         assert_eq!(failed_cells(&rs), None);
-        rs.push(rec("mxm", "default", Status::Failed("clang-19\nfailed".into())));
+        rs.push(rec(
+            "mxm",
+            "default",
+            Status::Failed("clang-19\nfailed".into()),
+        ));
         let mut swept = rec("spmv", "original", Status::Failed("sim".into()));
         swept.point = Some(SweepPoint {
             sweep: "banks".into(),
