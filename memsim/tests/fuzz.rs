@@ -81,6 +81,12 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
             String::from_utf8_lossy(&input[..input.len().min(200)])
         );
     }
+    for (peak, input) in heavy.iter().take(3) {
+        eprintln!(
+            "  heap peak {peak} bytes: {:?}",
+            String::from_utf8_lossy(&input[..input.len().min(2000)])
+        );
+    }
     assert!(
         r.failures.is_empty(),
         "{name}: {} failing inputs",
