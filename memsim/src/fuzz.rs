@@ -1,6 +1,7 @@
 //! A byte-level mutation fuzzer that runs on stable Rust (no cargo-fuzz), for
 //! the parsers of hostile input (issue #38): the trace readers, the machine
-//! configuration loader, `weft schedule`'s instance parser.
+//! configuration loader, `weft schedule`'s instance parser and the GPU workload
+//! parser.
 //!
 //! [`run`] mutates valid seed inputs (bit flips, byte and token insertions,
 //! deletions, duplications, splices, boundary numbers such as `4294967295` or
@@ -9,7 +10,8 @@
 //! by the parsers' limits (`docs/limits.md`); the test harness additionally
 //! measures the peak heap of each input with a counting allocator. Runs are
 //! deterministic for a given seed and input count; a time budget makes them
-//! longer (`WEFT_FUZZ_SECONDS`).
+//! longer (`WEFT_FUZZ_SECONDS`), `WEFT_FUZZ_SEED` gives them fresh mutation
+//! sequences and `WEFT_FUZZ_TARGET` picks the targets ([`selected`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -214,6 +216,40 @@ pub fn run(seeds: &[Vec<u8>], seed: u64, budget: Budget, mut target: impl FnMut(
         }
     }
     report
+}
+
+/// The mutation seed of a target: `default` (the test suite's fixed value), or,
+/// when the environment sets `WEFT_FUZZ_SEED`, that value mixed with `default`,
+/// so that a long run explores fresh mutation sequences and each target of the
+/// run still gets its own. An unparsable `WEFT_FUZZ_SEED` is a panic naming it.
+pub fn seed_from_env(default: u64) -> u64 {
+    match std::env::var("WEFT_FUZZ_SEED") {
+        Err(_) => default,
+        Ok(s) => {
+            let v: u64 = s
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("WEFT_FUZZ_SEED={s:?}: expected an unsigned integer"));
+            // splitmix64 finaliser of the pair: distinct defaults stay distinct.
+            let mut z = v ^ default.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+    }
+}
+
+/// Whether the target `name` runs: always, unless the environment sets
+/// `WEFT_FUZZ_TARGET`, a comma-separated list of substrings of target names
+/// (`WEFT_FUZZ_TARGET=binary,gpu`), which runs only the targets matching one.
+pub fn selected(name: &str) -> bool {
+    match std::env::var("WEFT_FUZZ_TARGET") {
+        Err(_) => true,
+        Ok(list) => list
+            .split(',')
+            .map(str::trim)
+            .any(|w| !w.is_empty() && name.contains(w)),
+    }
 }
 
 /// The budget of the test suite's short run, or of a long run when the

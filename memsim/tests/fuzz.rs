@@ -1,18 +1,22 @@
 //! Fuzzing of the parsers of hostile input (issue #38) with the stable-Rust
-//! mutation fuzzer `weft_memsim::fuzz`: the binary and text trace readers and
-//! the machine-configuration loader. Each target asserts no panic, a bounded
+//! mutation fuzzer `weft_memsim::fuzz`: the binary and text trace readers, the
+//! machine-configuration loader and the GPU workload parser. Each target asserts no panic, a bounded
 //! time per input and a bounded peak heap per input (a counting allocator;
 //! this file is its own test binary so that no other test shares the count).
 //!
 //! The default run is short and deterministic (a few seconds per target);
 //! `WEFT_FUZZ_SECONDS=N cargo test -p weft-memsim --test fuzz -- --nocapture`
-//! runs each target for N seconds.
+//! runs each target for N seconds; `WEFT_FUZZ_SEED` (fresh mutations) and
+//! `WEFT_FUZZ_TARGET` (a comma-separated list of substrings of target names:
+//! `binary trace`, `DRAM text trace`, `per-core text trace`, `machine config`,
+//! `gpu workload`) select what a long run does.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::fuzz::{budget_from_env, run, Report};
+use weft_memsim::fuzz::{budget_from_env, run, seed_from_env, selected, Report};
+use weft_memsim::gpu::workload;
 use weft_memsim::trace::AccessKind;
 use weft_memsim::trace::{CoreTextReader, Record, TextTraceReader, TraceReader, TraceWriter};
 
@@ -47,7 +51,12 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
     // One target at a time: the heap count is process-wide.
     static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
+    if !selected(name) {
+        return;
+    }
+    let seed = seed_from_env(seed);
     let budget = budget_from_env(40_000, Duration::from_secs(5));
+    let start = std::time::Instant::now();
     let mut heavy: Vec<(usize, Vec<u8>)> = Vec::new();
     let r: Report = run(&seeds, seed, budget, |input| {
         let base = CURRENT.load(Ordering::Relaxed);
@@ -59,7 +68,8 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
         }
     });
     eprintln!(
-        "fuzz {name}: {} inputs, slowest {:?}, {} failures, {} over the heap limit",
+        "fuzz {name}: seed {seed}, {:.0} s, {} inputs, slowest {:?}, {} failures, {} over the heap limit",
+        start.elapsed().as_secs_f64(),
         r.inputs,
         r.slowest,
         r.failures.len(),
@@ -69,6 +79,12 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
         eprintln!(
             "  {m}: {:?}",
             String::from_utf8_lossy(&input[..input.len().min(200)])
+        );
+    }
+    for (peak, input) in heavy.iter().take(3) {
+        eprintln!(
+            "  heap peak {peak} bytes: {:?}",
+            String::from_utf8_lossy(&input[..input.len().min(2000)])
         );
     }
     assert!(
@@ -152,6 +168,61 @@ fn fuzz_machine_config() {
             weft_memsim::run::build(&cfg, &Default::default())
                 .map(drop)
                 .ok();
+        }
+    });
+}
+
+/// The GPU workload parser (`weft gpusim --workload`): the TOML layer, the
+/// SIMT body language, the data sections (generated tables and graphs, which
+/// the parser builds) and the unrolling of the host programs that the engine
+/// performs before it starts. Seeds: every shipped workload, scaled down. The data limits
+/// are lowered so that a valid input stays within the heap and time bounds of
+/// the harness (a generated graph at the default limit of 2^24 edges is meant
+/// to take hundreds of MB); the limits themselves are checked by the workload
+/// tests. Relative `file` paths resolve in an empty directory.
+#[test]
+fn fuzz_gpu_workload() {
+    // The shipped sizes (a 2^14-vertex R-MAT graph and its BFS levels, 256 x
+    // 256 matrices) cost up to a second per parse; scaled-down copies give the
+    // mutator a hundred times more inputs in the same time.
+    const SMALLER: &[(&str, &str)] = &[
+        ("scale = 14", "scale = 7"),
+        ("edges = 131072", "edges = 1024"),
+        ("vertices = 16384", "vertices = 128"),
+        ("NPOINTS = 32768", "NPOINTS = 512"),
+        ("N = 256", "N = 32"),
+    ];
+    let seeds: Vec<Vec<u8>> = workload::builtin_names()
+        .iter()
+        .map(|n| {
+            let mut t = workload::builtin_text(n).unwrap().to_string();
+            for (from, to) in SMALLER {
+                t = t.replace(from, to);
+            }
+            t.into_bytes()
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let limits = workload::Limits {
+        max_table_len: 1 << 20,
+        max_total_elems: 1 << 21,
+        max_vertices: 1 << 18,
+        max_edges: 1 << 20,
+        max_file_bytes: 1 << 20,
+        max_host_steps: 1 << 16,
+        ..workload::Limits::default()
+    };
+    let opts = workload::Options {
+        base_dir: Some(dir.path().to_path_buf()),
+        limits,
+        ..workload::Options::default()
+    };
+    fuzz("gpu workload", seeds, 15, |b| {
+        let text = String::from_utf8_lossy(b);
+        if let Ok(wl) = workload::parse_with(&text, "fuzz", &opts) {
+            for app in &wl.apps {
+                let _ = app.unroll(&wl, opts.limits.max_host_steps);
+            }
         }
     });
 }

@@ -256,7 +256,7 @@ fn to_i64<'ctx>(
         }
         BasicValueEnum::PointerValue(p) => b.build_ptr_to_int(p, i64t, "")?,
         _ => {
-            return Err(PassError::Llvm(
+            return Err(PassError::Internal(
                 "descriptor symbol is not an integer".into(),
             ))
         }
@@ -278,7 +278,7 @@ pub fn emit<'ctx>(
     let eb = cx.create_builder();
     let entry = f
         .get_first_basic_block()
-        .ok_or_else(|| PassError::Llvm("function without entry block".into()))?;
+        .ok_or_else(|| PassError::Internal("function without entry block".into()))?;
     match entry.get_first_instruction() {
         Some(i) => eb.position_before(&i),
         None => eb.position_at_end(entry),
@@ -297,9 +297,9 @@ pub fn emit<'ctx>(
                 for (mono, c) in poly.terms() {
                     let mut t = i64t.const_int(c as u64, true);
                     for s in mono {
-                        let v = *vals
-                            .get(s)
-                            .ok_or_else(|| PassError::Llvm("descriptor symbol missing".into()))?;
+                        let v = *vals.get(s).ok_or_else(|| {
+                            PassError::Internal("descriptor symbol missing".into())
+                        })?;
                         t = b.build_int_mul(t, v, "")?;
                     }
                     acc = b.build_int_add(acc, t, "")?;

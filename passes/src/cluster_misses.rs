@@ -55,9 +55,11 @@ impl ClusterMisses {
     pub fn from_options(o: &PassOptions) -> Result<ClusterMisses> {
         let max_ibs = o.u64_or("max-ibs", strip_mine::DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm(
-                "cluster-misses: max-ibs must be positive".into(),
-            ));
+            return Err(PassError::BadOption {
+                pass: "cluster-misses".into(),
+                option: "max-ibs".into(),
+                message: "must be positive".into(),
+            });
         }
         Ok(ClusterMisses {
             max_ibs,
@@ -100,7 +102,7 @@ impl Pass for ClusterMisses {
                 .borrow()
                 .get(&util::bkey(plan.header))
                 .cloned()
-                .ok_or_else(|| PassError::Llvm("cluster-misses: lost plan".into()))?;
+                .ok_or_else(|| PassError::Internal("cluster-misses: lost plan".into()))?;
             let how = NestEmit {
                 strip: sp.clone(),
                 scheme: PERMUTE_FLAG as u32,

@@ -67,7 +67,28 @@ pub enum PassError {
     /// The frontend failed (loading or analysis).
     #[error(transparent)]
     Frontend(#[from] weft_frontend::Error),
-    /// LLVM reported an error (JIT, target machine, builder).
+    /// A machine configuration (`--machine`, option `machine=`) could not be
+    /// loaded or is invalid.
+    #[error("machine config `{path}`: {message}")]
+    Machine {
+        /// The path or preset name given.
+        path: String,
+        /// What is wrong (the loader's message, naming the field).
+        message: String,
+    },
+    /// Linking with the runtime failed, or the runtime library or the C
+    /// compiler could not be found.
+    #[error("link: {0}")]
+    Link(String),
+    /// A filetest's `run:` line cannot be carried out.
+    #[error("filetest: {0}")]
+    FileTest(String),
+    /// An invariant of the pass crate does not hold (a bug in weft, not in the
+    /// input): a block without terminator, a lost plan, a runtime declaration
+    /// of the wrong shape.
+    #[error("internal error (please report): {0}")]
+    Internal(String),
+    /// An LLVM call failed (the new pass manager, the IR builder, metadata).
     #[error("LLVM: {0}")]
     Llvm(String),
 }

@@ -175,11 +175,11 @@ fn c_type(t: inkwell::types::BasicTypeEnum<'_>) -> Option<(&'static str, &'stati
 fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result<String> {
     let func = module
         .get_function(f)
-        .ok_or_else(|| PassError::Llvm(format!("no function @{f} to run")))?;
+        .ok_or_else(|| PassError::FileTest(format!("no function @{f} to run")))?;
     let fty = func.get_type();
     let params = fty.get_param_types();
     if params.len() != args.len() {
-        return Err(PassError::Llvm(format!(
+        return Err(PassError::FileTest(format!(
             "@{f} takes {} argument(s), {} given",
             params.len(),
             args.len()
@@ -191,7 +191,7 @@ fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result
             .ok()
             .and_then(|t| if t.is_int_type() { c_type(t) } else { None })
             .ok_or_else(|| {
-                PassError::Llvm(format!("@{f}: `run:` supports integer parameters only"))
+                PassError::FileTest(format!("@{f}: `run:` supports integer parameters only"))
             })?;
         ps.push(t.0);
     }
@@ -201,7 +201,7 @@ fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result
         None => ("void", "  f_(ARGS); printf(\"void\\n\");".to_string()),
         Some(t) => {
             let (ct, kind) = c_type(t).ok_or_else(|| {
-                PassError::Llvm(format!("@{f}: unsupported return type for `run:`"))
+                PassError::FileTest(format!("@{f}: unsupported return type for `run:`"))
             })?;
             let p = match kind {
                 "ll" => "  long long r = f_(ARGS); printf(\"%lld\\n\", r);".to_string(),

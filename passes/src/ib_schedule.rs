@@ -125,9 +125,11 @@ impl IbSchedule {
         let s = o.choice_or("scheme", SCHEMES, "mlp-first")?;
         let max_ibs = o.u64_or("max-ibs", strip_mine::DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm(
-                "ib-schedule: max-ibs must be positive".into(),
-            ));
+            return Err(PassError::BadOption {
+                pass: "ib-schedule".into(),
+                option: "max-ibs".into(),
+                message: "must be positive".into(),
+            });
         }
         Ok(IbSchedule {
             scheme: SCHEMES.iter().position(|x| *x == s).unwrap_or(1) as u32,
@@ -209,7 +211,7 @@ fn emit_work_guard<'ctx>(
         for s in mono {
             let v = *vals
                 .get(s)
-                .ok_or_else(|| PassError::Llvm("work guard: symbol missing".into()))?;
+                .ok_or_else(|| PassError::Internal("work guard: symbol missing".into()))?;
             t = b.build_int_mul(t, v, "")?;
         }
         per = b.build_int_add(per, t, "")?;
@@ -223,10 +225,10 @@ fn emit_work_guard<'ctx>(
     )?;
     let cur = b
         .get_insert_block()
-        .ok_or_else(|| PassError::Llvm("builder not positioned".into()))?;
+        .ok_or_else(|| PassError::Internal("builder not positioned".into()))?;
     let term = cur
         .get_terminator()
-        .ok_or_else(|| PassError::Llvm("block without terminator".into()))?;
+        .ok_or_else(|| PassError::Internal("block without terminator".into()))?;
     let small_bb = cx.insert_basic_block_after(cur, "weft.fewwork");
     let big_bb = cx.insert_basic_block_after(small_bb, "weft.enoughwork");
     let join_bb = cx.insert_basic_block_after(big_bb, "weft.work.join");
@@ -534,7 +536,7 @@ fn emit_nest_call<'ctx>(
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
             .basic()
-            .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
+            .ok_or_else(|| PassError::Internal("weft_run_affine returns void".into()))?
             .into_int_value();
         let tag = |v: IntValue<'ctx>| -> Result<()> {
             if let Some(call) = inkwell::values::BasicValue::as_instruction_value(&v) {
@@ -556,7 +558,7 @@ fn emit_nest_call<'ctx>(
                 let entry = plan
                     .function
                     .get_first_basic_block()
-                    .ok_or_else(|| PassError::Llvm("function without entry block".into()))?;
+                    .ok_or_else(|| PassError::Internal("function without entry block".into()))?;
                 match entry.get_first_instruction() {
                     Some(i) => eb.position_before(&i),
                     None => eb.position_at_end(entry),
@@ -576,7 +578,7 @@ fn emit_nest_call<'ctx>(
                     .build_call(ri, &insp_args, "weft.status2")?
                     .try_as_basic_value()
                     .basic()
-                    .ok_or_else(|| PassError::Llvm("weft_run_affine returns void".into()))?
+                    .ok_or_else(|| PassError::Internal("weft_run_affine returns void".into()))?
                     .into_int_value();
                 tag(st2)?;
                 b.build_store(slot, st2)?;
@@ -742,7 +744,7 @@ impl Pass for IbSchedule {
             let (par, sp, desc, name, work) = par_of
                 .borrow_mut()
                 .remove(&util::bkey(plan.header))
-                .ok_or_else(|| PassError::Llvm("ib-schedule: lost plan".into()))?;
+                .ok_or_else(|| PassError::Internal("ib-schedule: lost plan".into()))?;
             let (desc, no_desc) = match desc {
                 Some(Ok(d)) => (Some(d), None),
                 Some(Err(why)) => (None, Some(why)),

@@ -7,7 +7,7 @@ use std::process::Command;
 use crate::error::{PassError, Result};
 
 fn err(msg: String) -> PassError {
-    PassError::Llvm(msg)
+    PassError::Link(msg)
 }
 
 /// Finds `libweft_runtime.a`: `explicit`, else `$WEFT_RUNTIME_LIB`, else next

@@ -177,7 +177,7 @@ pub fn emit_parallel_for<'ctx>(
         .build_call(pf, &args, "weft.status")?
         .try_as_basic_value()
         .basic()
-        .ok_or_else(|| crate::error::PassError::Llvm("weft_parallel_for returns void".into()))?
+        .ok_or_else(|| crate::error::PassError::Internal("weft_parallel_for returns void".into()))?
         .into_int_value();
     emit_sequential_fallback(module, site, body, st)
 }

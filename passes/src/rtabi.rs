@@ -124,7 +124,7 @@ pub fn declare<'ctx>(module: &Module<'ctx>, f: RtFn) -> Result<FunctionValue<'ct
         match llvm_type(cx, *t) {
             Some(t) => ps.push(t.into()),
             None => {
-                return Err(PassError::Llvm(format!(
+                return Err(PassError::Internal(format!(
                     "runtime ABI: `{name}` has a void parameter `{pname}`"
                 )))
             }

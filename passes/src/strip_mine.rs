@@ -75,8 +75,10 @@ pub use crate::strip_plan::StripPlan;
 pub fn machine(cx: &PassContext<'_>) -> Result<MachineConfig> {
     match &cx.config.machine {
         None => Ok(MachineConfig::default()),
-        Some(m) => MachineConfig::load(m)
-            .map_err(|e| PassError::Llvm(format!("machine config `{m}`: {e}"))),
+        Some(m) => MachineConfig::load(m).map_err(|e| PassError::Machine {
+            path: m.to_string(),
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -226,9 +228,11 @@ impl StripMine {
     pub fn from_options(o: &PassOptions) -> Result<StripMine> {
         let max_ibs = o.u64_or("max-ibs", DEFAULT_MAX_IBS)?;
         if max_ibs == 0 {
-            return Err(PassError::Llvm(
-                "strip-mine: max-ibs must be positive".into(),
-            ));
+            return Err(PassError::BadOption {
+                pass: "strip-mine".into(),
+                option: "max-ibs".into(),
+                message: "must be positive".into(),
+            });
         }
         let line = match o.get("line") {
             None => None,

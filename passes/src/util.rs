@@ -164,8 +164,11 @@ pub fn run_llvm_passes(module: &Module<'_>, passes: &str) -> crate::error::Resul
     use inkwell::llvm_sys::transforms::pass_builder::{
         LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMRunPasses,
     };
-    let text = std::ffi::CString::new(passes)
-        .map_err(|_| crate::error::PassError::Llvm(format!("pass list `{passes}` has a NUL")))?;
+    let text =
+        std::ffi::CString::new(passes).map_err(|_| crate::error::PassError::BadPipeline {
+            pipeline: passes.to_string(),
+            message: "contains a NUL byte".into(),
+        })?;
     // SAFETY: the module reference is valid for the call, the options are
     // created and disposed here, the error (if any) is read and disposed once.
     let msg = unsafe {

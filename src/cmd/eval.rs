@@ -165,7 +165,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             println!("published: {}", r.display());
         }
     }
-    Ok(())
+    // Every output is written; a failed cell still makes the run a failure.
+    match failed_cells(&outcome.output.records) {
+        None => Ok(()),
+        Some(line) => Err(anyhow::anyhow!(
+            "{line} (reasons in {})",
+            opts.out.join("results.md").display()
+        )),
+    }
+}
+
+/// The one-line summary of the cells that failed (build, run or simulation),
+/// or `None` when none did. Cells reported as "not available" are not
+/// failures: their ingredient does not exist by design.
+pub fn failed_cells(records: &[eval::engine::Record]) -> Option<String> {
+    let failed: Vec<String> = records
+        .iter()
+        .filter(|r| matches!(r.status, eval::engine::Status::Failed(_)))
+        .map(|r| {
+            let mut name = format!("{} {}/{}", r.study.name(), r.bench, r.version);
+            if let Some(p) = &r.point {
+                name.push_str(&format!(" [{}={}]", p.sweep, p.value));
+            }
+            name
+        })
+        .collect();
+    if failed.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 6;
+    let mut list = failed[..failed.len().min(SHOWN)].join(", ");
+    if failed.len() > SHOWN {
+        list.push_str(&format!(" and {} more", failed.len() - SHOWN));
+    }
+    Some(format!(
+        "{} of {} cells failed: {list}",
+        failed.len(),
+        records.len()
+    ))
 }
 
 #[cfg(test)]
@@ -183,6 +220,58 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("eval").chain(args.iter().copied()))
             .expect("arguments parse");
         options(&cli.eval).report
+    }
+
+    /// Issue #38, item 7: failed cells are named in one line; cells that are
+    /// not available are not failures.
+    #[test]
+    fn failed_cells_are_summarised_in_one_line() {
+        use eval::engine::{Record, Status, SweepPoint};
+        let rec = |bench: &str, version: &str, status: Status| Record {
+            study: Study::Ch5,
+            bench: bench.into(),
+            paper_name: None,
+            version: version.into(),
+            label: version.into(),
+            point: None,
+            machine: "table5.2".into(),
+            status,
+            checksum: None,
+            records: None,
+            stats: None,
+            runtime: None,
+            sim_key: None,
+        };
+        let mut rs = vec![
+            rec("mxm", "original", Status::Ok),
+            rec(
+                "mxm",
+                "balanced",
+                Status::NotAvailable("no ingredient".into()),
+            ),
+        ];
+        assert_eq!(failed_cells(&rs), None);
+        rs.push(rec(
+            "mxm",
+            "default",
+            Status::Failed("clang-19\nfailed".into()),
+        ));
+        let mut swept = rec("spmv", "original", Status::Failed("sim".into()));
+        swept.point = Some(SweepPoint {
+            sweep: "banks".into(),
+            value: 16,
+        });
+        rs.push(swept);
+        assert_eq!(
+            failed_cells(&rs).unwrap(),
+            "2 of 4 cells failed: ch5 mxm/default, ch5 spmv/original [banks=16]"
+        );
+        for i in 0..7 {
+            rs.push(rec("b", &format!("v{i}"), Status::Failed("x".into())));
+        }
+        let line = failed_cells(&rs).unwrap();
+        assert!(line.starts_with("9 of 11 cells failed: ") && line.ends_with(" and 3 more"));
+        assert!(!line.contains('\n'), "{line}");
     }
 
     /// Only a complete run replaces the published `docs/results.md` (tests run

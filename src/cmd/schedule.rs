@@ -317,14 +317,20 @@ mod tests {
                 "blocks": [{"mem": [1, 0], "llc": [0, 2]}, {"mem": [0, 3], "llc": [1, 1]}]}"#
                 .to_vec(),
         ];
+        if !weft_memsim::fuzz::selected("schedule instance") {
+            return;
+        }
+        let seed = weft_memsim::fuzz::seed_from_env(21);
         let budget = weft_memsim::fuzz::budget_from_env(20_000, std::time::Duration::from_secs(5));
-        let r = weft_memsim::fuzz::run(&seeds, 21, budget, |b| {
+        let start = std::time::Instant::now();
+        let r = weft_memsim::fuzz::run(&seeds, seed, budget, |b| {
             let text = String::from_utf8_lossy(b);
             let _ = parse_and_build(&text, true);
             let _ = parse_and_build(&text, false);
         });
         eprintln!(
-            "fuzz schedule instance: {} inputs, slowest {:?}, {} failures",
+            "fuzz schedule instance: seed {seed}, {:.0} s, {} inputs, slowest {:?}, {} failures",
+            start.elapsed().as_secs_f64(),
             r.inputs,
             r.slowest,
             r.failures.len()

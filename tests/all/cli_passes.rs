@@ -215,3 +215,26 @@ fn build_passes_codegen_flags_to_the_compiler() {
     assert!(!ok, "an unknown compiler flag must fail the build");
     assert!(t.contains("no-such-flag-for-weft"), "{t}");
 }
+
+/// Issue #38, item 9: `--machine garbage` is refused even when no pass of the
+/// pipeline reads the machine, and a bad pass option is not reported as an
+/// LLVM failure.
+#[test]
+fn machine_and_option_errors_name_their_cause() {
+    let d = tempfile::tempdir().unwrap();
+    let good = d.path().join("k.ll");
+    std::fs::write(&good, LOOP).unwrap();
+    let o = d.path().join("o.ll");
+    let (g, o) = (good.to_str().unwrap(), o.to_str().unwrap());
+    let (ok, t) = output(&["opt", g, "-o", o, "--passes=none", "--machine", "garbage"]);
+    assert!(
+        !ok && t.contains("--machine garbage: unknown machine `garbage`"),
+        "{t}"
+    );
+    let (ok, t) = output(&["opt", g, "-o", o, "--passes=strip-mine<max-ibs=0>"]);
+    assert!(
+        !ok && t.contains("pass `strip-mine`: option `max-ibs`: must be positive"),
+        "{t}"
+    );
+    assert!(!t.contains("LLVM"), "{t}");
+}

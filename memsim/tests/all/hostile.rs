@@ -256,3 +256,63 @@ fn machine_limits_name_the_field_and_the_limit() {
     let e = MachineConfig::from_file(std::path::Path::new("/dev/zero")).unwrap_err();
     assert!(e.to_string().contains("1048576"), "{e}");
 }
+
+#[test]
+fn gpu_workload_files_are_read_with_a_bound() {
+    use weft_memsim::gpu::workload::{load, parse_with, Limits, Options};
+    // `/dev/zero` reports a size of 0 and never ends: the reads stop at the limit.
+    let e = load(std::path::Path::new("/dev/zero"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e == "/dev/zero: more than 1048576 bytes of text (the limit)",
+        "{e}"
+    );
+    let opts = Options {
+        limits: Limits {
+            max_file_bytes: 1 << 16,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let table = "[[table]]\nname = \"t\"\nfile = \"/dev/zero\"\n";
+    let e = parse_with(table, "w.toml", &opts).unwrap_err().to_string();
+    assert!(
+        e.contains("w.toml:") && e.contains("/dev/zero: more than 65536 bytes"),
+        "{e}"
+    );
+    let graph = "[[graph]]\nfile = \"/dev/zero\"\n";
+    let e = parse_with(graph, "w.toml", &opts).unwrap_err().to_string();
+    assert!(e.contains("more than 65536 bytes"), "{e}");
+}
+
+/// Per-core units multiply by the core count: each within its own limit, the
+/// machine as a whole is bounded too (before: a 1 GiB L1 on 36 cores built
+/// 10.6 GB of caches in 49 s, and on 4096 cores would exhaust memory; found
+/// by the long machine-config fuzz run of this session).
+#[test]
+fn per_core_units_are_bounded_over_all_cores() {
+    use weft_memsim::limits::{MAX_TOTAL_CACHE_BYTES, MAX_TOTAL_CORE_ENTRIES};
+    let mut m = MachineConfig::preset("table5.2").unwrap();
+    m.l1.size_bytes = 1 << 30;
+    let e = m.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("core.count × (l1 + l2).size_bytes + llc.size_bytes")
+            && e.contains(&MAX_TOTAL_CACHE_BYTES.to_string()),
+        "{e}"
+    );
+    let mut m = MachineConfig::preset("table5.2").unwrap();
+    // 36 cores × 4 × 65536 entries: each at its limit, 9.4 M over all.
+    m.core.rob_entries = 65_536;
+    m.core.write_buffer_entries = 65_536;
+    m.l1.mshrs = 65_536;
+    m.prefetcher.streams = 65_536;
+    let e = m.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("core.count × (rob_entries") && e.contains(&MAX_TOTAL_CORE_ENTRIES.to_string()),
+        "{e}"
+    );
+    for p in MachineConfig::preset_names() {
+        MachineConfig::preset(p).unwrap().validate().unwrap();
+    }
+}

@@ -90,10 +90,10 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let cx = module.get_context();
         let entry = f
             .get_first_basic_block()
-            .ok_or_else(|| PassError::Llvm("inspector without entry block".into()))?;
+            .ok_or_else(|| PassError::Internal("inspector without entry block".into()))?;
         let term = entry
             .get_terminator()
-            .ok_or_else(|| PassError::Llvm("inspector entry without terminator".into()))?;
+            .ok_or_else(|| PassError::Internal("inspector entry without terminator".into()))?;
         let b = cx.create_builder();
         b.position_before(&term);
         // The entry block only stores and calls (its loads are the live-ins,
@@ -125,7 +125,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let first = util::instructions(header)
             .into_iter()
             .find(|i| i.get_opcode() != InstructionOpcode::Phi)
-            .ok_or_else(|| PassError::Llvm("inspector header without terminator".into()))?;
+            .ok_or_else(|| PassError::Internal("inspector header without terminator".into()))?;
         b.position_before(&first);
         let shift = b.build_load(i32t, slot, "weft.shift")?.into_int_value();
         let shift = b.build_int_z_extend(shift, cx.i64_type(), "")?;
@@ -148,7 +148,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         k.as_instruction()
             .and_then(|i| i.get_parent())
             .ok_or_else(|| {
-                PassError::Llvm("inspector iteration number is not an instruction".into())
+                PassError::Internal("inspector iteration number is not an instruction".into())
             })
     }
 
@@ -228,7 +228,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let after = done
             .as_instruction()
             .and_then(|i| i.get_next_instruction())
-            .ok_or_else(|| PassError::Llvm("entry alloca without successor".into()))?;
+            .ok_or_else(|| PassError::Internal("entry alloca without successor".into()))?;
         init.position_before(&after);
         init.build_store(done, i64t.const_int(i64::MIN as u64, true))?;
         let w = wrappers::rows_wrapper(self.module, self.wrapper, pbytes)?;
@@ -338,7 +338,7 @@ impl<'m, 'ctx> LineDedup<'m, 'ctx> {
         let first = util::instructions(header)
             .into_iter()
             .find(|i| i.get_opcode() != InstructionOpcode::Phi)
-            .ok_or_else(|| PassError::Llvm("inspector header without terminator".into()))?;
+            .ok_or_else(|| PassError::Internal("inspector header without terminator".into()))?;
         b.position_before(&first);
         let cx = self.module.get_context();
         let (i64t, i32t) = (cx.i64_type(), cx.i32_type());

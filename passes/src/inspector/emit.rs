@@ -146,7 +146,7 @@ pub(super) fn apply<'ctx>(
             .build_call(run, &args, "weft.status")?
             .try_as_basic_value()
             .basic()
-            .ok_or_else(|| PassError::Llvm("weft_run_irregular returns void".into()))?
+            .ok_or_else(|| PassError::Internal("weft_run_irregular returns void".into()))?
             .into_int_value();
         // The runtime may now hold a schedule of this module's regions: the
         // next reset point must reach it.
@@ -214,7 +214,7 @@ pub(super) fn writes_first_dispatch<'ctx>(
     b.build_store(slot, i32t.const_zero())?;
     let h = params
         .get(3)
-        .ok_or_else(|| PassError::Llvm("inspector without handle".into()))?;
+        .ok_or_else(|| PassError::Internal("inspector without handle".into()))?;
     b.build_call(
         rtabi::declare(module, RtFn::InspectWritesFirst)?,
         &[(*h).into(), slot.into()],

@@ -431,7 +431,7 @@ pub(super) fn write_back<'ctx>(
     let lty = fast_type(cx, true);
     let here = b
         .get_insert_block()
-        .ok_or_else(|| PassError::Llvm("builder not in a block".into()))?;
+        .ok_or_else(|| PassError::Internal("builder not in a block".into()))?;
     let write = cx.insert_basic_block_after(here, "write.back");
     let rest = cx.insert_basic_block_after(write, "written");
     let pacc = b.build_struct_gep(lty, cur, fast::ACC, "")?;

@@ -227,7 +227,7 @@ pub fn emit_context_cache<'ctx>(
     }
     let first = region
         .checked_mul(CONTEXT_SLOTS)
-        .ok_or_else(|| PassError::Llvm(format!("region id {region} too large")))?;
+        .ok_or_else(|| PassError::Internal(format!("region id {region} too large")))?;
     let out = outline::entry_alloca(module, b, i32t.into(), "weft.slot")?;
     b.build_store(out, i32t.const_int(first as u64, false))?;
     let sel = rtabi::declare(module, RtFn::RegionSelect)?;

@@ -29,7 +29,7 @@ pub(super) fn before_counted_loop<'ctx>(
 ) -> Result<(inkwell::values::PointerValue<'ctx>, IntValue<'ctx>)> {
     let term = pre
         .get_terminator()
-        .ok_or_else(|| PassError::Llvm("preheader without terminator".into()))?;
+        .ok_or_else(|| PassError::Internal("preheader without terminator".into()))?;
     b.position_before(&term);
     let cx = pre.get_context();
     let off = b.build_int_mul(start, cx.i64_type().const_int(elem, false), off_name)?;

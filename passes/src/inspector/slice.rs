@@ -163,7 +163,7 @@ pub fn make_inspector_with<'ctx>(
     let i32t = cx.i32_type();
     let h = f
         .get_nth_param(3)
-        .ok_or_else(|| PassError::Llvm("inspector without handle".into()))?;
+        .ok_or_else(|| PassError::Internal("inspector without handle".into()))?;
     let b = cx.create_builder();
     let entry = f.get_first_basic_block();
     // The memory operations of the loop, found before anything is inserted.
@@ -196,7 +196,7 @@ pub fn make_inspector_with<'ctx>(
         // is full (`weft_inspect_maps_only`).
         let term = entry
             .and_then(|e| e.get_terminator())
-            .ok_or_else(|| PassError::Llvm("inspector entry without terminator".into()))?;
+            .ok_or_else(|| PassError::Internal("inspector entry without terminator".into()))?;
         b.position_before(&term);
         b.build_call(
             rtabi::declare(module, RtFn::InspectMapsOnly)?,

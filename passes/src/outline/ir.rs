@@ -58,10 +58,10 @@ pub fn emit_if<'ctx>(
     let cx = module.get_context();
     let cur = b
         .get_insert_block()
-        .ok_or_else(|| crate::error::PassError::Llvm("builder not positioned".into()))?;
+        .ok_or_else(|| crate::error::PassError::Internal("builder not positioned".into()))?;
     let term = cur
         .get_terminator()
-        .ok_or_else(|| crate::error::PassError::Llvm("block without terminator".into()))?;
+        .ok_or_else(|| crate::error::PassError::Internal("block without terminator".into()))?;
     let then_bb = cx.insert_basic_block_after(cur, name);
     let cont = cx.insert_basic_block_after(then_bb, &format!("{name}.cont"));
     term.remove_from_basic_block();
@@ -101,5 +101,5 @@ pub fn entry_alloca<'ctx>(
 
 /// An outlining error with message `m`.
 pub(super) fn util_err(m: &str) -> crate::error::PassError {
-    crate::error::PassError::Llvm(format!("outlining: {m}"))
+    crate::error::PassError::Internal(format!("outlining: {m}"))
 }

@@ -252,3 +252,38 @@ fn inner_streams_become_one_range_report_before_their_loop() {
     // Bad option values are errors.
     assert!(PassManager::parse("insert-inspector<streams=maybe>", cfg()).is_err());
 }
+
+/// Issue #38, item 9: option, machine and link errors say what is wrong and do
+/// not carry the "LLVM:" prefix of a failed LLVM call.
+#[test]
+fn option_machine_and_link_errors_do_not_blame_llvm() {
+    for p in [
+        "strip-mine<max-ibs=0>",
+        "ib-schedule<max-ibs=0>",
+        "cluster-misses<max-ibs=0>",
+    ] {
+        let e = PassManager::parse(p, cfg()).err().expect(p);
+        let s = e.to_string();
+        assert!(matches!(e, PassError::BadOption { .. }), "{s}");
+        assert!(s.ends_with("option `max-ibs`: must be positive"), "{s}");
+    }
+    let ctx = Context::create();
+    let m = weft_frontend::parse_ir(&ctx, SAXPY, "saxpy.ll").unwrap();
+    let c = PipelineConfig {
+        machine: Some("garbage".into()),
+        ..cfg()
+    };
+    let e = PassManager::parse("strip-mine", c)
+        .unwrap()
+        .run(&m)
+        .err()
+        .expect("a bad machine is an error");
+    let s = e.to_string();
+    assert!(matches!(e, PassError::Machine { .. }), "{s}");
+    assert!(s.starts_with("machine config `garbage`: "), "{s}");
+    let e = weft_passes::link::find_runtime(Some(std::path::Path::new("/nonexistent/rt.a")))
+        .unwrap_err();
+    let s = e.to_string();
+    assert!(matches!(e, PassError::Link(_)), "{s}");
+    assert_eq!(s, "link: runtime library /nonexistent/rt.a does not exist");
+}

@@ -409,7 +409,13 @@ where
                     pb.inc(1);
                     return (job, hit, true);
                 }
-                let res = match cache.fresh_dir(stage, &key) {
+                // Interrupted: start nothing more (the watcher ends the run).
+                let fresh = if super::interrupt::signalled() {
+                    Err(std::io::Error::other("interrupted"))
+                } else {
+                    cache.fresh_dir(stage, &key)
+                };
+                let res = match fresh {
                     // A panic in one job (a simulator invariant, a bug) fails that
                     // job, named in the report, instead of the whole evaluation.
                     Ok(dir) => {

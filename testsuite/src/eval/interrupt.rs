@@ -51,6 +51,23 @@ pub fn install(cache: &Path) {
     });
 }
 
+/// Whether SIGINT or SIGTERM has arrived (after [`install`]). The engine
+/// starts no job once it has: a child killed by the watcher must not be
+/// replaced by a new one.
+pub fn signalled() -> bool {
+    SIGNAL.load(Ordering::SeqCst) != 0
+}
+
+/// Blocks forever when a signal has arrived: the watcher thread is stopping
+/// the children and will end the process with 130 or 143. Callers use it
+/// before reporting, so that cells failed by the watcher's kills are never
+/// written as results nor turned into a different exit status.
+pub fn park_if_signalled() {
+    while signalled() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Process ids of the descendants of this process (from `/proc/*/stat`).
 fn descendants() -> Vec<i32> {
     let mut parent_of = Vec::new();

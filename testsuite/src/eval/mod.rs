@@ -212,7 +212,10 @@ pub struct EvalOutcome {
 pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
     let start = std::time::Instant::now();
     std::fs::create_dir_all(&opts.out)?;
-    let output = engine::execute(opts, backend)?;
+    let output = engine::execute(opts, backend);
+    // Cells failed by an interrupt's kills are not results: write nothing.
+    interrupt::park_if_signalled();
+    let output = output?;
     let derived = results::derive(&output.records);
     let a4 = results::averages(&output.records, &derived, Study::Ch4);
     let a5 = results::averages(&output.records, &derived, Study::Ch5);

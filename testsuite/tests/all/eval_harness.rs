@@ -559,3 +559,44 @@ fn walk(p: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Issue #38, item 7: unknown benchmark or version names and a cache that is
+/// a file are errors naming what is valid, before anything runs (before: an
+/// empty report, or every cell failed, and exit status 0).
+#[test]
+fn unknown_names_and_a_file_cache_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = Synthetic::default();
+    let mut o = opts(dir.path());
+    o.only_benches = vec!["spmv".into(), "nosuch".into()];
+    match eval::run(&o, &b) {
+        Err(EvalError::Usage(m)) => assert!(
+            m.starts_with("unknown benchmark nosuch (valid: ")
+                && m.contains("moldyn")
+                && m.contains("mxm"),
+            "{m}"
+        ),
+        r => panic!("{:?}", r.map(|o| o.output.records.len())),
+    }
+    let mut o = opts(dir.path());
+    o.only_versions = vec!["original".into(), "fastest".into()];
+    match eval::run(&o, &b) {
+        Err(EvalError::Usage(m)) => assert!(
+            m.starts_with("unknown version fastest (valid: ") && m.contains("blp-opt"),
+            "{m}"
+        ),
+        r => panic!("{:?}", r.map(|o| o.output.records.len())),
+    }
+    let file = dir.path().join("cache-file");
+    std::fs::write(&file, "").unwrap();
+    let mut o = opts(dir.path());
+    o.cache = Some(file.clone());
+    match eval::run(&o, &b) {
+        Err(EvalError::Usage(m)) => assert_eq!(
+            m,
+            format!("cache {} exists and is not a directory", file.display())
+        ),
+        r => panic!("{:?}", r.map(|o| o.output.records.len())),
+    }
+    assert_eq!(b.builds.load(Ordering::SeqCst), 0, "nothing ran");
+}

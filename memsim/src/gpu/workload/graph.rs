@@ -120,7 +120,9 @@ pub fn read(
             limits.max_file_bytes
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = super::read_at_most(path, limits.max_file_bytes)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("the file has more than {} bytes", limits.max_file_bytes))?;
     let text = String::from_utf8_lossy(&bytes);
     parse(&text, format, symmetrize, base, limits)
 }

@@ -168,6 +168,18 @@ pub fn parse_with(text: &str, origin: &str, opts: &Options) -> Result<Workload> 
     file::parse_with(text, origin, opts)
 }
 
+/// Reads `path` with a bound: `None` when it holds more than `max` bytes. The
+/// size from the file's metadata is not enough: `/dev/zero`, a FIFO or a file
+/// that grows report a small size and would be read until memory runs out.
+pub(crate) fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
 /// Load a workload file; relative `file` paths inside it start from its directory.
 pub fn load(path: &Path) -> Result<Workload> {
     load_with(path, &Options::default())
@@ -179,17 +191,24 @@ pub fn load_with(path: &Path, opts: &Options) -> Result<Workload> {
         path: path.display().to_string(),
         source: e,
     };
+    let max = opts.limits.max_text_bytes;
+    let too_big = |msg: String| Error::Invalid {
+        origin: path.display().to_string(),
+        msg,
+    };
     let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > opts.limits.max_text_bytes as u64 {
-        return Err(Error::Invalid {
-            origin: path.display().to_string(),
-            msg: format!(
-                "{size} bytes of text (at most {})",
-                opts.limits.max_text_bytes
-            ),
-        });
+    if size > max as u64 {
+        return Err(too_big(format!("{size} bytes of text (at most {max})")));
     }
-    let text = std::fs::read_to_string(path).map_err(io)?;
+    let bytes = read_at_most(path, max as u64)
+        .map_err(io)?
+        .ok_or_else(|| too_big(format!("more than {max} bytes of text (the limit)")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        ))
+    })?;
     let mut opts = opts.clone();
     if opts.base_dir.is_none() {
         opts.base_dir = path.parent().map(Path::to_path_buf);

@@ -368,7 +368,12 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let bytes = std::fs::read(&p).map_err(io)?;
+        let Some(bytes) = super::super::read_at_most(&p, l.max_file_bytes).map_err(io)? else {
+            return Err(self.at(
+                span,
+                format!("{}: more than {} bytes", p.display(), l.max_file_bytes),
+            ));
+        };
         if p.extension().is_some_and(|e| e == "txt") {
             let text = String::from_utf8_lossy(&bytes);
             let mut v = Vec::new();
