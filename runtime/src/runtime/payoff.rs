@@ -1,0 +1,369 @@
+//! Bounded run-time inspection and payoff control (issue 34, "do no harm";
+//! the inspector/executor split of §4.4.1, whose inspection cost §4.5.2
+//! assumes is amortised over many executions).
+//!
+//! Three rules, all per region `(kind, id)`, stated in `docs/runtime.md`
+//! ("Bounded inspection and payoff"):
+//!
+//! 1. **Reference executions.** A region's *reference* is its cost per
+//!    iteration when it runs without a schedule: the original order on the
+//!    calling thread (irregular regions with checked writes: the lazy first
+//!    execution; affine nests: a probe execution after the first scheduled
+//!    one), or, for irregular regions whose inspector reports only unchecked
+//!    accesses (proven parallel), the Default static chunks on all workers,
+//!    which such a region's first execution then runs instead of inspecting.
+//!    The fastest reference execution per iteration is kept.
+//! 2. **Inspection budget.** An inspection runs its inspector in pieces of
+//!    at most 1/[`BUDGET_PIECES`] of the range and, between pieces, stops when
+//!    its budget is spent: in time, [`RuntimeConfig::inspect_budget`]
+//!    reference executions of the range being inspected (at least
+//!    [`INSPECT_BUDGET_MIN_NS`]); in addresses, [`INSPECT_BUDGET_ADDRS_PER_ITER`]
+//!    per iteration (at least [`INSPECT_BUDGET_MIN_ADDRS`]). A stopped
+//!    inspection builds no schedule; the region falls back.
+//! 3. **Payoff.** After each execution of a runtime-built schedule, its time
+//!    per iteration is compared with the reference: slower by more than
+//!    [`PAYOFF_FAR_SLOWER`] once, or by more than [`PAYOFF_SLOWER`] in
+//!    [`PAYOFF_STRIKES`] executions in a row, and the schedule is dropped for
+//!    the region, the way [`RuntimeConfig::reinspect_limit`] drops unreused
+//!    ones.
+//!
+//! A region that fell back runs its reference order from then on (always
+//! legal: the original order, or static chunks for a proven-parallel region)
+//! and `WEFT_STATS` says why (`RegionStats::payoff_fallback`).
+//!
+//! Determinism: results never depend on these rules (every order they choose
+//! is legal and gives the same output); only the schedule choice does.
+//! [`PayoffMode::Time`] (native default) decides on measured times. With
+//! `WEFT_TRACE` set the mode is [`PayoffMode::Count`]: only the address
+//! budget applies, counted in inspected addresses, so a simulated trace never
+//! depends on host timing; `WEFT_PAYOFF=count` asks for the same natively
+//! (tests, reproducible runs), `WEFT_PAYOFF=off` turns all three rules off.
+
+use super::*;
+use crate::error::invalid;
+
+/// Time-mode inspection budget in reference executions of the inspected
+/// range ([`RuntimeConfig::inspect_budget`], `WEFT_INSPECT_BUDGET`).
+pub const DEFAULT_INSPECT_BUDGET: f64 = 1.0;
+/// Smallest time budget an inspection starts with, ns: the runtime's fixed
+/// cost of a first inspection (the bank lookup table, up to 2^16 mapper
+/// calls, and waking the workers) measured 50-200 µs on the development
+/// host; a region whose budget is below it is not inspected at all.
+pub const INSPECT_BUDGET_MIN_NS: u64 = 100_000;
+/// Address budget of an inspection per iteration of the inspected range.
+pub const INSPECT_BUDGET_ADDRS_PER_ITER: u64 = 4096;
+/// Smallest address budget of an inspection.
+pub const INSPECT_BUDGET_MIN_ADDRS: u64 = 1 << 20;
+/// A schedule slower than this factor of the reference gets a strike.
+pub const PAYOFF_SLOWER: f64 = 1.05;
+/// A schedule slower than this factor of the reference is dropped at once.
+pub const PAYOFF_FAR_SLOWER: f64 = 1.5;
+/// Strikes in a row that drop a schedule.
+pub const PAYOFF_STRIKES: u32 = 2;
+/// An inspection checks its budget after at most 1/`BUDGET_PIECES` of its range.
+pub const BUDGET_PIECES: i64 = 32;
+
+/// How the budgets and the payoff rule decide (`WEFT_PAYOFF`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayoffMode {
+    /// Measured times and inspected addresses (native default).
+    Time,
+    /// Inspected addresses only (trace mode; deterministic).
+    Count,
+    /// No budget and no payoff rule.
+    Off,
+}
+
+impl PayoffMode {
+    /// `time`, `count` or `off`.
+    pub fn parse(s: &str) -> Option<PayoffMode> {
+        match s.trim() {
+            "time" => Some(PayoffMode::Time),
+            "count" => Some(PayoffMode::Count),
+            "off" | "0" => Some(PayoffMode::Off),
+            _ => None,
+        }
+    }
+}
+
+/// Payoff state of one region.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Payoff {
+    /// Fastest reference execution, ns per iteration.
+    reference: Option<f64>,
+    /// The reference ran static chunks on all workers (proven parallel).
+    parallel: bool,
+    /// The next execution runs the reference order to measure it.
+    probe: bool,
+    /// Consecutive executions of the schedule slower than [`PAYOFF_SLOWER`].
+    strikes: u32,
+    /// Why the region fell back (it then runs its reference order).
+    fallback: Option<String>,
+}
+
+/// The budget of one inspection, shared by the cores inspecting its chunks.
+pub(super) struct Budget {
+    deadline: Option<(Instant, u64)>,
+    /// Addresses each inspector handle (one per chunk) may report.
+    addrs: u64,
+    spent: Mutex<Option<String>>,
+    /// Why the inspection should not start at all.
+    skip: Option<String>,
+}
+
+impl Budget {
+    /// Runs `insp` over `[a, b)` in pieces, stopping (an error in `h`) once
+    /// the budget is spent.
+    pub(super) fn run(&self, insp: InspectRef<'_>, a: i64, b: i64, h: &mut Inspector) {
+        let piece = ((h.hi - h.lo) / BUDGET_PIECES).max(64);
+        let mut x = a;
+        while x < b {
+            if let Some(why) = self.check(h) {
+                h.error = Some(why.clone());
+                lock(&self.spent).get_or_insert(why);
+                return;
+            }
+            let y = if b - x > piece { x + piece } else { b };
+            insp(x, y, h);
+            if h.error.is_some() {
+                return;
+            }
+            x = y;
+        }
+    }
+
+    fn check(&self, h: &Inspector) -> Option<String> {
+        let n = h.inspected();
+        if n > self.addrs {
+            return Some(format!(
+                "inspection over budget: {n} addresses reported by one chunk > {} \
+                 ({INSPECT_BUDGET_ADDRS_PER_ITER} per iteration)",
+                self.addrs
+            ));
+        }
+        match self.deadline {
+            Some((t, ns)) if t.elapsed().as_nanos() as u64 > ns => Some(format!(
+                "inspection over budget: stopped after {} ns > {ns} ns \
+                 (WEFT_INSPECT_BUDGET reference executions)",
+                t.elapsed().as_nanos()
+            )),
+            _ => None,
+        }
+    }
+
+    /// Why the inspection stopped, if it did.
+    pub(super) fn spent(&self) -> Option<String> {
+        lock(&self.spent).clone()
+    }
+
+    /// Why the inspection should not start (its time budget is below the
+    /// fixed cost of inspecting, [`INSPECT_BUDGET_MIN_NS`]).
+    pub(super) fn skip(&self) -> Option<String> {
+        self.skip.clone()
+    }
+}
+
+impl Inspector {
+    /// Addresses reported so far through this handle.
+    fn inspected(&self) -> u64 {
+        match &self.layout {
+            Layout::Slabs(r) => r.accesses() as u64,
+            Layout::Blocks { .. } => self.accesses.len() as u64,
+        }
+    }
+}
+
+impl Runtime {
+    /// The budget of an inspection of `iters` iterations of `(kind, id)`,
+    /// `None` when the rules are off.
+    pub(super) fn inspect_budget(&self, kind: u8, id: u32, iters: i64) -> Option<Budget> {
+        let mode = self.cfg.payoff;
+        if mode == PayoffMode::Off {
+            return None;
+        }
+        let p = self.cfg.cores.max(1) as u64;
+        let iters = iters.max(1) as u64;
+        let addrs =
+            (INSPECT_BUDGET_ADDRS_PER_ITER.saturating_mul(iters) / p).max(INSPECT_BUDGET_MIN_ADDRS);
+        let (mut deadline, mut skip) = (None, None);
+        match (mode, self.payoff_state(kind, id).reference) {
+            (PayoffMode::Time, Some(r))
+                if self.cfg.inspect_budget > 0.0 && self.tracer.is_none() =>
+            {
+                let ns = (self.cfg.inspect_budget * r * iters as f64) as u64;
+                if ns < INSPECT_BUDGET_MIN_NS {
+                    skip = Some(format!(
+                        "not inspected: budget {ns} ns ({} reference execution(s) of {:.0} ns) \
+                         below the inspection's fixed cost ({INSPECT_BUDGET_MIN_NS} ns)",
+                        self.cfg.inspect_budget,
+                        r * iters as f64
+                    ));
+                }
+                deadline = Some((Instant::now(), ns));
+            }
+            _ => {}
+        }
+        Some(Budget {
+            deadline,
+            addrs,
+            spent: Mutex::new(None),
+            skip,
+        })
+    }
+
+    fn payoff_state(&self, kind: u8, id: u32) -> Payoff {
+        lock(&self.payoff)
+            .get(&(kind, id))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether time-mode rules apply (native, `WEFT_PAYOFF=time`).
+    fn payoff_timed(&self) -> bool {
+        self.cfg.payoff == PayoffMode::Time && self.tracer.is_none()
+    }
+
+    /// Whether `(kind, id)` has no reference yet and should measure one now.
+    pub(super) fn wants_reference(&self, kind: u8, id: u32) -> bool {
+        self.payoff_timed() && {
+            let s = self.payoff_state(kind, id);
+            s.reference.is_none() && s.fallback.is_none()
+        }
+    }
+
+    /// `Some(parallel)` when `(kind, id)` fell back or must run a reference
+    /// probe now: it runs its reference order (static chunks when
+    /// `parallel`, else the original order on the calling thread).
+    pub(super) fn reference_order(&self, kind: u8, id: u32) -> Option<bool> {
+        if self.cfg.payoff == PayoffMode::Off {
+            return None;
+        }
+        let mut all = lock(&self.payoff);
+        let s = all.get_mut(&(kind, id))?;
+        if s.fallback.is_some() {
+            return Some(s.parallel);
+        }
+        std::mem::take(&mut s.probe).then_some(false)
+    }
+
+    /// Runs `(kind, id)` over `[lo, hi)` in its reference order (see
+    /// [`Runtime::reference_order`]) and records the time as a reference.
+    pub(super) fn run_reference(
+        &self,
+        kind: u8,
+        id: u32,
+        (lo, hi): (i64, i64),
+        parallel: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        if !parallel {
+            return self.execute_small(kind, id, lo, hi, body);
+        }
+        self.set_up()?;
+        let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
+        let ns = self.execute_region(kind, id, &plan, false, body)?;
+        self.note_reference(kind, id, hi - lo, ns, true);
+        Ok(())
+    }
+
+    /// A reference execution of `(kind, id)`: `iters` iterations in `ns`.
+    pub(super) fn note_reference(&self, kind: u8, id: u32, iters: i64, ns: u64, parallel: bool) {
+        if !self.payoff_timed() || iters <= 0 {
+            return;
+        }
+        let per = ns as f64 / iters as f64;
+        let mut all = lock(&self.payoff);
+        let s = all.entry((kind, id)).or_default();
+        if s.parallel && !parallel {
+            return;
+        }
+        s.parallel |= parallel;
+        s.reference = Some(s.reference.map_or(per, |r| r.min(per)));
+    }
+
+    /// A runtime-built schedule of `(kind, id)` ran `iters` iterations in
+    /// `ns`: the payoff rule (module docs). Without a reference, the next
+    /// execution is a probe in original order.
+    pub(super) fn note_scheduled(&self, kind: u8, id: u32, iters: i64, ns: u64) {
+        if !self.payoff_timed() || iters <= 0 {
+            return;
+        }
+        let per = ns as f64 / iters as f64;
+        let mut all = lock(&self.payoff);
+        let s = all.entry((kind, id)).or_default();
+        let Some(r) = s.reference else {
+            s.probe = true;
+            return;
+        };
+        if per <= r * PAYOFF_SLOWER {
+            s.strikes = 0;
+            return;
+        }
+        s.strikes += 1;
+        if per > r * PAYOFF_FAR_SLOWER || s.strikes >= PAYOFF_STRIKES {
+            let why = format!(
+                "schedule did not pay off: {per:.2} ns per iteration against {r:.2} in {}",
+                match s.parallel {
+                    true => "static chunks",
+                    false => "original order",
+                }
+            );
+            s.fallback = Some(why.clone());
+            drop(all);
+            self.note_fallback(kind, id, why);
+        }
+    }
+
+    /// An inspection of `(kind, id)` stopped over its budget after `ns`: the
+    /// region falls back to its reference order (the original order without
+    /// one), which is returned (`true`: static chunks).
+    pub(super) fn inspection_stopped(&self, kind: u8, id: u32, why: String, ns: u64) -> bool {
+        let mut all = lock(&self.payoff);
+        let s = all.entry((kind, id)).or_default();
+        s.fallback = Some(why.clone());
+        let parallel = s.parallel;
+        drop(all);
+        self.note_fallback(kind, id, why);
+        let mut st = lock(&self.stats);
+        let e = st.entry((kind, id)).or_default();
+        e.inspections += (ns > 0) as u64;
+        e.inspector_ns += ns;
+        parallel
+    }
+
+    fn note_fallback(&self, kind: u8, id: u32, why: String) {
+        let mut st = lock(&self.stats);
+        let e = st.entry((kind, id)).or_default();
+        if e.kind.is_empty() {
+            e.kind = kind_name(kind).into();
+            e.id = id;
+        }
+        e.payoff_fallback = Some(why);
+    }
+}
+
+/// Reads `WEFT_PAYOFF` and `WEFT_INSPECT_BUDGET` into `c` (Count whenever
+/// `WEFT_TRACE` is set).
+pub(super) fn payoff_from_env(c: &mut RuntimeConfig) -> Result<()> {
+    c.payoff = PayoffMode::Time;
+    if let Ok(v) = std::env::var("WEFT_PAYOFF") {
+        c.payoff = PayoffMode::parse(&v)
+            .ok_or_else(|| invalid(format!("WEFT_PAYOFF={v:?} is not `time`, `count` or `off`")))?;
+    }
+    if c.trace.is_some() && c.payoff == PayoffMode::Time {
+        c.payoff = PayoffMode::Count;
+    }
+    if let Ok(v) = std::env::var("WEFT_INSPECT_BUDGET") {
+        c.inspect_budget = v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|b| b.is_finite() && *b >= 0.0)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "WEFT_INSPECT_BUDGET={v:?} is not a number of reference executions (0 = no time budget)"
+                ))
+            })?;
+    }
+    Ok(())
+}
