@@ -112,20 +112,20 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    /// Runs `insp` over `[a, b)` in pieces, stopping (an error in `h`) once
-    /// the budget is spent.
+    /// Runs `insp` over `[a, b)` in pieces, stopping (an error in `h`) after
+    /// the first piece that leaves the budget spent.
     pub(super) fn run(&self, insp: InspectRef<'_>, a: i64, b: i64, h: &mut Inspector) {
         let piece = ((h.hi - h.lo) / BUDGET_PIECES).max(64);
         let mut x = a;
         while x < b {
-            if let Some(why) = self.check(h) {
-                h.error = Some(why.clone());
-                lock(&self.spent).get_or_insert(why);
-                return;
-            }
             let y = if b - x > piece { x + piece } else { b };
             insp(x, y, h);
             if h.error.is_some() {
+                return;
+            }
+            if let Some(why) = self.check(h) {
+                h.error = Some(why.clone());
+                lock(&self.spent).get_or_insert(why);
                 return;
             }
             x = y;
@@ -366,4 +366,153 @@ pub(super) fn payoff_from_env(c: &mut RuntimeConfig) -> Result<()> {
             })?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime(mode: PayoffMode) -> Runtime {
+        Runtime::new(RuntimeConfig {
+            cores: 2,
+            payoff: mode,
+            lazy: LazyInspect::Off,
+            inspect_saturate: false,
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    }
+
+    fn fallback(rt: &Runtime, id: u32) -> Option<String> {
+        lock(&rt.stats)
+            .get(&(IRREGULAR, id))
+            .and_then(|s| s.payoff_fallback.clone())
+    }
+
+    /// Count mode (deterministic): an inspection reporting more addresses
+    /// than its budget stops, builds no schedule and the region runs in
+    /// original order, now and on later calls (no second inspection); every
+    /// iteration runs once, in order.
+    #[test]
+    fn address_budget_stops_the_inspection() {
+        let rt = runtime(PayoffMode::Count);
+        let data = vec![0u64; 64];
+        let n = 1000i64;
+        let per_iter = 5000u64; // > INSPECT_BUDGET_ADDRS_PER_ITER
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                for k in 0..per_iter {
+                    let a = &data[(k % 64) as usize] as *const u64 as u64;
+                    h.report(i, a, 8, crate::abi::ACCESS_UNCHECKED).unwrap();
+                }
+            }
+        };
+        let seen = Mutex::new(Vec::new());
+        let body = |lo: i64, hi: i64| lock(&seen).extend(lo..hi);
+        for call in 0..2 {
+            rt.run_irregular(7, 0, n, 0, Some(&insp), &body).unwrap();
+            let v = std::mem::take(&mut *lock(&seen));
+            assert_eq!(v, (0..n).collect::<Vec<_>>(), "call {call}: original order");
+        }
+        let why = fallback(&rt, 7).expect("the region fell back");
+        assert!(why.starts_with("inspection over budget"), "{why}");
+        assert!(rt.cached_irregular_plan(7).is_none());
+        assert_eq!(lock(&rt.stats)[&(IRREGULAR, 7)].inspections, 1);
+    }
+
+    /// The same inspection within budget (fewer addresses per iteration)
+    /// builds its schedule.
+    #[test]
+    fn inspection_within_budget_schedules() {
+        let rt = runtime(PayoffMode::Count);
+        let data = vec![0u64; 64];
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                let a = &data[(i % 64) as usize] as *const u64 as u64;
+                h.report(i, a, 8, crate::abi::ACCESS_UNCHECKED).unwrap();
+            }
+        };
+        rt.run_irregular(3, 0, 1000, 0, Some(&insp), &|_, _| {})
+            .unwrap();
+        assert!(rt.cached_irregular_plan(3).is_some());
+        assert_eq!(fallback(&rt, 3), None);
+    }
+
+    /// The payoff rule on given times: within 5% resets the strikes, two
+    /// strikes in a row or one execution 1.5x slower drop the schedule, and
+    /// the region then runs its reference order.
+    #[test]
+    fn payoff_rule() {
+        let rt = runtime(PayoffMode::Time);
+        rt.note_reference(IRREGULAR, 1, 100, 1000, false); // 10 ns/iter
+        rt.note_scheduled(IRREGULAR, 1, 100, 1100); // strike 1
+        rt.note_scheduled(IRREGULAR, 1, 100, 1040); // within 5%: reset
+        rt.note_scheduled(IRREGULAR, 1, 100, 1100); // strike 1
+        assert_eq!(rt.reference_order(IRREGULAR, 1), None);
+        rt.note_scheduled(IRREGULAR, 1, 100, 1100); // strike 2: dropped
+        assert_eq!(rt.reference_order(IRREGULAR, 1), Some(false));
+        let why = fallback(&rt, 1).unwrap();
+        assert!(
+            why.starts_with("schedule did not pay off: 11.00 ns"),
+            "{why}"
+        );
+        // a parallel reference wins over serial ones; one slow run drops at once
+        rt.note_reference(IRREGULAR, 2, 100, 500, true);
+        rt.note_reference(IRREGULAR, 2, 100, 100, false);
+        rt.note_scheduled(IRREGULAR, 2, 100, 800);
+        assert_eq!(rt.reference_order(IRREGULAR, 2), Some(true));
+        assert!(fallback(&rt, 2).unwrap().ends_with("in static chunks"));
+        // no reference: the next execution is a probe, once
+        rt.note_scheduled(AFFINE, 3, 100, 800);
+        assert_eq!(rt.reference_order(AFFINE, 3), Some(false));
+        assert_eq!(rt.reference_order(AFFINE, 3), None);
+    }
+
+    /// Count and off modes take no time into account: no probe, no drop.
+    #[test]
+    fn count_mode_ignores_times() {
+        for mode in [PayoffMode::Count, PayoffMode::Off] {
+            let rt = runtime(mode);
+            rt.note_reference(IRREGULAR, 1, 100, 100, false);
+            rt.note_scheduled(IRREGULAR, 1, 100, 100_000);
+            rt.note_scheduled(AFFINE, 2, 100, 100_000);
+            assert_eq!(rt.reference_order(IRREGULAR, 1), None);
+            assert_eq!(rt.reference_order(AFFINE, 2), None);
+            assert!(!rt.wants_reference(IRREGULAR, 1));
+        }
+    }
+
+    /// Time budgets: below the fixed cost the inspection does not start;
+    /// above it, a deadline of `inspect_budget` reference executions.
+    #[test]
+    fn time_budget() {
+        let rt = runtime(PayoffMode::Time);
+        assert!(rt
+            .inspect_budget(IRREGULAR, 1, 1000)
+            .unwrap()
+            .deadline
+            .is_none());
+        rt.note_reference(IRREGULAR, 1, 1000, 10_000, false); // 10 us
+        let b = rt.inspect_budget(IRREGULAR, 1, 1000).unwrap();
+        assert!(b
+            .skip()
+            .unwrap()
+            .starts_with("not inspected: budget 10000 ns"));
+        rt.note_reference(IRREGULAR, 2, 1000, 1_000_000, false); // 1 ms
+        let b = rt.inspect_budget(IRREGULAR, 2, 1000).unwrap();
+        assert_eq!(b.skip(), None);
+        assert_eq!(b.deadline.map(|d| d.1), Some(1_000_000));
+        assert_eq!(b.addrs, INSPECT_BUDGET_ADDRS_PER_ITER * 1000 / 2);
+        assert!(runtime(PayoffMode::Off)
+            .inspect_budget(IRREGULAR, 2, 1000)
+            .is_none());
+    }
+
+    #[test]
+    fn modes_parse() {
+        assert_eq!(PayoffMode::parse(" time"), Some(PayoffMode::Time));
+        assert_eq!(PayoffMode::parse("count"), Some(PayoffMode::Count));
+        assert_eq!(PayoffMode::parse("off"), Some(PayoffMode::Off));
+        assert_eq!(PayoffMode::parse("fast"), None);
+    }
 }
