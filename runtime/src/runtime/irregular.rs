@@ -95,11 +95,14 @@ impl Runtime {
                     }
                     None if self.wants_reference(IRREGULAR, id) => {
                         // Payoff control: a region with no reference time
-                        // yet measures one before it inspects (static chunks
-                        // on all workers when its inspector reports only
-                        // unchecked accesses, else the original order).
-                        let parallel = self.declares_maps_only(lo, insp);
-                        return self.run_reference(IRREGULAR, id, (lo, hi), parallel, body);
+                        // yet measures one (original order on the calling
+                        // thread) before it inspects; one whose inspector
+                        // reports only unchecked accesses may fall back to
+                        // static chunks.
+                        if self.declares_maps_only(lo, insp) {
+                            self.allow_static(IRREGULAR, id);
+                        }
+                        return self.run_reference(IRREGULAR, id, (lo, hi), false, body);
                     }
                     None => {
                         let budget = self.inspect_budget(IRREGULAR, id, hi - lo);

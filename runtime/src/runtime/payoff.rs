@@ -6,20 +6,20 @@
 //! ("Bounded inspection and payoff"):
 //!
 //! 1. **Reference executions.** A region's *reference* is its cost per
-//!    iteration when it runs without a schedule: the original order on the
-//!    calling thread (irregular regions with checked writes: the lazy first
-//!    execution; affine nests: a probe execution after the first scheduled
-//!    one), or, for irregular regions whose inspector reports only unchecked
-//!    accesses (proven parallel), the Default static chunks on all workers,
-//!    which such a region's first execution then runs instead of inspecting.
-//!    The fastest reference execution per iteration is kept.
+//!    iteration in the original order on the calling thread: an irregular
+//!    region's first execution (lazy inspection), or, for an affine nest
+//!    scheduled at its first call, a probe execution at its second call. The
+//!    fastest reference execution counts. (Not the first parallel execution:
+//!    it pays for starting or waking the workers, milliseconds on a loaded
+//!    host, and would make any schedule look cheap.)
 //! 2. **Inspection budget.** An inspection runs its inspector in pieces of
-//!    at most 1/[`BUDGET_PIECES`] of the range and, between pieces, stops when
-//!    its budget is spent: in time, [`RuntimeConfig::inspect_budget`]
-//!    reference executions of the range being inspected (at least
-//!    [`INSPECT_BUDGET_MIN_NS`]); in addresses, [`INSPECT_BUDGET_ADDRS_PER_ITER`]
-//!    per iteration (at least [`INSPECT_BUDGET_MIN_ADDRS`]). A stopped
-//!    inspection builds no schedule; the region falls back.
+//!    at most 1/[`BUDGET_PIECES`] of the range and stops after the first
+//!    piece that leaves its budget spent: in time, [`RuntimeConfig::inspect_budget`]
+//!    reference executions of the range being inspected (below
+//!    [`INSPECT_BUDGET_MIN_NS`] the inspection does not start); in addresses,
+//!    [`INSPECT_BUDGET_ADDRS_PER_ITER`] per iteration (at least
+//!    [`INSPECT_BUDGET_MIN_ADDRS`]) per core chunk. A stopped inspection
+//!    builds no schedule; the region falls back.
 //! 3. **Payoff.** After each execution of a runtime-built schedule, its time
 //!    per iteration is compared with the reference: slower by more than
 //!    [`PAYOFF_FAR_SLOWER`] once, or by more than [`PAYOFF_SLOWER`] in
@@ -27,9 +27,11 @@
 //!    the region, the way [`RuntimeConfig::reinspect_limit`] drops unreused
 //!    ones.
 //!
-//! A region that fell back runs its reference order from then on (always
-//! legal: the original order, or static chunks for a proven-parallel region)
-//! and `WEFT_STATS` says why (`RegionStats::payoff_fallback`).
+//! A region that fell back runs in original order on the calling thread from
+//! then on (always legal) or, when its inspector reports only unchecked
+//! accesses (proven parallel), in the Default static chunks on all workers,
+//! until these too run slower than the reference by the payoff rule; and
+//! `WEFT_STATS` says why (`RegionStats::payoff_fallback`).
 //!
 //! Determinism: results never depend on these rules (every order they choose
 //! is legal and gives the same output); only the schedule choice does.
@@ -91,8 +93,11 @@ impl PayoffMode {
 pub(super) struct Payoff {
     /// Fastest reference execution, ns per iteration.
     reference: Option<f64>,
-    /// The reference ran static chunks on all workers (proven parallel).
+    /// The fall-back may run static chunks on all workers (proven parallel,
+    /// and they have not run slower than the reference).
     parallel: bool,
+    /// Consecutive static-chunk executions slower than [`PAYOFF_SLOWER`].
+    static_strikes: u32,
     /// The next execution runs the reference order to measure it.
     probe: bool,
     /// Consecutive executions of the schedule slower than [`PAYOFF_SLOWER`].
@@ -262,23 +267,56 @@ impl Runtime {
         self.set_up()?;
         let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
         let ns = self.execute_region(kind, id, &plan, false, body)?;
-        self.note_reference(kind, id, hi - lo, ns, true);
+        self.note_static(kind, id, hi - lo, ns);
         Ok(())
     }
 
-    /// A reference execution of `(kind, id)`: `iters` iterations in `ns`.
-    pub(super) fn note_reference(&self, kind: u8, id: u32, iters: i64, ns: u64, parallel: bool) {
+    /// `(kind, id)` is proven parallel: its fall-back may run static chunks.
+    pub(super) fn allow_static(&self, kind: u8, id: u32) {
+        lock(&self.payoff).entry((kind, id)).or_default().parallel = true;
+    }
+
+    /// An execution of `(kind, id)` in original order on the calling thread:
+    /// `iters` iterations in `ns`.
+    pub(super) fn note_reference(&self, kind: u8, id: u32, iters: i64, ns: u64) {
         if !self.payoff_timed() || iters <= 0 {
             return;
         }
         let per = ns as f64 / iters as f64;
         let mut all = lock(&self.payoff);
         let s = all.entry((kind, id)).or_default();
-        if s.parallel && !parallel {
+        s.reference = Some(s.reference.map_or(per, |r| r.min(per)));
+    }
+
+    /// A static-chunk fall-back execution of `(kind, id)`: the payoff rule
+    /// against the reference; when it fails, the fall-back becomes the
+    /// original order on the calling thread.
+    fn note_static(&self, kind: u8, id: u32, iters: i64, ns: u64) {
+        if !self.payoff_timed() || iters <= 0 {
             return;
         }
-        s.parallel |= parallel;
-        s.reference = Some(s.reference.map_or(per, |r| r.min(per)));
+        let per = ns as f64 / iters as f64;
+        let mut all = lock(&self.payoff);
+        let s = all.entry((kind, id)).or_default();
+        let Some(r) = s.reference else {
+            return;
+        };
+        if per <= r * PAYOFF_SLOWER {
+            s.static_strikes = 0;
+            return;
+        }
+        s.static_strikes += 1;
+        if per > r * PAYOFF_FAR_SLOWER || s.static_strikes >= PAYOFF_STRIKES {
+            s.parallel = false;
+            let why = format!(
+                "{}; static chunks did not pay off either: {per:.2} ns per iteration \
+                 against {r:.2} in original order",
+                s.fallback.as_deref().unwrap_or("")
+            );
+            s.fallback = Some(why.clone());
+            drop(all);
+            self.note_fallback(kind, id, why);
+        }
     }
 
     /// A runtime-built schedule of `(kind, id)` ran `iters` iterations in
@@ -302,11 +340,8 @@ impl Runtime {
         s.strikes += 1;
         if per > r * PAYOFF_FAR_SLOWER || s.strikes >= PAYOFF_STRIKES {
             let why = format!(
-                "schedule did not pay off: {per:.2} ns per iteration against {r:.2} in {}",
-                match s.parallel {
-                    true => "static chunks",
-                    false => "original order",
-                }
+                "schedule did not pay off: {per:.2} ns per iteration against {r:.2} \
+                 in original order"
             );
             s.fallback = Some(why.clone());
             drop(all);
@@ -444,7 +479,7 @@ mod tests {
     #[test]
     fn payoff_rule() {
         let rt = runtime(PayoffMode::Time);
-        rt.note_reference(IRREGULAR, 1, 100, 1000, false); // 10 ns/iter
+        rt.note_reference(IRREGULAR, 1, 100, 1000); // 10 ns/iter
         rt.note_scheduled(IRREGULAR, 1, 100, 1100); // strike 1
         rt.note_scheduled(IRREGULAR, 1, 100, 1040); // within 5%: reset
         rt.note_scheduled(IRREGULAR, 1, 100, 1100); // strike 1
@@ -456,12 +491,24 @@ mod tests {
             why.starts_with("schedule did not pay off: 11.00 ns"),
             "{why}"
         );
-        // a parallel reference wins over serial ones; one slow run drops at once
-        rt.note_reference(IRREGULAR, 2, 100, 500, true);
-        rt.note_reference(IRREGULAR, 2, 100, 100, false);
+        // the fastest reference counts; one run 1.5x slower drops at once; a
+        // proven-parallel region falls back to static chunks until those run
+        // slower than the reference too
+        rt.note_reference(IRREGULAR, 2, 100, 500);
+        rt.note_reference(IRREGULAR, 2, 100, 400);
+        rt.allow_static(IRREGULAR, 2);
         rt.note_scheduled(IRREGULAR, 2, 100, 800);
         assert_eq!(rt.reference_order(IRREGULAR, 2), Some(true));
-        assert!(fallback(&rt, 2).unwrap().ends_with("in static chunks"));
+        rt.note_static(IRREGULAR, 2, 100, 300);
+        rt.note_static(IRREGULAR, 2, 100, 500);
+        assert_eq!(rt.reference_order(IRREGULAR, 2), Some(true));
+        rt.note_static(IRREGULAR, 2, 100, 500);
+        assert_eq!(rt.reference_order(IRREGULAR, 2), Some(false));
+        let why = fallback(&rt, 2).unwrap();
+        assert!(
+            why.contains("static chunks did not pay off either: 5.00"),
+            "{why}"
+        );
         // no reference: the next execution is a probe, once
         rt.note_scheduled(AFFINE, 3, 100, 800);
         assert_eq!(rt.reference_order(AFFINE, 3), Some(false));
@@ -473,7 +520,7 @@ mod tests {
     fn count_mode_ignores_times() {
         for mode in [PayoffMode::Count, PayoffMode::Off] {
             let rt = runtime(mode);
-            rt.note_reference(IRREGULAR, 1, 100, 100, false);
+            rt.note_reference(IRREGULAR, 1, 100, 100);
             rt.note_scheduled(IRREGULAR, 1, 100, 100_000);
             rt.note_scheduled(AFFINE, 2, 100, 100_000);
             assert_eq!(rt.reference_order(IRREGULAR, 1), None);
@@ -492,13 +539,13 @@ mod tests {
             .unwrap()
             .deadline
             .is_none());
-        rt.note_reference(IRREGULAR, 1, 1000, 10_000, false); // 10 us
+        rt.note_reference(IRREGULAR, 1, 1000, 10_000); // 10 us
         let b = rt.inspect_budget(IRREGULAR, 1, 1000).unwrap();
         assert!(b
             .skip()
             .unwrap()
             .starts_with("not inspected: budget 10000 ns"));
-        rt.note_reference(IRREGULAR, 2, 1000, 1_000_000, false); // 1 ms
+        rt.note_reference(IRREGULAR, 2, 1000, 1_000_000); // 1 ms
         let b = rt.inspect_budget(IRREGULAR, 2, 1000).unwrap();
         assert_eq!(b.skip(), None);
         assert_eq!(b.deadline.map(|d| d.1), Some(1_000_000));
