@@ -62,6 +62,12 @@ pub const PAYOFF_SLOWER: f64 = 1.05;
 pub const PAYOFF_FAR_SLOWER: f64 = 1.5;
 /// Strikes in a row that drop a schedule.
 pub const PAYOFF_STRIKES: u32 = 2;
+/// A proven-parallel region falls back to static chunks only when its
+/// reference execution took at least this long (ns): the first parallel
+/// execution starts or wakes the workers, measured at 1-30 ms on the loaded
+/// development host (gather: 26 ms against a 0.17 ms reference), and only a
+/// region this long can amortise that.
+pub const STATIC_MIN_REFERENCE_NS: u64 = 1_000_000;
 /// An inspection checks its budget after at most 1/`BUDGET_PIECES` of its range.
 pub const BUDGET_PIECES: i64 = 32;
 
@@ -93,6 +99,8 @@ impl PayoffMode {
 pub(super) struct Payoff {
     /// Fastest reference execution, ns per iteration.
     reference: Option<f64>,
+    /// That execution's time, ns.
+    reference_ns: u64,
     /// The fall-back may run static chunks on all workers (proven parallel,
     /// and they have not run slower than the reference).
     parallel: bool,
@@ -246,7 +254,7 @@ impl Runtime {
         let mut all = lock(&self.payoff);
         let s = all.get_mut(&(kind, id))?;
         if s.fallback.is_some() {
-            return Some(s.parallel);
+            return Some(s.parallel && s.reference_ns >= STATIC_MIN_REFERENCE_NS);
         }
         std::mem::take(&mut s.probe).then_some(false)
     }
@@ -285,7 +293,9 @@ impl Runtime {
         let per = ns as f64 / iters as f64;
         let mut all = lock(&self.payoff);
         let s = all.entry((kind, id)).or_default();
-        s.reference = Some(s.reference.map_or(per, |r| r.min(per)));
+        if s.reference.is_none_or(|r| per < r) {
+            (s.reference, s.reference_ns) = (Some(per), ns);
+        }
     }
 
     /// A static-chunk fall-back execution of `(kind, id)`: the payoff rule
@@ -494,21 +504,28 @@ mod tests {
         // the fastest reference counts; one run 1.5x slower drops at once; a
         // proven-parallel region falls back to static chunks until those run
         // slower than the reference too
-        rt.note_reference(IRREGULAR, 2, 100, 500);
-        rt.note_reference(IRREGULAR, 2, 100, 400);
+        let ms = STATIC_MIN_REFERENCE_NS;
+        rt.note_reference(IRREGULAR, 2, 100, 5 * ms);
+        rt.note_reference(IRREGULAR, 2, 100, 4 * ms);
         rt.allow_static(IRREGULAR, 2);
-        rt.note_scheduled(IRREGULAR, 2, 100, 800);
+        rt.note_scheduled(IRREGULAR, 2, 100, 8 * ms);
         assert_eq!(rt.reference_order(IRREGULAR, 2), Some(true));
-        rt.note_static(IRREGULAR, 2, 100, 300);
-        rt.note_static(IRREGULAR, 2, 100, 500);
+        rt.note_static(IRREGULAR, 2, 100, 3 * ms);
+        rt.note_static(IRREGULAR, 2, 100, 5 * ms);
         assert_eq!(rt.reference_order(IRREGULAR, 2), Some(true));
-        rt.note_static(IRREGULAR, 2, 100, 500);
+        rt.note_static(IRREGULAR, 2, 100, 5 * ms);
         assert_eq!(rt.reference_order(IRREGULAR, 2), Some(false));
         let why = fallback(&rt, 2).unwrap();
         assert!(
-            why.contains("static chunks did not pay off either: 5.00"),
+            why.contains("static chunks did not pay off either: 50000.00"),
             "{why}"
         );
+        // a proven-parallel region whose reference is shorter than
+        // STATIC_MIN_REFERENCE_NS falls back to the original order at once
+        rt.note_reference(IRREGULAR, 4, 100, ms / 2);
+        rt.allow_static(IRREGULAR, 4);
+        rt.note_scheduled(IRREGULAR, 4, 100, ms);
+        assert_eq!(rt.reference_order(IRREGULAR, 4), Some(false));
         // no reference: the next execution is a probe, once
         rt.note_scheduled(AFFINE, 3, 100, 800);
         assert_eq!(rt.reference_order(AFFINE, 3), Some(false));
