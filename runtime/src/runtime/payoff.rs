@@ -293,7 +293,7 @@ impl Runtime {
         let per = ns as f64 / iters as f64;
         let mut all = lock(&self.payoff);
         let s = all.entry((kind, id)).or_default();
-        if s.reference.is_none_or(|r| per < r) {
+        if s.reference.map_or(true, |r| per < r) {
             (s.reference, s.reference_ns) = (Some(per), ns);
         }
     }
