@@ -205,6 +205,10 @@ fn emit_work_guard<'ctx>(
         };
         vals.insert(*s, x);
     }
+    if let Some(s) = spec.mid_iv {
+        let half = b.build_int_signed_div(site.trip_count, i64t.const_int(2, false), "weft.mid")?;
+        vals.insert(s, half);
+    }
     let mut per = i64t.const_zero();
     for (mono, c) in spec.per_iteration.terms() {
         let mut t = i64t.const_int(c as u64, true);

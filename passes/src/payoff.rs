@@ -33,7 +33,8 @@
 //!
 //! The third rule has a run-time half for trip counts only known at run time:
 //! [`work_spec`] gives the innermost iterations per iteration of `P` as a
-//! polynomial over loop invariants (rectangular nests), and `ib-schedule`
+//! polynomial over loop invariants (rectangular nests; triangular ones at the
+//! middle of `P`, `i = tc/2`), and `ib-schedule`
 //! emits, before the runtime call, `if (tc * work < min_work) body(0, tc)`:
 //! the original order, with no call into the runtime (thresholds
 //! [`MIN_CALL_WORK_DEFAULT`], [`MIN_CALL_WORK_BANKS`]).
@@ -208,11 +209,17 @@ pub struct WorkSpec<'ctx> {
     pub syms: HashMap<Sym, BasicValueEnum<'ctx>>,
     /// `per_iteration` with the source's names, for remarks.
     pub text: String,
+    /// The IV of the scheduled loop when `per_iteration` mentions it (a
+    /// triangular nest, `j <= i`): the guard evaluates it at the middle of
+    /// the loop, `tc / 2` (the mean of `i` over `0..tc`; an estimate that
+    /// errs towards the original order when `i` starts above 0).
+    pub mid_iv: Option<Sym>,
 }
 
 /// The [`WorkSpec`] of `p`, when every loop inside it has a step-1 trip count
-/// that depends on no IV of the nest (a rectangular nest) and on values
-/// defined before `p`.
+/// that depends on no IV of the nest but `p`'s own (a rectangular nest, or a
+/// triangular one evaluated at the middle of `p`) and on values defined
+/// before `p`.
 pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpec<'ctx>> {
     let forest = &fa.forest;
     fn below(fa: &FunctionAnalysis<'_>, p: LoopId, l: LoopId) -> Option<Poly> {
@@ -223,7 +230,11 @@ pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpe
         let mut sum = Poly::zero();
         for &c in kids {
             let tc = fa.loop_ivs(c).trip_count.as_ref()?.as_poly()?.clone();
-            if tc.ivs().iter().any(|m| fa.forest.encloses(p, *m)) {
+            if tc
+                .ivs()
+                .iter()
+                .any(|m| *m != p && fa.forest.encloses(p, *m))
+            {
                 return None;
             }
             sum = sum.add(&tc.mul(&below(fa, p, c)?).ok()?).ok()?;
@@ -238,7 +249,12 @@ pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpe
             .is_some_and(|b| forest.get(p).contains(b))
     };
     let mut syms = HashMap::new();
+    let mut mid_iv = None;
     for s in per_iteration.symbols() {
+        if s == Sym::Iv(p) {
+            mid_iv = Some(s);
+            continue;
+        }
         let v = match s {
             Sym::Iv(m) => fa.loop_ivs(m).primary_iv()?.phi.as_basic_value(),
             Sym::Param(id) => {
@@ -254,10 +270,14 @@ pub fn work_spec<'ctx>(fa: &FunctionAnalysis<'ctx>, p: LoopId) -> Option<WorkSpe
         }
         syms.insert(s, v);
     }
-    let text = per_iteration.render(&|s| fa.symbols.name(s));
+    let mut text = per_iteration.render(&|s| fa.symbols.name(s));
+    if let Some(s) = mid_iv {
+        text = format!("{text} at {} = tc/2", fa.symbols.name(s));
+    }
     Some(WorkSpec {
         per_iteration,
         syms,
         text,
+        mid_iv,
     })
 }

@@ -33,11 +33,13 @@ fn launch(
     env: &[(&str, &std::ffi::OsStr)],
 ) -> Result<std::process::Output, String> {
     // (Address-space randomisation off: the bank maps compared by
-    // `schedules` depend on where the arrays lie.)
+    // `schedules` depend on where the arrays lie. `WEFT_PAYOFF=count`: the
+    // schedule choice must not depend on host timing either.)
     let mut cmd = Command::new(exe);
     let out = weft_passes::link::reproducible_layout(&mut cmd)
         .args(args)
         .env("WEFT_CORES", cores.to_string())
+        .env("WEFT_PAYOFF", "count")
         .env_remove("WEFT_STATS")
         .env_remove("WEFT_TRACE")
         .envs(env.iter().copied())

@@ -83,6 +83,10 @@ impl Runtime {
             // Too little work to share: original order on the calling thread.
             return self.execute_small(AFFINE, id, lo, hi, body);
         }
+        if let Some(parallel) = self.reference_order(AFFINE, id) {
+            // Payoff control: a probe of the original order, or a fall-back.
+            return self.run_reference(AFFINE, id, (lo, hi), parallel, body);
+        }
         let cached = lock(&self.regions)
             .get(&(AFFINE, id))
             .filter(|c| c.key == key)
@@ -107,9 +111,31 @@ impl Runtime {
                 pl
             }
             None => {
+                let budget = inspect.and_then(|_| self.inspect_budget(AFFINE, id, hi - lo));
+                if let Some(why) = budget.as_ref().and_then(|b| b.skip()) {
+                    let parallel = self.inspection_stopped(AFFINE, id, why, 0);
+                    return self.run_reference(AFFINE, id, (lo, hi), parallel, body);
+                }
                 self.set_up()?;
                 let t = Instant::now();
-                let (plan, st) = self.build_affine(lo, hi, ib_iters, scheme, inspect)?;
+                let guarded = |a: i64, b: i64, h: &mut Inspector| match (&budget, inspect) {
+                    (Some(bu), Some(insp)) => bu.run(insp, a, b, h),
+                    (_, Some(insp)) => insp(a, b, h),
+                    (_, None) => {}
+                };
+                let built = self.build_affine(
+                    lo,
+                    hi,
+                    ib_iters,
+                    scheme,
+                    inspect.map(|_| &guarded as InspectRef<'_>),
+                );
+                if let Some(why) = budget.as_ref().and_then(|b| b.spent()) {
+                    let ns = t.elapsed().as_nanos() as u64;
+                    let parallel = self.inspection_stopped(AFFINE, id, why, ns);
+                    return self.run_reference(AFFINE, id, (lo, hi), parallel, body);
+                }
+                let (plan, st) = built?;
                 let (plan, ns) = self.finish_affine(id, ib_iters, permute, t, plan, st);
                 built_ns = Some(ns);
                 self.cache_plan((AFFINE, id), key, &plan);
@@ -139,7 +165,9 @@ impl Runtime {
         built_ns: Option<u64>,
         checked: bool,
     ) -> Result<()> {
-        let exec = self.execute_region(AFFINE, id, plan, scheme != Scheme::Default, body)? as f64;
+        let ns = self.execute_region(AFFINE, id, plan, scheme != Scheme::Default, body)?;
+        self.note_scheduled(AFFINE, id, plan.iterations(), ns);
+        let exec = ns as f64;
         if let Some(b) = built_ns {
             self.plan_built(AFFINE, id, self.affine_plan_costly(b, exec, checked), false);
         }
@@ -217,6 +245,10 @@ impl Runtime {
             // Too little work to share: original order on the calling thread
             // (correct whether or not the IBs conflict).
             return self.execute_small(AFFINE, id, lo, hi, body);
+        }
+        if let Some(parallel) = self.reference_order(AFFINE, id) {
+            // Payoff control: a probe of the original order, or a fall-back.
+            return self.run_reference(AFFINE, id, (lo, hi), parallel, body);
         }
         let p = self.cfg.cores;
         let mut key = vec![

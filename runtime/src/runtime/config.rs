@@ -82,6 +82,13 @@ pub struct RuntimeConfig {
     /// granule (the others cannot conflict). Same DAG and schedule; see
     /// `Runtime::build_irregular`.
     pub writes_first: bool,
+    /// Bounded inspection and payoff control (`WEFT_PAYOFF`; the
+    /// `runtime::payoff` module docs). [`PayoffMode::Off`] by default here;
+    /// [`RuntimeConfig::from_env`] gives `Time` natively, `Count` in trace mode.
+    pub payoff: PayoffMode,
+    /// Time budget of an inspection in reference executions of its range
+    /// (`WEFT_INSPECT_BUDGET`; 0 = no time budget).
+    pub inspect_budget: f64,
 }
 
 /// Which irregular regions are inspected lazily ([`RuntimeConfig::lazy`]):
@@ -219,6 +226,8 @@ impl Default for RuntimeConfig {
             inspect_inline: true,
             inspect_saturate: true,
             writes_first: true,
+            payoff: PayoffMode::Off,
+            inspect_budget: DEFAULT_INSPECT_BUDGET,
         }
     }
 }
@@ -294,6 +303,7 @@ impl RuntimeConfig {
         c.inspect_inline = env_on_off("WEFT_INSPECT_INLINE", c.inspect_inline)?;
         c.inspect_saturate = env_on_off("WEFT_INSPECT_SATURATE", c.inspect_saturate)?;
         c.writes_first = env_on_off("WEFT_WRITES_FIRST", c.writes_first)?;
+        super::payoff::payoff_from_env(&mut c)?;
         if let Ok(v) = std::env::var("WEFT_MISS_FILTER") {
             c.miss_filter = MissFilter::parse(&v).ok_or_else(|| {
                 invalid(format!(

@@ -225,6 +225,9 @@ impl Runtime {
             .run_small((kind, id as u64), lo, hi, body)
             .map_err(|_| RuntimeError::Panicked(format!("region {id}: the loop body panicked")))?;
         self.account(kind, id, (hi - lo).max(0) as u64, ns, scheduled, true);
+        if kind != PFOR {
+            self.note_reference(kind, id, hi - lo, ns);
+        }
         Ok(())
     }
 

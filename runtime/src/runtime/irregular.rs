@@ -37,6 +37,10 @@ impl Runtime {
             // so neither inspection nor schedule is needed.
             return self.execute_small(IRREGULAR, id, lo, hi, body);
         }
+        if let (Some(_), Some(parallel)) = (inspect, self.reference_order(IRREGULAR, id)) {
+            // Fell back (bounded inspection, payoff): the reference order.
+            return self.run_reference(IRREGULAR, id, (lo, hi), parallel, body);
+        }
         let p = self.cfg.cores;
         if p == 1 && self.tracer.is_none() {
             // One native worker: without an inspector, or with one slab in
@@ -89,10 +93,36 @@ impl Runtime {
                     None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
                     }
+                    None if self.wants_reference(IRREGULAR, id) => {
+                        // Payoff control: a region with no reference time
+                        // yet measures one (original order on the calling
+                        // thread) before it inspects; one whose inspector
+                        // reports only unchecked accesses may fall back to
+                        // static chunks.
+                        if self.declares_maps_only(lo, insp) {
+                            self.allow_static(IRREGULAR, id);
+                        }
+                        return self.run_reference(IRREGULAR, id, (lo, hi), false, body);
+                    }
                     None => {
+                        let budget = self.inspect_budget(IRREGULAR, id, hi - lo);
+                        if let Some(why) = budget.as_ref().and_then(|b| b.skip()) {
+                            let parallel = self.inspection_stopped(IRREGULAR, id, why, 0);
+                            return self.run_reference(IRREGULAR, id, (lo, hi), parallel, body);
+                        }
                         self.set_up()?;
                         let t = Instant::now();
-                        let (plan, st, writes) = self.build_irregular(si, &chunk, insp)?;
+                        let guarded = |a: i64, b: i64, h: &mut Inspector| match &budget {
+                            Some(bu) => bu.run(insp, a, b, h),
+                            None => insp(a, b, h),
+                        };
+                        let built = self.build_irregular(si, &chunk, &guarded);
+                        if let Some(why) = budget.as_ref().and_then(|b| b.spent()) {
+                            let ns = t.elapsed().as_nanos() as u64;
+                            let parallel = self.inspection_stopped(IRREGULAR, id, why, ns);
+                            return self.run_reference(IRREGULAR, id, (lo, hi), parallel, body);
+                        }
+                        let (plan, st, writes) = built?;
                         let plan = Arc::new(plan);
                         let ns = t.elapsed().as_nanos() as u64;
                         self.plan_built(IRREGULAR, id, true, writes);
@@ -103,8 +133,11 @@ impl Runtime {
                 }
             }
         };
-        self.execute_region(IRREGULAR, id, &plan, scheduled, body)
-            .map(|_| ())
+        let ns = self.execute_region(IRREGULAR, id, &plan, scheduled, body)?;
+        if scheduled && inspect.is_some() {
+            self.note_scheduled(IRREGULAR, id, hi - lo, ns);
+        }
+        Ok(())
     }
 
     pub(super) fn build_irregular(

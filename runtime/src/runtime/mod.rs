@@ -17,7 +17,8 @@
 //! the inspector handle and its reports (`inspector`, `gather`); running
 //! inspections per core (`inspection`); irregular regions, Algorithm 4
 //! (`irregular`); affine nests, Algorithm 5 (`affine`); the context-keyed
-//! schedule slots (`contexts`); schedule-reuse control (`reuse`); grain
+//! schedule slots (`contexts`); schedule-reuse control (`reuse`); bounded inspection and payoff
+//! control (`payoff`); grain
 //! control and grain hints (`grain`); trace mode (`tracing`); statistics
 //! (`stats`). This module holds the [`Runtime`] itself, its set-up and the
 //! schedule cache.
@@ -40,6 +41,7 @@ mod grain;
 mod inspection;
 mod inspector;
 mod irregular;
+mod payoff;
 mod reuse;
 mod stats;
 mod tracing;
@@ -53,11 +55,16 @@ pub use contexts::{CHURN_CONTEXTS, CONTEXT_SLOTS};
 pub use gather::Gather;
 pub use grain::{GRAIN_HINT_MAX, GRAIN_HINT_MIN_NS_PER_ITER};
 pub use inspector::{InspectRef, Inspector};
+pub use payoff::{
+    PayoffMode, DEFAULT_INSPECT_BUDGET, INSPECT_BUDGET_ADDRS_PER_ITER, INSPECT_BUDGET_MIN_ADDRS,
+    INSPECT_BUDGET_MIN_NS, PAYOFF_FAR_SLOWER, PAYOFF_SLOWER, PAYOFF_STRIKES,
+};
 pub use stats::{InspectorBreakdown, RegionStats};
 
 use contexts::Contexts;
 use grain::Grain;
 use inspector::{core_ranges, Inspected, Layout};
+use payoff::Payoff;
 use reuse::Reuse;
 
 struct Cached {
@@ -80,6 +87,8 @@ pub struct Runtime {
     grains: Mutex<FastMap<(u8, u64), Grain>>,
     /// Schedule reuse per region `(kind, id)` (survives invalidation).
     reuse: Mutex<FastMap<(u8, u32), Reuse>>,
+    /// Reference times and fall-backs per region (`payoff`).
+    payoff: Mutex<FastMap<(u8, u32), Payoff>>,
     tracer: Option<Mutex<Tracer>>,
     cur_core: AtomicU32,
     /// Trace mode: parallel phases (regions, inspections) under way; only the
@@ -156,6 +165,7 @@ impl Runtime {
             pfor: Mutex::new((0, 0, 0)),
             grains: Mutex::new(FastMap::default()),
             reuse: Mutex::new(FastMap::default()),
+            payoff: Mutex::new(FastMap::default()),
             tracer,
             cur_core: AtomicU32::new(0),
             trace_depth: AtomicU32::new(0),

@@ -81,6 +81,10 @@ pub struct RegionStats {
     /// schedules were not reused (the `runtime::reuse` module docs);
     /// later executions ran in original order.
     pub inspection_abandoned: bool,
+    /// Why the region fell back to its reference order (an inspection over
+    /// its budget, or a schedule that ran slower than the reference; the
+    /// `runtime::payoff` module docs), `None` if it did not.
+    pub payoff_fallback: Option<String>,
 }
 
 /// Time split of one irregular inspection (all in ns).
@@ -162,6 +166,7 @@ impl Runtime {
             total_iterations: e.total_iterations,
             coverage_ratio: e.coverage_ratio,
             inspection_abandoned: e.inspection_abandoned,
+            payoff_fallback: e.payoff_fallback.clone(),
             ..st
         };
     }
