@@ -438,6 +438,8 @@ pub struct MemorySystem<D: DramBackend> {
     /// unless set with [`Self::set_max_outstanding`]).
     limits: Vec<u32>,
     prefetchers: Vec<StreamPrefetcher>,
+    /// Prefetches in flight per requester (bounded by `PrefetchParams::mshrs`).
+    pf_inflight: Vec<u32>,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
     bank_outstanding: Vec<u32>,
@@ -520,6 +522,7 @@ impl<D: DramBackend> MemorySystem<D> {
             now: 0,
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
+            pf_inflight: vec![0; p.requesters as usize],
             limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],
@@ -710,6 +713,12 @@ impl<D: DramBackend> MemorySystem<D> {
             self.txns[i as usize].kind != TxnKind::Free,
             "transaction {i} freed twice"
         );
+        let x = &self.txns[i as usize];
+        if x.kind == TxnKind::Prefetch {
+            if let Some(c) = self.pf_inflight.get_mut(x.requester as usize) {
+                *c -= 1;
+            }
+        }
         self.txns[i as usize].kind = TxnKind::Free;
         self.free_txns.push(i);
     }
@@ -795,6 +804,13 @@ impl<D: DramBackend> MemorySystem<D> {
     }
 
     fn issue_prefetch(&mut self, requester: u32, line: u64, t: u64) {
+        // The prefetcher's level has no free MSHR for it (`PrefetchParams::mshrs`).
+        let r = requester as usize;
+        let cap = self.p.prefetch.map_or(0, |p| p.mshrs);
+        if cap > 0 && self.outstanding[r] + self.pf_inflight[r] >= cap {
+            return;
+        }
+        self.pf_inflight[r] += 1;
         let home = self.home_bank(line);
         self.st.pf_issued += 1;
         let node = self.p.requester_nodes[requester as usize];

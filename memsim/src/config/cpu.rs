@@ -45,7 +45,15 @@ pub struct CacheConfig {
     /// Hit latency in core cycles. Default 2 (not in Table 5.2; assumed).
     pub hit_latency: u32,
     /// Miss-status holding registers (outstanding misses). Default 16 (assumed).
+    /// On a private L2 they are the core's budget of outstanding L2 misses,
+    /// demand and prefetch together (Intel's L2 "superqueue").
     pub mshrs: u32,
+    /// Targets per MSHR: accesses merged into one outstanding miss before a
+    /// further access to the line stalls dispatch. Default 20 (gem5's classic
+    /// `L1Cache.tgts_per_mshr`, the simulator of both chapters). Modelled at
+    /// the L1, the level that merges accesses; a private L2 receives one miss
+    /// per L1 MSHR (equal line sizes), so its targets never bind.
+    pub mshr_targets: u32,
     /// Replacement policy. Default `lru`.
     pub replacement: Replacement,
 }
@@ -106,9 +114,11 @@ pub struct PrefetcherConfig {
     /// Page size in bytes that prefetches do not cross (a prefetcher that sees
     /// physical addresses cannot know the next page's frame; gem5's queued
     /// prefetchers drop such prefetches without a TLB). A stream stops at the
-    /// page end and retrains in the next page. 0 = unbounded (the presets:
-    /// `table5.2`'s 64-line distance of 128 B lines spans two 4 KB pages).
-    /// Default 0.
+    /// page end and retrains in the next page. 0 = unbounded. Default 4096
+    /// (the 4 KiB base page; Intel's L2 streamer and stride prefetchers stop at
+    /// 4 KiB boundaries, Intel 64 and IA-32 Optimization Reference Manual,
+    /// "Data Prefetching"; `table5.2`'s 64-line distance of 128 B lines, 8 KiB,
+    /// is therefore capped by the page).
     pub page_bytes: u32,
 }
 
@@ -132,6 +142,7 @@ impl Default for CacheConfig {
             line_bytes: 32,
             hit_latency: 2,
             mshrs: 16,
+            mshr_targets: 20,
             replacement: Replacement::Lru,
         }
     }
@@ -160,7 +171,7 @@ impl Default for PrefetcherConfig {
             streams: 32,
             degree: 4,
             distance: 64,
-            page_bytes: 0,
+            page_bytes: 4096,
         }
     }
 }
@@ -193,6 +204,9 @@ impl CacheConfig {
         }
         if self.mshrs == 0 {
             return Err(invalid(&format!("{unit}.mshrs"), "must be positive"));
+        }
+        if self.mshr_targets == 0 {
+            return Err(invalid(&format!("{unit}.mshr_targets"), "must be positive"));
         }
         if self.hit_latency == 0 {
             return Err(invalid(&format!("{unit}.hit_latency"), "must be positive"));

@@ -441,13 +441,10 @@ mod tests {
         let e = MachineConfig::from_toml_str("[prefetcher]\npage_bytes = 3000\n", "f.toml")
             .unwrap_err();
         assert!(e.to_string().contains("prefetcher.page_bytes"), "{e}");
-        assert_eq!(
-            MachineConfig::preset("table5.2")
-                .unwrap()
-                .prefetcher
-                .page_bytes,
-            0
-        );
+        for name in ["table4.2", "table5.2"] {
+            let c = MachineConfig::preset(name).unwrap();
+            assert_eq!(c.prefetcher.page_bytes, 4096, "{name}");
+        }
     }
 
     #[test]

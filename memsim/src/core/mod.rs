@@ -758,3 +758,6 @@ impl Core {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -85,6 +85,7 @@ fn build(
             train_window: 16,
             stride: false,
             page_lines: 0,
+            mshrs: 0,
         }),
         coherence,
         max_outstanding: 64,
