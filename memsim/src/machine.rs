@@ -105,7 +105,7 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
             .max(1),
         clocks: ClockRatio::new(cfg.core.freq_mhz, cfg.dram.tck_ns),
         epoch: cfg.epoch_cycles,
-        oracle: oracle.memory_side(),
+        oracle: oracle.memory_side(cfg.dram.row_bytes as u64),
     };
     Ok((cp, sp))
 }

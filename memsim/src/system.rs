@@ -268,6 +268,8 @@ pub struct MemOracle {
     pub spread_memory_banks: bool,
     /// Serve each L1 miss's timing at the least-busy LLC bank.
     pub spread_llc_banks: bool,
+    /// Granularity of the memory-bank spreading (`crate::oracle::PageSpreader`).
+    pub spread_page_bytes: u64,
 }
 
 /// Parameters of the memory side.
@@ -440,6 +442,8 @@ pub struct MemorySystem<D: DramBackend> {
     prefetchers: Vec<StreamPrefetcher>,
     /// Prefetches in flight per requester (bounded by `PrefetchParams::mshrs`).
     pf_inflight: Vec<u32>,
+    /// BLP Ideal's page-to-bank choices.
+    spreader: crate::oracle::PageSpreader,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
     bank_outstanding: Vec<u32>,
@@ -523,6 +527,7 @@ impl<D: DramBackend> MemorySystem<D> {
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
             pf_inflight: vec![0; p.requesters as usize],
+            spreader: crate::oracle::PageSpreader::new(mem_banks as u32, p.oracle.spread_page_bytes),
             limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],
@@ -1173,14 +1178,10 @@ impl<D: DramBackend> MemorySystem<D> {
     fn send_to_mc(&mut self, t: u64, txn: u32) {
         let x = self.txns[txn as usize];
         let addr = if self.p.oracle.spread_memory_banks && x.kind != TxnKind::DramWrite {
-            // BLP Ideal: the least-loaded memory bank (lowest index on ties).
-            let mut best = 0usize;
-            for (i, &c) in self.bank_outstanding.iter().enumerate() {
-                if c < self.bank_outstanding[best] {
-                    best = i;
-                }
-            }
-            self.dram().retarget(x.line << self.llc_shift, best as u32)
+            // BLP Ideal: page-granular spreading (`crate::oracle`).
+            let a = x.line << self.llc_shift;
+            let best = self.spreader.choose(a, &self.bank_outstanding);
+            self.dram().retarget(a, best)
         } else {
             x.line << self.llc_shift
         };

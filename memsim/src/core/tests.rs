@@ -67,10 +67,7 @@ fn run(targets: u32, rob: u32, prefetch_mshrs: Option<u32>, ops: Vec<Op>) -> Run
             dram_fs: 1000,
         },
         epoch: 2500,
-        oracle: crate::system::MemOracle {
-            spread_memory_banks: false,
-            spread_llc_banks: false,
-        },
+        oracle: crate::system::MemOracle::default(),
     };
     let dram = SimpleDram::new(4, 8, 2048, 50, 128);
     let mut m = Manycore::new(1, cp, sp, dram).unwrap();

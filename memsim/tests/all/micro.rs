@@ -94,7 +94,7 @@ fn build(
             dram_fs: 1000,
         },
         epoch: 2500,
-        oracle: oracle.memory_side(),
+        oracle: oracle.memory_side(2048),
     };
     let dram = SimpleDram::new(4, 8, 2048, DRAM_LAT, 128);
     Manycore::new(cores, cp, sp, dram).unwrap()
