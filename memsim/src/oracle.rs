@@ -29,8 +29,10 @@
 //!   the address space, [`PageSpreader`]): a row-sized page whose bank still has it
 //!   as its current page keeps going there, so the page's lines stay in one row and
 //!   keep their row-buffer hits; any other page goes to the bank with the fewest
-//!   requests outstanding at that moment (lowest global bank index on ties) and
-//!   becomes that bank's current page. Row and column bits are kept, so a page
+//!   requests outstanding at that moment and becomes that bank's current page. Ties
+//!   go round-robin (the first least-loaded bank after the last one chosen), so
+//!   when few misses are outstanding new pages are dealt over the banks instead of
+//!   closing each other's rows in bank 0. Row and column bits are kept, so a page
 //!   occupies one row of its new bank. Write-backs keep their real bank. Only a lack
 //!   of outstanding misses can then keep BLP below the bank count, and a streaming
 //!   page loses no row hits (two pages that share row bits and follow each other in
@@ -113,6 +115,8 @@ pub struct PageSpreader {
     current: Vec<Option<u64>>,
     /// Page -> bank, for the banks' current pages.
     bank_of: std::collections::HashMap<u64, u32>,
+    /// Where the round-robin tie-break starts.
+    next: usize,
 }
 
 impl PageSpreader {
@@ -123,6 +127,7 @@ impl PageSpreader {
             page_shift: page_bytes.max(1).trailing_zeros(),
             current: vec![None; banks as usize],
             bank_of: std::collections::HashMap::new(),
+            next: 0,
         }
     }
 
@@ -132,12 +137,16 @@ impl PageSpreader {
         if let Some(&b) = self.bank_of.get(&page) {
             return b;
         }
-        let mut best = 0usize;
-        for (i, &c) in outstanding.iter().enumerate() {
-            if c < outstanding[best] {
+        let n = outstanding.len().max(1);
+        let start = self.next % n;
+        let mut best = start;
+        for k in 1..outstanding.len() {
+            let i = (start + k) % n;
+            if outstanding[i] < outstanding[best] {
                 best = i;
             }
         }
+        self.next = best + 1;
         if let Some(slot) = self.current.get_mut(best) {
             if let Some(old) = slot.replace(page) {
                 self.bank_of.remove(&old);
@@ -169,6 +178,15 @@ mod tests {
         assert_eq!(s.choose(0x1800, &[5, 0, 2, 1]), 1, "page 3 takes bank 1");
         assert_eq!(s.choose(0x880, &[5, 1, 0, 1]), 2, "page 1 is placed again");
         assert_eq!(s.bank_of.len(), 4);
+    }
+
+    /// With every bank idle, new pages go round-robin: 0, 1, 2, 3, 0.
+    #[test]
+    fn ties_go_round_robin() {
+        let mut s = PageSpreader::new(4, 2048);
+        let idle = [0, 0, 0, 0];
+        let banks: Vec<u32> = (0..5).map(|p| s.choose(p * 0x800, &idle)).collect();
+        assert_eq!(banks, vec![0, 1, 2, 3, 0]);
     }
 
     #[test]

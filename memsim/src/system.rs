@@ -527,7 +527,10 @@ impl<D: DramBackend> MemorySystem<D> {
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
             pf_inflight: vec![0; p.requesters as usize],
-            spreader: crate::oracle::PageSpreader::new(mem_banks as u32, p.oracle.spread_page_bytes),
+            spreader: crate::oracle::PageSpreader::new(
+                mem_banks as u32,
+                p.oracle.spread_page_bytes,
+            ),
             limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],

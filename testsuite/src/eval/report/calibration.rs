@@ -60,7 +60,10 @@ pub(super) fn rows(records: &[Record], derived: &[Derived]) -> Vec<Row> {
         derived
             .iter()
             .find(|d| {
-                d.study == Study::Ch4 && d.point.is_none() && d.bench == bench && d.version == version
+                d.study == Study::Ch4
+                    && d.point.is_none()
+                    && d.bench == bench
+                    && d.version == version
             })
             .map_or((None, None), |d| (d.blp_gain_pct, d.time_reduction_pct))
     };
@@ -96,9 +99,15 @@ fn num(x: Option<f64>, prec: usize) -> String {
 /// `### Calibration`: the table and the target checks.
 pub(super) fn table(s: &mut String, inp: &ReportInput<'_>) {
     let rows = rows(&inp.output.records, inp.derived);
-    let _ = writeln!(s, "\n### Calibration against the dissertation's regime (Table 4.1, §4.3, Figs. 4.3-4.5)\n");
+    let _ = writeln!(
+        s,
+        "\n### Calibration against the dissertation's regime (Table 4.1, §4.3, Figs. 4.3-4.5)\n"
+    );
     if rows.is_empty() {
-        let _ = writeln!(s, "No Original run of chapter 4 completed, so nothing is calibrated.");
+        let _ = writeln!(
+            s,
+            "No Original run of chapter 4 completed, so nothing is calibrated."
+        );
         return;
     }
     let _ = writeln!(
@@ -121,7 +130,8 @@ pub(super) fn table(s: &mut String, inp: &ReportInput<'_>) {
             r.paper_name.as_deref().unwrap_or(&r.bench),
             num(r.mpki, 1),
             num(r.paper_mpki, 1),
-            r.mpki_within_2x().map_or("—", |b| if b { "yes" } else { "no" }),
+            r.mpki_within_2x()
+                .map_or("—", |b| if b { "yes" } else { "no" }),
             num(r.blp, 1),
             num(r.paper_blp, 1),
             fmt_pct(r.blp_ideal.0),
@@ -146,6 +156,7 @@ pub(super) fn table(s: &mut String, inp: &ReportInput<'_>) {
         fmt_pct(paper_avg("ch4.mlp_ideal.blp_gain.avg")),
         fmt_pct(paper_avg("ch4.mlp_ideal.time_reduction.avg")),
     );
+    let _ = writeln!(s);
     for line in target_checks(&rows) {
         let _ = writeln!(s, "- {line}");
     }
@@ -154,7 +165,10 @@ pub(super) fn table(s: &mut String, inp: &ReportInput<'_>) {
 /// The calibration targets, each as "target: measured (met / missed)".
 pub(super) fn target_checks(rows: &[Row]) -> Vec<String> {
     let verdict = |ok: bool| if ok { "met" } else { "missed" };
-    let within = rows.iter().filter(|r| r.mpki_within_2x() == Some(true)).count();
+    let within = rows
+        .iter()
+        .filter(|r| r.mpki_within_2x() == Some(true))
+        .count();
     let known = rows.iter().filter(|r| r.mpki_within_2x().is_some()).count();
     let mut out = vec![format!(
         "MPKI within 2x of Table 4.1 on at least 6 of 8 benchmarks: {within} of {known} ({})",
