@@ -15,9 +15,6 @@ use crate::oracle::Oracle;
 use crate::prefetch::PrefetchParams;
 use crate::system::{ClockRatio, SystemParams};
 
-/// Targets per private-cache MSHR (loads and stores merged into one miss).
-pub const MSHR_TARGETS: u32 = 8;
-
 /// Core and memory-side parameters for `cfg` under `oracle`.
 pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, SystemParams), SimError> {
     let unsupported = |m: String| SimError::Unsupported(m);
@@ -54,7 +51,7 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
         l1: geom(cfg.l1.size_bytes, cfg.l1.ways, cfg.l1.line_bytes),
         l1_latency: cfg.l1.hit_latency as u64,
         l1_mshrs: cfg.l1.mshrs,
-        mshr_targets: MSHR_TARGETS,
+        mshr_targets: cfg.l1.mshr_targets,
         write_buffer: cfg.core.write_buffer_entries,
         l2: cfg.l2.as_ref().map(|l2| PrivateL2 {
             geom: geom(l2.size_bytes, l2.ways, l2.line_bytes),
@@ -75,6 +72,7 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
                 0 => 0,
                 b => (b / cfg.llc.line_bytes.max(1)).max(1) as u64,
             },
+            mshrs: cfg.l2.as_ref().map_or(0, |l2| l2.mshrs),
         }),
     };
     let sp = SystemParams {
@@ -99,10 +97,40 @@ pub fn params(cfg: &MachineConfig, oracle: Oracle) -> Result<(CoreParams, System
         mc_nodes: cfg.noc.mc_nodes.iter().map(|&p| node(p)).collect(),
         prefetch,
         coherence: cfg.llc.directory,
-        max_outstanding: cfg.l1.mshrs.saturating_mul(2).max(1),
+        // A private L2's MSHRs bound the core's outstanding misses below it.
+        max_outstanding: cfg
+            .l2
+            .as_ref()
+            .map_or(cfg.l1.mshrs.saturating_mul(2), |l2| l2.mshrs)
+            .max(1),
         clocks: ClockRatio::new(cfg.core.freq_mhz, cfg.dram.tck_ns),
         epoch: cfg.epoch_cycles,
-        oracle: oracle.memory_side(),
+        oracle: oracle.memory_side(cfg.dram.row_bytes as u64),
     };
     Ok((cp, sp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The faithful presets' miss-handling limits as the simulator sees them:
+    /// 4 KiB pages are 64 lines of 64 B (`table4.2`) and 32 of 128 B
+    /// (`table5.2`); the private L2's 16 MSHRs bound its demand misses and its
+    /// prefetches; gem5's 20 targets per L1 MSHR.
+    #[test]
+    fn presets_give_real_mshr_limits_and_page_bounded_prefetch() {
+        let c42 = MachineConfig::preset("table4.2").unwrap();
+        let (cp, sp) = params(&c42, Oracle::None).unwrap();
+        assert_eq!((cp.l1_mshrs, cp.mshr_targets), (10, 20));
+        assert_eq!(sp.max_outstanding, 16);
+        let pf = sp.prefetch.unwrap();
+        assert_eq!((pf.page_lines, pf.mshrs, pf.stride), (64, 16, true));
+        let c52 = MachineConfig::preset("table5.2").unwrap();
+        let (cp, sp) = params(&c52, Oracle::None).unwrap();
+        assert_eq!((cp.l1_mshrs, cp.mshr_targets), (16, 20));
+        assert_eq!(sp.max_outstanding, 32);
+        let pf = sp.prefetch.unwrap();
+        assert_eq!((pf.page_lines, pf.mshrs, pf.stride), (32, 0, false));
+    }
 }

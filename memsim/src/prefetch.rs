@@ -42,6 +42,12 @@ pub struct PrefetchParams {
     pub stride: bool,
     /// Lines per page that prefetches do not cross (0: unbounded).
     pub page_lines: u64,
+    /// MSHRs of the level the prefetcher fills on behalf of its requester,
+    /// shared with that requester's demand misses (a private L2's MSHRs, Intel's
+    /// 16-entry L2 superqueue): a prefetch is dropped while the requester's
+    /// outstanding demand misses plus prefetches fill them. 0: bounded only by
+    /// the LLC banks' MSHRs (Table 5.2, whose prefetcher sits at the LLC).
+    pub mshrs: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -174,6 +180,7 @@ mod tests {
             train_window: 16,
             stride: false,
             page_lines: 0,
+            mshrs: 0,
         })
     }
 
@@ -225,6 +232,7 @@ mod tests {
             train_window: 16,
             stride: true,
             page_lines: 0,
+            mshrs: 0,
         });
         let mut out = Vec::new();
         for l in [10u64, 13, 15] {
@@ -250,6 +258,7 @@ mod tests {
             train_window: 16,
             stride: false,
             page_lines: 64,
+            mshrs: 0,
         });
         let mut out = Vec::new();
         for l in [57u64, 58, 59] {

@@ -268,6 +268,8 @@ pub struct MemOracle {
     pub spread_memory_banks: bool,
     /// Serve each L1 miss's timing at the least-busy LLC bank.
     pub spread_llc_banks: bool,
+    /// Granularity of the memory-bank spreading (`crate::oracle::PageSpreader`).
+    pub spread_page_bytes: u64,
 }
 
 /// Parameters of the memory side.
@@ -438,6 +440,10 @@ pub struct MemorySystem<D: DramBackend> {
     /// unless set with [`Self::set_max_outstanding`]).
     limits: Vec<u32>,
     prefetchers: Vec<StreamPrefetcher>,
+    /// Prefetches in flight per requester (bounded by `PrefetchParams::mshrs`).
+    pf_inflight: Vec<u32>,
+    /// BLP Ideal's page-to-bank choices.
+    spreader: crate::oracle::PageSpreader,
     /// DRAM bursts on their way to or queued at each memory bank (kept only
     /// under the BLP-Ideal oracle, `spread_memory_banks`, which reads it).
     bank_outstanding: Vec<u32>,
@@ -520,6 +526,11 @@ impl<D: DramBackend> MemorySystem<D> {
             now: 0,
             completions: Vec::new(),
             outstanding: vec![0; p.requesters as usize],
+            pf_inflight: vec![0; p.requesters as usize],
+            spreader: crate::oracle::PageSpreader::new(
+                mem_banks as u32,
+                p.oracle.spread_page_bytes,
+            ),
             limits: vec![p.max_outstanding; p.requesters as usize],
             prefetchers,
             bank_outstanding: vec![0; mem_banks],
@@ -710,6 +721,12 @@ impl<D: DramBackend> MemorySystem<D> {
             self.txns[i as usize].kind != TxnKind::Free,
             "transaction {i} freed twice"
         );
+        let x = &self.txns[i as usize];
+        if x.kind == TxnKind::Prefetch {
+            if let Some(c) = self.pf_inflight.get_mut(x.requester as usize) {
+                *c -= 1;
+            }
+        }
         self.txns[i as usize].kind = TxnKind::Free;
         self.free_txns.push(i);
     }
@@ -795,6 +812,13 @@ impl<D: DramBackend> MemorySystem<D> {
     }
 
     fn issue_prefetch(&mut self, requester: u32, line: u64, t: u64) {
+        // The prefetcher's level has no free MSHR for it (`PrefetchParams::mshrs`).
+        let r = requester as usize;
+        let cap = self.p.prefetch.map_or(0, |p| p.mshrs);
+        if cap > 0 && self.outstanding[r] + self.pf_inflight[r] >= cap {
+            return;
+        }
+        self.pf_inflight[r] += 1;
         let home = self.home_bank(line);
         self.st.pf_issued += 1;
         let node = self.p.requester_nodes[requester as usize];
@@ -1157,14 +1181,10 @@ impl<D: DramBackend> MemorySystem<D> {
     fn send_to_mc(&mut self, t: u64, txn: u32) {
         let x = self.txns[txn as usize];
         let addr = if self.p.oracle.spread_memory_banks && x.kind != TxnKind::DramWrite {
-            // BLP Ideal: the least-loaded memory bank (lowest index on ties).
-            let mut best = 0usize;
-            for (i, &c) in self.bank_outstanding.iter().enumerate() {
-                if c < self.bank_outstanding[best] {
-                    best = i;
-                }
-            }
-            self.dram().retarget(x.line << self.llc_shift, best as u32)
+            // BLP Ideal: page-granular spreading (`crate::oracle`).
+            let a = x.line << self.llc_shift;
+            let best = self.spreader.choose(a, &self.bank_outstanding);
+            self.dram().retarget(a, best)
         } else {
             x.line << self.llc_shift
         };

@@ -84,6 +84,7 @@ fn eval_quick(args: Args) -> anyhow::Result<()> {
         versions: Vec::new(),
         tiny: false,
         inputs: None,
+        machine: None,
         no_sweeps: true,
         report: None,
         cache: None,

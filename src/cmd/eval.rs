@@ -52,6 +52,11 @@ pub struct Args {
     /// machines). Default: quick with --quick, else full.
     #[arg(long, value_name = "SIZE", value_parser = ["quick", "full"])]
     pub inputs: Option<String>,
+    /// Machine variant: `faithful` (Tables 4.2/5.2, caches unshrunk) or
+    /// `shrunk` (caches scaled down for small inputs). Default: faithful for
+    /// full inputs, shrunk for quick and tiny ones.
+    #[arg(long, value_name = "VARIANT", value_parser = ["faithful", "shrunk"])]
+    pub machine: Option<String>,
     /// Skip the sensitivity sweeps of a full run.
     #[arg(long)]
     pub no_sweeps: bool,
@@ -91,6 +96,13 @@ pub fn options(args: &Args) -> EvalOptions {
         Some("full") => o.size = Size::Full,
         _ => {}
     }
+    let variant = match args.machine.as_deref() {
+        Some(name) => {
+            eval::machine::Variant::parse(name).unwrap_or(eval::machine::Variant::Faithful)
+        }
+        None => eval::machine::Variant::for_size(o.size),
+    };
+    o.machine_overrides = variant.overrides();
     if args.no_sweeps {
         o.sweeps = false;
     }

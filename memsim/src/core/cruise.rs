@@ -9,8 +9,8 @@
 //! every following cycle retires `width` instructions from the front (all are
 //! ready: an entry dispatched at cycle `c` is ready at `c + 1`) and dispatches
 //! `width` more, ready the next cycle: `R` stays constant, nothing touches the
-//! memory system, and run-ahead (oracle modes) is not triggered unless the ROB
-//! is full (then the cruise is not taken when run-ahead is on). So the core
+//! memory system, and MLP Ideal's clustering issues nothing (the cruise is not
+//! taken when a record could enter its window before the cruise ends). So the core
 //! sleeps until `t + 1 + ⌊G / width⌋` and its state after any number `e` of
 //! those cycles follows in closed form from a snapshot of the ROB: the first
 //! `e × width` instructions of (snapshot, then one `width` entry per cycle)
@@ -54,7 +54,11 @@ impl Core {
             || self.cur.is_none()
             || self.rob_count < w
             || self.rob_count > self.p.rob
-            || (self.p.lookahead > 0 && self.rob_count >= self.p.rob)
+            // MLP Ideal: no record may enter the window during the cruise (the
+            // ROB and the gap left after it still fill the window).
+            || (self.p.lookahead > 0
+                && u64::from(self.rob_count) + u64::from(self.gap_left) + 2
+                    <= u64::from(self.p.lookahead) + cycles * u64::from(w))
             || !self.rob.iter().all(|e| !e.record && e.ready <= t + 1)
             || !ENABLED.with(|c| c.get())
         {

@@ -28,10 +28,12 @@
 //! cycle at which it can make progress, or `None` when only a memory completion can
 //! wake it; idle cycles cost nothing.
 //!
-//! MLP Ideal (`lookahead > 0`, see [`crate::oracle`]): while the ROB is full behind an
-//! outstanding miss, the core pre-executes up to `lookahead` future records and sends
-//! their private-cache misses early (perfect runahead), so its off-chip requests are
-//! clustered as far as its MSHRs allow.
+//! MLP Ideal (`lookahead > 0`, see [`crate::oracle`]): every record whose access lies
+//! within `lookahead` (= ROB entries) instructions of the oldest unretired instruction
+//! is in the core's window; as soon as a record enters the window its private-cache
+//! miss is sent (clustered issue, as if dispatch had no width limit), not when
+//! dispatch reaches it. Nothing beyond the window is pre-executed; MSHRs still bound
+//! the misses in flight.
 //!
 //! Simplifications: a store merged into an outstanding read miss writes the line when
 //! it arrives even if the directory granted it shared (no second upgrade request);
@@ -248,6 +250,8 @@ pub struct Core {
     p: CoreParams,
     ahead: VecDeque<Op>,
     ra_pos: usize,
+    /// Instructions (gaps plus accesses) of `ahead[..ra_pos]`.
+    ra_instr: u64,
     l1: CacheArray,
     mshr: MshrFile,
     l2: Option<CacheArray>,
@@ -276,6 +280,7 @@ impl Core {
             cur: None,
             ahead: VecDeque::new(),
             ra_pos: 0,
+            ra_instr: 0,
             exhausted: false,
             wb_used: 0,
             done: false,
@@ -335,7 +340,10 @@ impl Core {
         src: &mut dyn RecordSource,
     ) -> Result<Option<Op>, crate::manycore::SimError> {
         if let Some(op) = self.ahead.pop_front() {
-            self.ra_pos = self.ra_pos.saturating_sub(1);
+            if self.ra_pos > 0 {
+                self.ra_pos -= 1;
+                self.ra_instr -= u64::from(op.gap) + 1;
+            }
             return Ok(Some(op));
         }
         if self.exhausted {
@@ -454,7 +462,7 @@ impl Core {
             self.st.cycles = t;
             return Ok(None);
         }
-        if self.p.lookahead > 0 && (blocked || self.rob_count >= self.p.rob) {
+        if self.p.lookahead > 0 {
             self.runahead(t, mem, src)?;
         }
         if progressed {
@@ -570,8 +578,20 @@ impl Core {
         mem: &mut MemorySystem<D>,
         src: &mut dyn RecordSource,
     ) -> Result<(), crate::manycore::SimError> {
-        while self.ra_pos < self.p.lookahead as usize {
-            if self.mshr.is_full() {
+        if matches!(self.cur, Some(op) if op.kind == OpKind::Barrier) {
+            // The window ends at a barrier.
+            return Ok(());
+        }
+        // Instructions before the first record not yet in `ahead[..ra_pos]`:
+        // the ROB, the current record's remaining gap and its access.
+        let base = u64::from(self.rob_count)
+            + u64::from(self.gap_left)
+            + u64::from(self.cur.is_some())
+            + self.ra_instr;
+        let window = u64::from(self.p.lookahead);
+        let mut used = base;
+        loop {
+            if used >= window || self.mshr.is_full() {
                 break;
             }
             if self.ra_pos >= self.ahead.len() {
@@ -587,10 +607,12 @@ impl Core {
                 }
             }
             let op = self.ahead[self.ra_pos];
-            if op.kind == OpKind::Barrier {
+            if op.kind == OpKind::Barrier || used + u64::from(op.gap) + 1 > window {
                 break;
             }
             self.ra_pos += 1;
+            used += u64::from(op.gap) + 1;
+            self.ra_instr += u64::from(op.gap) + 1;
             let line = op.addr >> self.l1_shift;
             if self.l1.probe(line).is_some() || self.mshr.find(line).is_some() {
                 continue;
@@ -613,6 +635,7 @@ impl Core {
             };
             if mem.issue(req, t + self.p.l1_latency).is_err() {
                 self.ra_pos -= 1;
+                self.ra_instr -= u64::from(op.gap) + 1;
                 break;
             }
             self.mshr.allocate(line).expect("checked not full");
@@ -758,3 +781,6 @@ impl Core {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

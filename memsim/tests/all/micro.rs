@@ -85,6 +85,7 @@ fn build(
             train_window: 16,
             stride: false,
             page_lines: 0,
+            mshrs: 0,
         }),
         coherence,
         max_outstanding: 64,
@@ -93,7 +94,7 @@ fn build(
             dram_fs: 1000,
         },
         epoch: 2500,
-        oracle: oracle.memory_side(),
+        oracle: oracle.memory_side(2048),
     };
     let dram = SimpleDram::new(4, 8, 2048, DRAM_LAT, 128);
     Manycore::new(cores, cp, sp, dram).unwrap()

@@ -218,6 +218,9 @@ pub struct SimStats {
     /// Prefetched lines later hit by a demand request.
     #[serde(default)]
     pub prefetches_useful: u64,
+    /// Demand LLC misses per thousand instructions (Table 4.1's MPKI).
+    #[serde(default)]
+    pub llc_mpki: f64,
 }
 
 /// Why a stage did not produce a result.

@@ -135,31 +135,78 @@ pub fn materialize(spec: &MachineSpec) -> Result<String, String> {
     Ok(text)
 }
 
-/// Cache sizes of every evaluation run (`--quick`, the full run, the tiny CI
-/// size): the dissertation's inputs exceed the last-level cache at least 4x
-/// (§4.5.1, §5.6.1), and our inputs (0.3-8 MiB, sized so traces stay
-/// simulable in the time budget) would fit the presets' 10 MB / 18 MB LLCs and
-/// never reach DRAM. So the runs shrink the caches, keeping associativity,
-/// line size and latencies: `table4.2` L1 4 KiB, L2 16 KiB, L3 128 KiB;
-/// `table5.2` L1 4 KiB, L2 (LLC) 32 KiB per tile (1.1 MiB in all).
+/// The machine variants of the evaluation (issue #36 part 1).
 ///
-/// The ch. 5 LLC is the smallest that keeps eq. 5.1 meaningful: its window
-/// size IW = C / (D·n) with C the LLC capacity in lines, D an iteration
-/// block's lines and n = 36 cores. With 8 KiB tiles IW is 1 for every nest
-/// whose IB is a row of the full inputs (60-1600 lines), every core then
-/// holds one IB per window and MLP-first, CLP-first and Balanced produce the
-/// same schedule; 32 KiB tiles give IW 2-9. The price is that the smaller
-/// ch. 5 inputs fit in that LLC (see the report's LLC hit rates). The
-/// machine label of every record shows the overrides.
+/// * `faithful` — the studies' presets as Tables 4.2 and 5.2 give them, caches
+///   unshrunk (10 MB L3; 36 x 512 KB LLC), real MSHR limits and a page-bounded
+///   prefetcher: the default of a run on the full inputs.
+/// * `shrunk` — the same machines with the caches scaled down for the small
+///   inputs of `--quick` and `--tiny`, which would otherwise fit in the LLC and
+///   never reach DRAM (the dissertation's inputs exceed the LLC at least 4x,
+///   §4.5.1, §5.6.1). Associativity, line size and latencies are kept:
+///   `table4.2` L1 4 KiB, L2 16 KiB, L3 128 KiB; `table5.2` L1 4 KiB, L2 (LLC)
+///   32 KiB per tile (1.1 MiB in all). The ch. 5 LLC is the smallest that keeps
+///   eq. 5.1 meaningful: its window size IW = C / (D·n) with C the LLC capacity
+///   in lines, D an iteration block's lines and n = 36 cores. With 8 KiB tiles
+///   IW is 1 for every nest whose IB is a row of the full inputs (60-1600
+///   lines), every core then holds one IB per window and MLP-first, CLP-first
+///   and Balanced produce the same schedule; 32 KiB tiles give IW 2-9.
+///
+/// The machine label of every record shows the overrides, so a record says
+/// which variant produced it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The tables' machines, caches unshrunk.
+    Faithful,
+    /// Caches scaled down for small inputs.
+    Shrunk,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 2] = [Variant::Faithful, Variant::Shrunk];
+
+    /// The variant's name (`--machine`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Faithful => "faithful",
+            Variant::Shrunk => "shrunk",
+        }
+    }
+
+    /// The variant called `name`.
+    pub fn parse(name: &str) -> Option<Variant> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The default variant for an input size: faithful for the full inputs,
+    /// shrunk for the quick and tiny ones.
+    pub fn for_size(size: super::backend::Size) -> Variant {
+        match size {
+            super::backend::Size::Full => Variant::Faithful,
+            _ => Variant::Shrunk,
+        }
+    }
+
+    /// The overrides of the studies' presets (dotted TOML path, value).
+    pub fn overrides(self) -> Vec<(super::versions::Study, String, i64)> {
+        use super::versions::Study::{Ch4, Ch5};
+        match self {
+            Variant::Faithful => Vec::new(),
+            Variant::Shrunk => vec![
+                (Ch4, "l1.size_bytes".into(), 4 << 10),
+                (Ch4, "l2.size_bytes".into(), 16 << 10),
+                (Ch4, "llc.size_bytes".into(), 128 << 10),
+                (Ch5, "l1.size_bytes".into(), 4 << 10),
+                (Ch5, "llc.size_bytes".into(), 36 * (32 << 10)),
+            ],
+        }
+    }
+}
+
+/// The `shrunk` variant's overrides (see [`Variant`]).
 pub fn small_input_caches() -> Vec<(super::versions::Study, String, i64)> {
-    use super::versions::Study::{Ch4, Ch5};
-    vec![
-        (Ch4, "l1.size_bytes".into(), 4 << 10),
-        (Ch4, "l2.size_bytes".into(), 16 << 10),
-        (Ch4, "llc.size_bytes".into(), 128 << 10),
-        (Ch5, "l1.size_bytes".into(), 4 << 10),
-        (Ch5, "llc.size_bytes".into(), 36 * (32 << 10)),
-    ]
+    Variant::Shrunk.overrides()
 }
 
 /// The integer at `path` of the materialized machine `spec`.
@@ -266,6 +313,32 @@ mod tests {
             let c = MachineConfig::from_toml_str(&materialize(&spec).unwrap(), "x").unwrap();
             assert!(c.llc.size_bytes <= 36 * (32 << 10), "{}", spec.label());
             assert_eq!(c.dram, MachineConfig::load(study.machine()).unwrap().dram);
+        }
+    }
+
+    #[test]
+    fn faithful_variant_is_the_tables_machine() {
+        use crate::eval::backend::Size;
+        assert_eq!(Variant::for_size(Size::Full), Variant::Faithful);
+        assert_eq!(Variant::for_size(Size::Quick), Variant::Shrunk);
+        assert_eq!(Variant::for_size(Size::Tiny), Variant::Shrunk);
+        let o = crate::eval::EvalOptions::full("x");
+        for study in [
+            crate::eval::versions::Study::Ch4,
+            crate::eval::versions::Study::Ch5,
+        ] {
+            let c = MachineConfig::from_toml_str(&materialize(&o.machine(study)).unwrap(), "x")
+                .unwrap();
+            assert_eq!(c, MachineConfig::load(study.machine()).unwrap());
+        }
+        let c = MachineConfig::from_toml_str(
+            &materialize(&o.machine(crate::eval::versions::Study::Ch4)).unwrap(),
+            "x",
+        )
+        .unwrap();
+        assert_eq!(c.llc.size_bytes, 10 << 20);
+        for v in Variant::ALL {
+            assert_eq!(Variant::parse(v.name()), Some(v));
         }
     }
 

@@ -155,7 +155,7 @@ impl EvalOptions {
             check_checksums: true,
             cache: None,
             report: None,
-            machine_overrides: machine::small_input_caches(),
+            machine_overrides: machine::Variant::Shrunk.overrides(),
             keep_traces: false,
             input_scale: 1,
         }
@@ -169,6 +169,7 @@ impl EvalOptions {
             quick_benchmarks: false,
             sweeps: true,
             keep_traces: false,
+            machine_overrides: machine::Variant::Faithful.overrides(),
             ..Self::quick(out)
         }
     }

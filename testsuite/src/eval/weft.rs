@@ -514,6 +514,7 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         dram_requests: st.memory.dram_requests,
         prefetches_filled: st.memory.prefetches_filled,
         prefetches_useful: st.memory.prefetches_useful,
+        llc_mpki: st.llc_mpki,
     })
 }
 

@@ -147,6 +147,7 @@ impl Backend for Synthetic {
             dram_requests: 0,
             prefetches_filled: 0,
             prefetches_useful: 0,
+            llc_mpki: 0.0,
         })
     }
 }

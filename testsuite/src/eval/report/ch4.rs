@@ -28,6 +28,7 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
         "\n## Chapter 4: BLP of irregular applications (`table4.2`)\n"
     );
     let _ = writeln!(s, "Versions: Original (FR-FCFS alone), BLP Optimized (inspector/executor, Algorithm 4), MLP Ideal and BLP Ideal (simulator oracles, §4.3), PAR-BS and TCM alone and with BLP Optimized, GPART-style data reordering (§4.5.5). Percentages are against Original on the same benchmark.");
+    super::calibration::table(s, inp);
     averages_table(s, Study::Ch4, inp.a4);
     for (title, cell) in CH4_TABLES {
         per_bench_table(s, inp, Study::Ch4, title, cell);
