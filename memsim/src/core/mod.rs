@@ -650,6 +650,61 @@ impl Core {
         }
     }
 
+    /// Functional warming (sampled simulation, [`crate::sample`]): applies `op`
+    /// to the private caches without timing or statistics. Returns whether it
+    /// misses every private level (the memory side then sees the request);
+    /// dirty lines leaving the core are pushed to `writebacks` (addresses).
+    pub fn warm(&mut self, op: Op, writebacks: &mut Vec<u64>) -> bool {
+        let line = op.addr >> self.l1_shift;
+        let store = op.kind == OpKind::Write;
+        if let Some(s) = self.l1.access(line) {
+            if store {
+                self.l1.set_dirty(s, true);
+                self.l1.set_prefetched(s, true);
+            }
+            return false;
+        }
+        let mut missed = true;
+        if let (Some(l2), Some(l2p)) = (self.l2.as_mut(), self.p.l2) {
+            let sh = l2p.geom.line_shift();
+            let l2line = op.addr >> sh;
+            if l2.access(l2line).is_some() {
+                missed = false;
+            } else {
+                let (_, victim) = l2.insert(l2line);
+                if let Some(v) = victim.filter(|v| v.dirty) {
+                    writebacks.push(v.line << sh);
+                }
+            }
+        }
+        let (s, victim) = self.l1.insert(line);
+        if let Some(v) = victim.filter(|v| v.dirty) {
+            let addr = v.line << self.l1_shift;
+            match (self.l2.as_mut(), self.p.l2) {
+                (Some(l2), Some(l2p)) => {
+                    let sh = l2p.geom.line_shift();
+                    let s2 = match l2.access(addr >> sh) {
+                        Some(s2) => s2,
+                        None => {
+                            let (s2, v2) = l2.insert(addr >> sh);
+                            if let Some(v2) = v2.filter(|v| v.dirty) {
+                                writebacks.push(v2.line << sh);
+                            }
+                            s2
+                        }
+                    };
+                    l2.set_dirty(s2, true);
+                }
+                _ => writebacks.push(addr),
+            }
+        }
+        if store {
+            self.l1.set_dirty(s, true);
+            self.l1.set_prefetched(s, true);
+        }
+        missed
+    }
+
     fn write_back_l1<D: DramBackend>(&mut self, l1line: u64, t: u64, mem: &mut MemorySystem<D>) {
         let addr = l1line << self.l1_shift;
         if let (Some(l2), Some(l2p)) = (self.l2.as_mut(), self.p.l2) {

@@ -12,3 +12,4 @@ mod hostile;
 mod manycore_golden;
 mod micro;
 mod oddities;
+mod sampling;
