@@ -93,6 +93,9 @@ pub struct SampledRun {
     pub detailed: RunStats,
 }
 
+/// DRAM statistics epoch of a sampled run (DRAM cycles).
+const SAMPLED_EPOCH: u64 = 200;
+
 /// Simulates `src` on `cfg` with sampling `params` ([`crate::sample`]); the
 /// DRAM model runs on the simulating thread (warming updates its row buffers).
 pub fn simulate_sampled(
@@ -102,11 +105,17 @@ pub fn simulate_sampled(
     params: SampleParams,
     progress: impl FnMut(u64),
 ) -> Result<SampledRun, SimError> {
+    // Finer DRAM statistics epochs (the mean BLP does not depend on them), so
+    // that the BLP weighting resolves each segment's steady part.
+    let mut cfg = cfg.clone();
+    cfg.dram.epoch_cycles = cfg.dram.epoch_cycles.min(SAMPLED_EPOCH);
+    let cfg = &cfg;
     let mut m = build(cfg, opts)?;
     let mut s = SampledSource::new(Plain(src), cfg.core.count, params);
     let detailed = m.run_driven(&mut s, progress)?;
     let warmed = s.warmed();
-    let est = s.finish(detailed.cycles);
+    let finish: Vec<u64> = detailed.per_core.iter().map(|c| c.cycles).collect();
+    let est = s.finish(detailed.cycles, &finish);
     let clocks = m.memory().params().clocks;
     let epoch_len = cfg.dram.epoch_cycles;
     let epochs = m.memory_mut().dram_mut().final_stats().blp_epochs.clone();

@@ -1,14 +1,24 @@
 //! Extrapolation of a sampled run (module docs of [`crate::sample`]): cycles
 //! with a 95% confidence interval, phase cycles, and BLP.
 //!
-//! Segment `j` ran `cycles_j` detailed cycles for `detailed_j` records (the
-//! most any core ran in it) and stands for a period of `total_j` records (the
-//! most any core had in it, detailed plus warmed); its estimate is
-//! `cycles_j * total_j / detailed_j` (exact, factor 1, when nothing was warmed).
+//! Cycles: in segment `j` core `c` ran `d_cj` records in detail in `t_cj`
+//! cycles (from the segment's start to its arrival at the barrier, so waiting
+//! for slower cores is not counted), and the `w_cj` records warmed between its
+//! previous segment and this one are attributed to it (those warmed after its
+//! last segment of an interval, to that last one), so that an interval's first
+//! segment, at the start of the region, stands only for itself; it stands for `t_cj * (d_cj + w_cj) / d_cj` cycles. An interval (between
+//! two trace barriers) lasts as long as its slowest core, `max_c sum_j` of
+//! these, plus the release delay after the last arrival; the run is the sum of
+//! its intervals. With nothing warmed this is the simulated time exactly.
+//! Segment `j` as a whole ran `cycles_j` cycles for `detailed_j` records (the
+//! most any core ran in it) and stands for `total_j` (the most any core had,
+//! detailed plus warmed); its factor `total_j / detailed_j` weights BLP.
 //! Error: the rate `r_j = cycles_j / detailed_j` of a sampled segment stands
 //! for its `total_j - detailed_j` warmed records; its error is taken as the
-//! spread of the rates of the sampled segments within the same interval
-//! (pooled variance `s^2` over intervals with two or more), so the estimate's
+//! spread of the rates of all segments of the same interval (pooled variance
+//! `s^2` over the intervals with a sampled segment; the unsampled first and
+//! last segments of an interval, with their start-up and barrier wait, make it
+//! conservative), so the estimate's
 //! variance is `s^2 * sum_j (total_j - detailed_j)^2` and the interval is
 //! `+- 1.96 sqrt(.)`. With no interval holding two sampled segments the
 //! interval is unknown (`None`), never zero.
@@ -16,6 +26,12 @@
 use crate::stats::EpochSample;
 use crate::trace::BarrierPhase;
 use serde::Serialize;
+
+/// Share of a sampled segment's steady part (until its first arrival) left
+/// out of BLP as detailed warm-up: the pipeline and the memory side start
+/// each segment drained (`docs/sampling.md` measures the effect).
+const BLP_WARMUP_NUM: u64 = 1;
+const BLP_WARMUP_DEN: u64 = 4;
 
 /// Phase a segment belongs to (between the trace's tagged barriers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -41,6 +57,9 @@ pub struct Segment {
     pub detailed: u64,
     /// Records of its period (the most of any core, detailed plus warmed).
     pub total: u64,
+    /// First arrival at the closing barrier of a core that ran records in it
+    /// (`end` if none did): until then every active core is still running.
+    pub first_arrival: u64,
     /// Interval (between trace barriers) index.
     pub interval: u64,
     /// Phase.
@@ -74,6 +93,15 @@ pub struct Estimator {
     start: u64,
     interval: u64,
     phase: Phase,
+    /// Per core, the estimated busy cycles of the current interval so far.
+    acc: Vec<f64>,
+    /// Per core, records warmed since its last segment, not yet attributed.
+    pend: Vec<u64>,
+    /// Per core, its last segment in this interval: (index, cycles, detailed
+    /// records, records it stands for).
+    last: Vec<Option<(usize, f64, u64, u64)>>,
+    /// Estimated cycles of each closed interval, with its phase.
+    intervals: Vec<(f64, Phase)>,
 }
 
 /// The extrapolated results of a sampled run.
@@ -102,20 +130,56 @@ pub struct SampleEstimate {
 }
 
 impl Estimator {
-    /// Ends the current segment at `r`; `phase` is the tag of the trace barrier
-    /// released there (`None` for a sampling barrier).
-    pub fn close(&mut self, r: u64, detailed: u64, total: u64, phase: Option<BarrierPhase>) {
+    /// Ends the current segment at `r`: core `c` ran `recs[c]` records in
+    /// detail and reached the barrier (or finished) at `arrival[c]`, and
+    /// `warmed[c]` records were warmed after them; `phase` is the tag of the
+    /// trace barrier released at `r` (`None` for a sampling barrier).
+    pub fn close(
+        &mut self,
+        r: u64,
+        arrival: &[u64],
+        recs: &[u64],
+        warmed: &[u64],
+        phase: Option<BarrierPhase>,
+    ) {
+        let n = recs.len();
+        if self.acc.len() < n {
+            self.acc.resize(n, 0.0);
+            self.pend.resize(n, 0);
+            self.last.resize(n, None);
+        }
+        let end = r.max(self.start);
+        let idx = self.segments.len();
+        let mut detailed = 0;
+        let mut total = 0;
+        let mut last = None::<u64>;
+        let mut first = end;
+        for c in 0..n {
+            if recs[c] > 0 {
+                // The records warmed before this segment are attributed to it.
+                let w = std::mem::take(&mut self.pend[c]);
+                let a = arrival[c].clamp(self.start, end);
+                let t = (a - self.start) as f64;
+                self.acc[c] += t * (recs[c] + w) as f64 / recs[c] as f64;
+                self.last[c] = Some((idx, t, recs[c], recs[c] + w));
+                detailed = detailed.max(recs[c]);
+                total = total.max(recs[c] + w);
+                last = Some(last.map_or(a, |l| l.max(a)));
+                first = first.min(a);
+            }
+            self.pend[c] += warmed.get(c).copied().unwrap_or(0);
+        }
         self.segments.push(Segment {
             start: self.start,
-            end: r.max(self.start),
+            end,
             detailed,
-            total: total.max(detailed),
+            total,
+            first_arrival: first,
             interval: self.interval,
             phase: self.phase,
         });
-        self.start = r.max(self.start);
         if let Some(p) = phase {
-            self.interval += 1;
+            self.close_interval(end - last.unwrap_or(self.start));
             self.phase = match p {
                 BarrierPhase::InspectStart => Phase::Inspection,
                 BarrierPhase::RegionStart => Phase::Region,
@@ -123,6 +187,32 @@ impl Estimator {
                 BarrierPhase::None => self.phase,
             };
         }
+        self.start = end;
+    }
+
+    /// Closes the run at `end` (its cycles), each core having finished at
+    /// `finish[c]` after `recs[c]` records of the last segment.
+    pub fn finish(&mut self, end: u64, finish: &[u64], recs: &[u64]) {
+        self.close(end, finish, recs, &[], Some(BarrierPhase::None));
+    }
+
+    /// The interval's estimate: its slowest core plus the release delay `tail`
+    /// after the last arrival.
+    fn close_interval(&mut self, tail: u64) {
+        // Records warmed after a core's last segment: attributed to that one.
+        for c in 0..self.pend.len() {
+            let w = std::mem::take(&mut self.pend[c]);
+            if let (true, Some((i, t, d, tot))) = (w > 0, self.last[c]) {
+                self.acc[c] += t * w as f64 / d as f64;
+                let s = &mut self.segments[i];
+                s.total = s.total.max(tot + w);
+            }
+            self.last[c] = None;
+        }
+        let busy = self.acc.iter().copied().fold(0.0, f64::max);
+        self.intervals.push((busy + tail as f64, self.phase));
+        self.acc.fill(0.0);
+        self.interval += 1;
     }
 
     /// The segments.
@@ -141,10 +231,9 @@ impl Estimator {
         let mut cycles = 0.0;
         let mut insp = 0.0;
         let mut region = 0.0;
-        for s in &self.segments {
-            let e = s.cycles() as f64 * s.factor();
+        for &(e, phase) in &self.intervals {
             cycles += e;
-            match s.phase {
+            match phase {
                 Phase::Inspection => insp += e,
                 Phase::Region => region += e,
                 Phase::Other => {}
@@ -161,66 +250,76 @@ impl Estimator {
             blp: self.blp(epochs, epoch_len, to_dram),
             segments: self.segments.len() as u64,
             sampled_segments: self.segments.iter().filter(|s| s.sampled()).count() as u64,
-            intervals: self.interval + 1,
+            intervals: self.intervals.len() as u64,
         }
     }
 
     fn ci95(&self) -> Option<f64> {
-        let mut ss = 0.0;
-        let mut dof = 0u64;
-        let mut weight = 0.0;
-        let mut i = 0;
-        let segs: Vec<&Segment> = self.segments.iter().filter(|s| s.sampled()).collect();
-        while i < segs.len() {
-            let mut j = i;
-            while j < segs.len() && segs[j].interval == segs[i].interval {
-                j += 1;
+        if !self.segments.iter().any(|s| s.sampled()) {
+            return Some(0.0);
+        }
+        let rate = |s: &Segment| s.cycles() as f64 / s.detailed as f64;
+        let (mut ss, mut dof, mut weight) = (0.0, 0u64, 0.0);
+        for g in self.segments.chunk_by(|a, b| a.interval == b.interval) {
+            let g: Vec<&Segment> = g.iter().filter(|s| s.detailed > 0).collect();
+            if g.iter().all(|s| !s.sampled()) {
+                continue;
             }
-            let g = &segs[i..j];
-            let rate = |s: &Segment| s.cycles() as f64 / s.detailed as f64;
             let mean = g.iter().map(|s| rate(s)).sum::<f64>() / g.len() as f64;
             ss += g.iter().map(|s| (rate(s) - mean).powi(2)).sum::<f64>();
             dof += g.len() as u64 - 1;
             weight += g
                 .iter()
+                .filter(|s| s.sampled())
                 .map(|s| ((s.total - s.detailed) as f64).powi(2))
                 .sum::<f64>();
-            i = j;
         }
-        if segs.is_empty() {
-            return Some(0.0);
-        }
-        if dof == 0 {
-            return None;
-        }
-        Some(1.96 * (ss / dof as f64 * weight).sqrt())
+        (dof > 0).then(|| 1.96 * (ss / dof as f64 * weight).sqrt())
     }
 
-    /// BLP over the DRAM epochs, each weighted by the mean factor of the
-    /// segments it overlaps (factor 1 outside every segment).
+    /// BLP over the DRAM epochs, each weighted by the time the cycles it
+    /// overlaps stand for. A sampled segment's cycles until its first arrival
+    /// (every active core running, the steady state) stand for the whole
+    /// segment times its factor, its tail (cores draining and waiting for the
+    /// slowest, an artifact of sampling) for nothing; cycles of unsampled
+    /// segments and after the last one stand for themselves.
     fn blp(&self, epochs: &[EpochSample], epoch_len: u64, to_dram: impl Fn(u64) -> u64) -> f64 {
-        let segs: Vec<(u64, u64, f64)> = self
-            .segments
-            .iter()
-            .filter(|s| s.end > s.start)
-            .map(|s| (to_dram(s.start), to_dram(s.end), s.factor()))
-            .collect();
+        // (start, end, weight per cycle) in DRAM cycles, in time order.
+        let mut win: Vec<(u64, u64, f64)> = Vec::new();
+        for s in self.segments.iter().filter(|s| s.end > s.start) {
+            let (a, b) = (to_dram(s.start), to_dram(s.end));
+            if !s.sampled() {
+                win.push((a, b, 1.0));
+                continue;
+            }
+            let f = to_dram(s.first_arrival.clamp(s.start, s.end));
+            // Steady state: after the warm-up quarter, before the first arrival.
+            let w = a + (f - a) * BLP_WARMUP_NUM / BLP_WARMUP_DEN;
+            if f > w {
+                win.push((a, w, 0.0));
+                win.push((w, f, s.factor() * (b - a) as f64 / (f - w) as f64));
+                win.push((f, b, 0.0));
+            } else {
+                win.push((a, b, s.factor()));
+            }
+        }
         let (mut num, mut den) = (0.0, 0.0);
+        let len = epoch_len.max(1);
         let mut k = 0;
         for e in epochs {
-            let (a, b) = (e.start, e.start + epoch_len.max(1));
-            while k < segs.len() && segs[k].1 <= a {
+            let (a, b) = (e.start, e.start + len);
+            while k < win.len() && win[k].1 <= a {
                 k += 1;
             }
-            let (mut w, mut cov) = (0.0, 0.0);
+            let (mut w, mut cov) = (0.0, 0u64);
             let mut j = k;
-            while j < segs.len() && segs[j].0 < b {
-                let o = (segs[j].1.min(b) - segs[j].0.max(a)) as f64;
-                w += o * segs[j].2;
+            while j < win.len() && win[j].0 < b {
+                let o = win[j].1.min(b).saturating_sub(win[j].0.max(a));
+                w += o as f64 * win[j].2;
                 cov += o;
                 j += 1;
             }
-            let f = if cov > 0.0 { w / cov } else { 1.0 };
+            let f = (w + (len - cov.min(len)) as f64) / len as f64;
             num += f * e.busy_unit_cycles as f64;
             den += f * e.any_busy_cycles as f64;
         }
@@ -236,43 +335,64 @@ impl Estimator {
 mod tests {
     use super::*;
 
-    fn est(segs: &[(u64, u64, u64)]) -> Estimator {
+    /// One core: segments `(release, detailed records, warmed records)`,
+    /// the core arriving at each release, then the end of the run.
+    fn est(segs: &[(u64, u64, u64)], end: u64) -> Estimator {
         let mut e = Estimator::default();
-        for &(r, d, t) in segs {
-            e.close(r, d, t, None);
+        for &(r, d, w) in segs {
+            e.close(r, &[r], &[d], &[w], None);
         }
+        e.finish(end, &[end], &[0]);
         e
     }
 
     #[test]
     fn full_detail_is_exact_and_has_no_error() {
-        let mut e = est(&[(100, 10, 10), (250, 20, 20)]);
-        e.close(300, 5, 5, Some(BarrierPhase::RegionEnd));
+        let mut e = Estimator::default();
+        e.close(100, &[90, 99], &[10, 4], &[0, 0], Some(BarrierPhase::None));
+        e.close(
+            250,
+            &[249, 120],
+            &[20, 3],
+            &[0, 0],
+            Some(BarrierPhase::RegionStart),
+        );
+        e.finish(300, &[300, 260], &[5, 2]);
         let s = e.estimate(&[], 2500, |c| c);
         assert_eq!(s.cycles, 300.0);
+        assert_eq!(s.region_cycles, 50.0);
         assert_eq!(s.cycles_ci95, Some(0.0));
         assert_eq!(s.detailed_cycles, 300);
         assert_eq!(s.sampled_segments, 0);
+        assert_eq!(s.intervals, 3);
     }
 
     #[test]
-    fn sampled_segments_scale_and_spread_gives_interval() {
-        // Two sampled segments of one interval: rates 10 and 12 cycles/record.
-        let e = est(&[(100, 10, 100), (220, 10, 100)]);
-        let s = e.estimate(&[], 2500, |c| c);
-        assert_eq!(s.cycles, 1000.0 + 1200.0);
-        // s^2 = ((10-11)^2 + (12-11)^2) / 1 = 2; weight = 90^2 * 2.
-        let want = 1.96 * (2.0f64 * 2.0 * 8100.0).sqrt();
+    fn sampled_segments_scale_per_core_and_spread_gives_interval() {
+        // Rates 10 and 12 cycles/record, 90 records warmed between: the
+        // second segment stands for them, the first only for itself.
+        let s = est(&[(100, 10, 90), (220, 10, 0)], 220).estimate(&[], 2500, |c| c);
+        assert_eq!(s.cycles, 100.0 + 1200.0);
+        // s^2 = ((10-11)^2 + (12-11)^2) / 1 = 2; weight = 90^2 (one sampled).
+        let want = 1.96 * (2.0f64 * 8100.0).sqrt();
         assert!((s.cycles_ci95.unwrap() - want).abs() < 1e-9);
-        // A single sampled segment: the interval is unknown, not zero.
-        let one = est(&[(100, 10, 100)]).estimate(&[], 2500, |c| c);
+        // Records warmed after the last segment are attributed to it.
+        let s = est(&[(100, 10, 90), (220, 10, 90)], 220).estimate(&[], 2500, |c| c);
+        assert_eq!(s.cycles, 100.0 + 1200.0 + 1080.0);
+        // A single segment with a rate: the interval is unknown, not zero.
+        let one = est(&[(100, 10, 90)], 100).estimate(&[], 2500, |c| c);
         assert_eq!(one.cycles_ci95, None);
+        // The slowest core sets the interval; a core's wait is not scaled.
+        let mut e = Estimator::default();
+        e.close(100, &[100, 40], &[10, 10], &[10, 10], None);
+        e.finish(100, &[100, 40], &[0, 0]);
+        assert_eq!(e.estimate(&[], 2500, |c| c).cycles, 200.0);
     }
 
     #[test]
     fn blp_weights_epochs_by_factor() {
         // Segment 1 (factor 1) covers epoch 0, segment 2 (factor 3) epoch 1.
-        let e = est(&[(100, 10, 10), (200, 10, 30)]);
+        let e = est(&[(100, 10, 0), (200, 10, 20)], 200);
         let ep = |start, busy, any| EpochSample {
             start,
             busy_unit_cycles: busy,

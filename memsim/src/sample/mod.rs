@@ -142,6 +142,7 @@ pub struct SampledSource<S: RecordSource> {
     /// A trace barrier met while warming, handed out next.
     pending: Vec<Option<Op>>,
     warmed_now: Vec<u64>,
+    arrival: Vec<u64>,
     wbs: Vec<u64>,
     warmed: Warmed,
     est: Estimator,
@@ -159,6 +160,7 @@ impl<S: RecordSource> SampledSource<S> {
             waiting: vec![false; n],
             pending: vec![None; n],
             warmed_now: vec![0; n],
+            arrival: Vec::with_capacity(n),
             wbs: Vec::new(),
             warmed: Warmed::default(),
             est: Estimator::default(),
@@ -180,11 +182,10 @@ impl<S: RecordSource> SampledSource<S> {
         &self.est
     }
 
-    /// Closes the last segment at `end` (the run's cycles) and returns the
-    /// estimator.
-    pub fn finish(mut self, end: u64) -> Estimator {
-        let d = self.seg.iter().copied().max().unwrap_or(0);
-        self.est.close(end, d, d, None);
+    /// Closes the last segment at `end` (the run's cycles; core `c` finished
+    /// at `finish[c]`) and returns the estimator.
+    pub fn finish(mut self, end: u64, finish: &[u64]) -> Estimator {
+        self.est.finish(end, finish, &self.seg);
         self.est
     }
 
@@ -256,30 +257,28 @@ impl<S: RecordSource, D: DramBackend> Driver<D> for SampledSource<S> {
         cores: &mut [Core],
         mem: &mut MemorySystem<D>,
     ) -> Result<(), SimError> {
-        let detailed = self.seg.iter().copied().max().unwrap_or(0);
-        let mut total = detailed;
+        self.arrival.clear();
+        self.arrival.extend(
+            cores
+                .iter()
+                .map(|c| c.at_barrier().unwrap_or(c.stats().cycles)),
+        );
+        self.warmed_now.fill(0);
         if how == Release::Sample {
             for c in 0..cores.len() {
-                self.warmed_now[c] = 0;
                 if self.waiting[c] {
                     self.warmed_now[c] = self.warm_core(c, &mut cores[c], mem)?;
                     self.waiting[c] = false;
                     self.pos[c] = 0;
                 }
             }
-            total = self
-                .seg
-                .iter()
-                .zip(&self.warmed_now)
-                .map(|(a, b)| a + b)
-                .max()
-                .unwrap_or(0);
         }
         let phase = match how {
             Release::Sample => None,
             Release::Trace(p) => Some(p),
         };
-        self.est.close(r, detailed, total, phase);
+        self.est
+            .close(r, &self.arrival, &self.seg, &self.warmed_now, phase);
         self.seg.fill(0);
         Ok(())
     }

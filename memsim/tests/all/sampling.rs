@@ -111,18 +111,21 @@ fn systematic_sampling_is_near_the_full_run() {
     let opts = RunOptions::default();
     let full = simulate(
         &cfg,
-        &mut workload(cfg.core.count as usize, 3, 40_000),
+        &mut workload(cfg.core.count as usize, 2, 24_000),
         &opts,
         |_| {},
     )
     .unwrap();
-    let p = SampleParams {
-        period: 8000,
-        detailed: 2000,
-    };
+    let p = std::env::var("SAMPLE_SPEC")
+        .ok()
+        .map(|v| SampleParams::parse(&v).unwrap())
+        .unwrap_or(SampleParams {
+            period: 16000,
+            detailed: 4000,
+        });
     let s = simulate_sampled(
         &cfg,
-        &mut workload(cfg.core.count as usize, 3, 40_000),
+        &mut workload(cfg.core.count as usize, 2, 24_000),
         &opts,
         p,
         |_| {},
