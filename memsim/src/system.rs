@@ -1378,7 +1378,8 @@ impl<D: DramBackend> MemorySystem<D> {
     /// fill open their DRAM rows), and records the requester in the directory.
     /// No time passes and no statistic changes; back-invalidations of private
     /// copies are not modelled here (`docs/sampling.md`).
-    pub fn warm_access(&mut self, requester: u32, addr: u64, write: bool) {
+    /// Returns whether the line is granted exclusive (always without coherence).
+    pub fn warm_access(&mut self, requester: u32, addr: u64, write: bool) -> bool {
         let line = addr >> self.llc_shift;
         if !self.prefetchers.is_empty() {
             let mut out = std::mem::take(&mut self.pf_scratch);
@@ -1396,11 +1397,13 @@ impl<D: DramBackend> MemorySystem<D> {
             if write || bank.sharers[slot] & !me == 0 {
                 bank.sharers[slot] = me;
                 bank.owner[slot] = requester as u16;
-            } else {
-                bank.sharers[slot] |= me;
-                bank.owner[slot] = NO_OWNER;
+                return true;
             }
+            bank.sharers[slot] |= me;
+            bank.owner[slot] = NO_OWNER;
+            return false;
         }
+        true
     }
 
     /// Functional warming of a write-back of `requester`'s dirty line at `addr`.

@@ -210,9 +210,9 @@ impl<S: RecordSource> SampledSource<S> {
             n += 1;
             self.warmed.records += 1;
             self.warmed.instructions += u64::from(op.gap) + 1;
-            if core.warm(op, &mut self.wbs) {
+            let addr = op.addr;
+            if core.warm(op, &mut self.wbs, |w| mem.warm_access(c as u32, addr, w)) {
                 self.warmed.private_misses += 1;
-                mem.warm_access(c as u32, op.addr, op.kind == OpKind::Write);
             }
             for a in self.wbs.drain(..) {
                 mem.warm_writeback(c as u32, a);
@@ -265,9 +265,9 @@ impl<S: RecordSource, D: DramBackend> Driver<D> for SampledSource<S> {
         );
         self.warmed_now.fill(0);
         if how == Release::Sample {
-            for c in 0..cores.len() {
+            for (c, core) in cores.iter_mut().enumerate() {
                 if self.waiting[c] {
-                    self.warmed_now[c] = self.warm_core(c, &mut cores[c], mem)?;
+                    self.warmed_now[c] = self.warm_core(c, core, mem)?;
                     self.waiting[c] = false;
                     self.pos[c] = 0;
                 }
