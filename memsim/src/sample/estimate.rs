@@ -27,12 +27,6 @@ use crate::stats::EpochSample;
 use crate::trace::BarrierPhase;
 use serde::Serialize;
 
-/// Share of a sampled segment's steady part (until its first arrival) left
-/// out of BLP as detailed warm-up: the pipeline and the memory side start
-/// each segment drained (`docs/sampling.md` measures the effect).
-const BLP_WARMUP_NUM: u64 = 1;
-const BLP_WARMUP_DEN: u64 = 4;
-
 /// Phase a segment belongs to (between the trace's tagged barriers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -278,30 +272,17 @@ impl Estimator {
     }
 
     /// BLP over the DRAM epochs, each weighted by the time the cycles it
-    /// overlaps stand for. A sampled segment's cycles until its first arrival
-    /// (every active core running, the steady state) stand for the whole
-    /// segment times its factor, its tail (cores draining and waiting for the
-    /// slowest, an artifact of sampling) for nothing; cycles of unsampled
-    /// segments and after the last one stand for themselves.
+    /// overlaps stand for: a segment's cycles stand for its factor times
+    /// themselves, cycles after the last segment for themselves. (Weighting
+    /// only a segment's steady part, between its start-up and its first
+    /// arrival, helped the synthetic test but overestimated the benchmarks'
+    /// BLP by up to 16%, `docs/sampling.md`.)
     fn blp(&self, epochs: &[EpochSample], epoch_len: u64, to_dram: impl Fn(u64) -> u64) -> f64 {
         // (start, end, weight per cycle) in DRAM cycles, in time order.
         let mut win: Vec<(u64, u64, f64)> = Vec::new();
         for s in self.segments.iter().filter(|s| s.end > s.start) {
             let (a, b) = (to_dram(s.start), to_dram(s.end));
-            if !s.sampled() {
-                win.push((a, b, 1.0));
-                continue;
-            }
-            let f = to_dram(s.first_arrival.clamp(s.start, s.end));
-            // Steady state: after the warm-up quarter, before the first arrival.
-            let w = a + (f - a) * BLP_WARMUP_NUM / BLP_WARMUP_DEN;
-            if f > w {
-                win.push((a, w, 0.0));
-                win.push((w, f, s.factor() * (b - a) as f64 / (f - w) as f64));
-                win.push((f, b, 0.0));
-            } else {
-                win.push((a, b, s.factor()));
-            }
+            win.push((a, b, s.factor()));
         }
         let (mut num, mut den) = (0.0, 0.0);
         let len = epoch_len.max(1);
