@@ -86,7 +86,8 @@ impl DdrBackend {
         &self.sys
     }
 
-    fn final_stats(&mut self) -> &crate::stats::DramStats {
+    /// DRAM statistics of the run (computed once, after the run).
+    pub fn final_stats(&mut self) -> &crate::stats::DramStats {
         if self.stats.is_none() {
             self.stats = Some(self.sys.stats());
         }
@@ -119,6 +120,9 @@ impl DramBackend for DdrBackend {
             tag: req.id,
         };
         self.sys.try_enqueue(now, r).is_ok()
+    }
+    fn warm_row(&mut self, addr: u64) {
+        self.sys.warm_row(addr);
     }
     fn next_event(&self) -> Option<u64> {
         self.sys.next_event()

@@ -31,6 +31,7 @@ pub mod noc;
 pub mod oracle;
 pub mod prefetch;
 pub mod run;
+pub mod sample;
 pub mod sched;
 pub mod simple_dram;
 pub mod stats;

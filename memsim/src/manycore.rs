@@ -22,6 +22,7 @@
 use crate::core::{Core, CoreParams, CoreStats, Op, RecordSource};
 use crate::metrics::WindowSummary;
 use crate::noc::NocStats;
+use crate::sample::{Driver, Plain, Release, SAMPLE_TAG};
 use crate::system::{Completion, DramBackend, MemorySystem, SystemParams, SystemStats};
 use crate::trace::BarrierPhase;
 use serde::Serialize;
@@ -362,6 +363,11 @@ impl<D: DramBackend> Manycore<D> {
         &self.mem
     }
 
+    /// The memory side, mutably (statistics after a run).
+    pub fn memory_mut(&mut self) -> &mut MemorySystem<D> {
+        &mut self.mem
+    }
+
     /// Runs the DRAM model on a thread of its own during [`Self::run`]
     /// ([`MemorySystem::spawn_dram_thread`]): same results, up to twice the speed
     /// on a memory-bound run. Returns whether it did (not under the BLP-Ideal oracle).
@@ -378,6 +384,20 @@ impl<D: DramBackend> Manycore<D> {
     pub fn run(
         &mut self,
         src: &mut dyn RecordSource,
+        progress: impl FnMut(u64),
+    ) -> Result<RunStats> {
+        self.run_driven(&mut Plain(src), progress)
+    }
+
+    /// [`Self::run`] with a source that is told of every barrier release and
+    /// may act on the machine then (sampled simulation, [`crate::sample`]):
+    /// when every core has arrived at a barrier (or finished) and some wait at
+    /// a sampling barrier ([`SAMPLE_TAG`]), only those are released, after
+    /// [`Driver::released`]; the trace's own barriers are released as in
+    /// [`Self::run`] once no core waits at a sampling barrier.
+    pub fn run_driven<S: Driver<D>>(
+        &mut self,
+        src: &mut S,
         mut progress: impl FnMut(u64),
     ) -> Result<RunStats> {
         let mut comps: Vec<Completion> = Vec::new();
@@ -446,7 +466,7 @@ impl<D: DramBackend> Manycore<D> {
                     }
                 }
                 if sync_changed {
-                    self.release_barrier(t, &mut cal);
+                    self.release_barrier(t, &mut cal, src)?;
                 }
                 min_wake = cal.next(t + 1, &self.wake);
             }
@@ -469,20 +489,43 @@ impl<D: DramBackend> Manycore<D> {
 
     /// Releases the cores waiting at a barrier when no core is still on its
     /// way to it (every core has arrived or finished); they go on at `t + 1`.
-    fn release_barrier(&mut self, t: u64, cal: &mut Calendar) {
+    fn release_barrier<S: Driver<D>>(
+        &mut self,
+        t: u64,
+        cal: &mut Calendar,
+        src: &mut S,
+    ) -> Result<()> {
         if !self
             .cores
             .iter()
             .all(|c| c.is_done() || c.at_barrier().is_some())
         {
-            return;
+            return Ok(());
+        }
+        if self
+            .cores
+            .iter()
+            .any(|c| c.barrier_tag() == Some(SAMPLE_TAG))
+        {
+            let r = t + 1;
+            src.released(r, Release::Sample, &mut self.cores, &mut self.mem)?;
+            for (i, c) in self.cores.iter_mut().enumerate() {
+                if c.barrier_tag() == Some(SAMPLE_TAG) {
+                    c.release_barrier(r);
+                    self.wake[i] = r;
+                    cal.insert(i, r, t);
+                }
+            }
+            return Ok(());
         }
         // The tag of the barrier the cores wait at (none waiting: nothing to do).
         let Some(tag) = self.cores.iter().find_map(|c| c.barrier_tag()) else {
-            return;
+            return Ok(());
         };
         let r = t + 1;
-        match BarrierPhase::from_tag(tag) {
+        let phase = BarrierPhase::from_tag(tag);
+        src.released(r, Release::Trace(phase), &mut self.cores, &mut self.mem)?;
+        match phase {
             BarrierPhase::InspectStart => self.phases.inspect_start = Some(r),
             BarrierPhase::InspectEnd => {
                 if let Some(s) = self.phases.inspect_start.take() {
@@ -505,6 +548,7 @@ impl<D: DramBackend> Manycore<D> {
                 cal.insert(i, r, t);
             }
         }
+        Ok(())
     }
 
     fn stats(&mut self) -> RunStats {

@@ -6,6 +6,8 @@ use crate::core::RecordSource;
 use crate::dram_backend::{DdrBackend, Scheduler};
 use crate::manycore::{Manycore, RunStats, SimError};
 use crate::oracle::Oracle;
+use crate::sample::estimate::SampleEstimate;
+use crate::sample::{Plain, SampleParams, SampledSource, Warmed};
 use crate::trace::{is_binary, CoreTextReader, TraceReader};
 use crate::trace_source::DemuxSource;
 use std::io::{BufReader, Read};
@@ -74,25 +76,96 @@ pub fn simulate_trace_file(
     opts: &RunOptions,
     progress: impl FnMut(u64),
 ) -> Result<RunStats, SimError> {
+    with_trace_source(cfg, path, |src| simulate(cfg, src, opts, progress))
+}
+
+/// A sampled run's results.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SampledRun {
+    /// Sampling parameters.
+    pub params: SampleParams,
+    /// The extrapolated totals.
+    pub estimate: SampleEstimate,
+    /// Functional-warming totals.
+    pub warmed: Warmed,
+    /// Statistics of the detailed segments alone (their cycles are the
+    /// simulated time, without the warmed records).
+    pub detailed: RunStats,
+}
+
+/// DRAM statistics epoch of a sampled run (DRAM cycles).
+const SAMPLED_EPOCH: u64 = 200;
+
+/// Simulates `src` on `cfg` with sampling `params` ([`crate::sample`]); the
+/// DRAM model runs on the simulating thread (warming updates its row buffers).
+pub fn simulate_sampled(
+    cfg: &MachineConfig,
+    src: &mut dyn RecordSource,
+    opts: &RunOptions,
+    params: SampleParams,
+    progress: impl FnMut(u64),
+) -> Result<SampledRun, SimError> {
+    // Finer DRAM statistics epochs (the mean BLP does not depend on them), so
+    // that the BLP weighting resolves each segment's steady part.
+    let mut cfg = cfg.clone();
+    cfg.dram.epoch_cycles = cfg.dram.epoch_cycles.min(SAMPLED_EPOCH);
+    let cfg = &cfg;
+    let mut m = build(cfg, opts)?;
+    let mut s = SampledSource::new(Plain(src), cfg.core.count, params);
+    let detailed = m.run_driven(&mut s, progress)?;
+    let warmed = s.warmed();
+    let finish: Vec<u64> = detailed.per_core.iter().map(|c| c.cycles).collect();
+    let est = s.finish(detailed.cycles, &finish);
+    let clocks = m.memory().params().clocks;
+    let epoch_len = cfg.dram.epoch_cycles;
+    let epochs = m.memory_mut().dram_mut().final_stats().blp_epochs.clone();
+    let estimate = est.estimate(&epochs, epoch_len, |c| clocks.core_to_dram_floor(c));
+    Ok(SampledRun {
+        params,
+        estimate,
+        warmed,
+        detailed,
+    })
+}
+
+/// [`simulate_sampled`] on a trace file (formats as [`simulate_trace_file`]).
+pub fn simulate_trace_file_sampled(
+    cfg: &MachineConfig,
+    path: &Path,
+    opts: &RunOptions,
+    params: SampleParams,
+    progress: impl FnMut(u64),
+) -> Result<SampledRun, SimError> {
+    with_trace_source(cfg, path, |src| {
+        simulate_sampled(cfg, src, opts, params, progress)
+    })
+}
+
+/// Opens a trace file as a per-core source for a machine of `cfg`'s cores.
+fn with_trace_source<T>(
+    cfg: &MachineConfig,
+    path: &Path,
+    f: impl FnOnce(&mut dyn RecordSource) -> Result<T, SimError>,
+) -> Result<T, SimError> {
     let name = path.display().to_string();
     let io = |e: std::io::Error| SimError::Trace(format!("{name}: I/O error: {e}"));
-    let mut f = BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(io)?);
+    let mut file = BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(io)?);
     let mut head = [0u8; 8];
-    let n = read_prefix(&mut f, &mut head).map_err(io)?;
-    let f = std::io::Cursor::new(head[..n].to_vec()).chain(f);
+    let n = read_prefix(&mut file, &mut head).map_err(io)?;
+    let file = std::io::Cursor::new(head[..n].to_vec()).chain(file);
     let cores = cfg.core.count;
     if is_binary(&head[..n]) {
-        let r = TraceReader::new(f, name.clone()).map_err(|e| SimError::Trace(e.to_string()))?;
+        let r = TraceReader::new(file, name.clone()).map_err(|e| SimError::Trace(e.to_string()))?;
         if r.cores() > cores {
             return Err(SimError::HeaderCores {
                 header: r.cores(),
                 cores,
             });
         }
-        simulate(cfg, &mut DemuxSource::new(r, cores), opts, progress)
+        f(&mut DemuxSource::new(r, cores))
     } else {
-        let r = CoreTextReader::new(BufReader::new(f), name);
-        simulate(cfg, &mut DemuxSource::new(r, cores), opts, progress)
+        let r = CoreTextReader::new(BufReader::new(file), name);
+        f(&mut DemuxSource::new(r, cores))
     }
 }
 

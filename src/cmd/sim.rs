@@ -8,7 +8,9 @@ use std::io::IsTerminal;
 use weft_memsim::config::MachineConfig;
 use weft_memsim::dram_backend::Scheduler;
 use weft_memsim::oracle::Oracle;
-use weft_memsim::run::{config_scheduler, simulate_trace_file, RunOptions};
+use weft_memsim::run::{
+    config_scheduler, simulate_trace_file, simulate_trace_file_sampled, RunOptions, SampledRun,
+};
 
 /// Simulate a memory trace on a machine configuration.
 #[derive(clap::Args, Debug)]
@@ -54,6 +56,12 @@ pub struct Args {
     /// (identical results; default: 2 when the machine has two or more cores).
     #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
     pub threads: Option<u32>,
+    /// Sampled simulation (full system, docs/sampling.md): per core, the first
+    /// DETAILED records of every PERIOD records run in detail, the rest warm the
+    /// caches, prefetchers and row buffers; cycles and BLP are extrapolated with
+    /// a 95% confidence interval. The DRAM then runs on the simulating thread.
+    #[arg(long, value_name = "PERIOD:DETAILED")]
+    pub sample: Option<String>,
 }
 
 /// Whether to run the DRAM model on its own thread: `threads` if given, else when
@@ -157,18 +165,33 @@ fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
         args.seed,
         dram_thread(args.threads),
     )?;
+    let sample = args
+        .sample
+        .as_deref()
+        .map(weft_memsim::sample::SampleParams::parse)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_message("simulating");
         b
     });
-    let stats = simulate_trace_file(cfg, &args.trace, &opts, |n| {
+    let tick = |n: u64| {
         if let Some(b) = &bar {
             b.set_message(format!("{n} records retired"));
             b.tick();
         }
-    })
-    .with_context(|| format!("simulating {}", args.trace.display()))?;
+    };
+    if let Some(p) = sample {
+        let r = simulate_trace_file_sampled(cfg, &args.trace, &opts, p, tick)
+            .with_context(|| format!("simulating {}", args.trace.display()))?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        return print_sampled(args, cfg, &r);
+    }
+    let stats = simulate_trace_file(cfg, &args.trace, &opts, tick)
+        .with_context(|| format!("simulating {}", args.trace.display()))?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -200,5 +223,41 @@ fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
             stats.intra_core_mlp, stats.inter_core_mlp, stats.intra_core_clp, stats.inter_core_clp, stats.epoch_cycles
         );
     }
+    Ok(())
+}
+
+/// Prints a sampled run: the estimate first, then the detailed part's counters.
+fn print_sampled(args: &Args, cfg: &MachineConfig, r: &SampledRun) -> anyhow::Result<()> {
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(r)?);
+        return Ok(());
+    }
+    let e = &r.estimate;
+    let d = &r.detailed;
+    let ci = match (e.cycles_ci95, e.cycles_ci95_rel) {
+        (Some(c), Some(rel)) => format!("+- {c:.0} ({:.2} %, 95 %)", 100.0 * rel),
+        _ => "unknown (no interval with two sampled segments)".into(),
+    };
+    println!("machine            {}", cfg.name);
+    println!(
+        "sampling           {}:{} (period:detailed records per core)",
+        r.params.period, r.params.detailed
+    );
+    println!("cycles (estimate)  {:.0} {ci}", e.cycles);
+    println!("blp (estimate)     {:.3}", e.blp);
+    println!(
+        "inspection/region  {:.0} / {:.0} cycles (estimate)",
+        e.inspection_cycles, e.region_cycles
+    );
+    println!(
+        "records            {} detailed + {} warmed",
+        d.records, r.warmed.records
+    );
+    println!(
+        "segments           {} ({} sampled) in {} intervals; {} cycles in detail",
+        e.segments, e.sampled_segments, e.intervals, e.detailed_cycles
+    );
+    println!("llc hit rate       {:.4} (detailed part)", d.llc_hit_rate);
+    println!("row hit rate       {:.4} (detailed part)", d.row_hit_rate);
     Ok(())
 }

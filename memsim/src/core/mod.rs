@@ -673,6 +673,93 @@ impl Core {
         }
     }
 
+    /// Functional warming (sampled simulation, [`crate::sample`]): applies `op`
+    /// to the private caches without timing or statistics. A miss of every
+    /// private level, or a store without write permission, calls `memory(store)`
+    /// (the memory side's warming), which returns whether the line is granted
+    /// exclusive (the permission bit, as a completion sets it); returns whether
+    /// it was called. Dirty lines leaving the core are pushed to `writebacks`.
+    pub fn warm(
+        &mut self,
+        op: Op,
+        writebacks: &mut Vec<u64>,
+        memory: impl FnOnce(bool) -> bool,
+    ) -> bool {
+        let line = op.addr >> self.l1_shift;
+        let store = op.kind == OpKind::Write;
+        let coh = self.p.coherence;
+        let mut memory = Some(memory);
+        let mut called = false;
+        let mut ask = |w: bool| {
+            called = true;
+            memory.take().is_some_and(|f| f(w))
+        };
+        if let Some(s) = self.l1.access(line) {
+            if store {
+                if coh && !self.l1.is_prefetched(s) && !self.l1.is_dirty(s) {
+                    ask(true);
+                }
+                self.l1.set_dirty(s, true);
+                self.l1.set_prefetched(s, true);
+            }
+            return called;
+        }
+        let mut excl = None;
+        if let (Some(l2), Some(l2p)) = (self.l2.as_mut(), self.p.l2) {
+            let sh = l2p.geom.line_shift();
+            let l2line = op.addr >> sh;
+            match l2.access(l2line) {
+                Some(s2) => {
+                    let ok = l2.is_prefetched(s2) || l2.is_dirty(s2);
+                    if store && coh && !ok {
+                        ask(true);
+                        l2.set_prefetched(s2, true);
+                    }
+                    excl = Some(ok || store);
+                }
+                None => {
+                    let e = ask(store);
+                    let (s2, victim) = l2.insert(l2line);
+                    l2.set_prefetched(s2, e);
+                    if let Some(v) = victim.filter(|v| v.dirty) {
+                        writebacks.push(v.line << sh);
+                    }
+                    excl = Some(e);
+                }
+            }
+        }
+        let e = match excl {
+            Some(e) => e,
+            None => ask(store),
+        };
+        let (s, victim) = self.l1.insert(line);
+        if let Some(v) = victim.filter(|v| v.dirty) {
+            let addr = v.line << self.l1_shift;
+            match (self.l2.as_mut(), self.p.l2) {
+                (Some(l2), Some(l2p)) => {
+                    let sh = l2p.geom.line_shift();
+                    let s2 = match l2.access(addr >> sh) {
+                        Some(s2) => s2,
+                        None => {
+                            let (s2, v2) = l2.insert(addr >> sh);
+                            if let Some(v2) = v2.filter(|v| v.dirty) {
+                                writebacks.push(v2.line << sh);
+                            }
+                            s2
+                        }
+                    };
+                    l2.set_dirty(s2, true);
+                }
+                _ => writebacks.push(addr),
+            }
+        }
+        self.l1.set_prefetched(s, e || store || !coh);
+        if store {
+            self.l1.set_dirty(s, true);
+        }
+        called
+    }
+
     fn write_back_l1<D: DramBackend>(&mut self, l1line: u64, t: u64, mem: &mut MemorySystem<D>) {
         let addr = l1line << self.l1_shift;
         if let (Some(l2), Some(l2p)) = (self.l2.as_mut(), self.p.l2) {

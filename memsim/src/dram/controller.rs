@@ -442,6 +442,22 @@ impl Controller {
         }
     }
 
+    /// Functional warming (sampled simulation, `crate::sample`): leaves
+    /// `addr`'s row open in its bank, as an access under the open-row policy
+    /// would, when the bank has no queued request and no refresh is pending
+    /// (otherwise, and under the closed-row policy, nothing changes).
+    pub fn warm_row(&mut self, addr: u64) {
+        if self.closed_row || !self.pending_refresh.is_empty() {
+            return;
+        }
+        let d = self.mapping.decode(addr);
+        let b = self.mapping.bank_in_channel(&d) as usize;
+        if self.bank_count[b] == 0 && self.ch.banks[b].open_row != Some(d.row) {
+            self.ch.banks[b].open_row = Some(d.row);
+            self.ready_valid = false;
+        }
+    }
+
     /// The input has ended: drain every remaining write.
     pub fn finish_input(&mut self, now: u64) {
         self.input_done = true;

@@ -196,6 +196,12 @@ impl DramSystem {
         self.mapping.channel(addr) as usize
     }
 
+    /// Functional warming of `addr`'s row buffer ([`Controller::warm_row`]).
+    pub fn warm_row(&mut self, addr: u64) {
+        let c = self.channel_of(addr);
+        self.ctrls[c].warm_row(addr);
+    }
+
     /// Whether `addr`'s controller would accept a request of this kind now.
     pub fn can_accept(&self, addr: u64, is_write: bool) -> bool {
         self.ctrls[self.channel_of(addr)].can_accept(is_write)

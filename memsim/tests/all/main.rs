@@ -13,3 +13,4 @@ mod hostile;
 mod manycore_golden;
 mod micro;
 mod oddities;
+mod sampling;
