@@ -26,16 +26,24 @@ use crate::rtabi::{self, RtFn};
 use crate::util;
 
 /// Options of `parallel-for`.
-pub const OPTIONS: &[(&str, &str)] = &[(
-    "only",
-    "`|`-separated globs of functions to transform (default: all defined)",
-)];
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "only",
+        "`|`-separated globs of functions to transform (default: all defined)",
+    ),
+    (
+        "fp-reassoc",
+        "run floating-point reductions in parallel, partials combined in a fixed order (default: the pipeline's --fp-reassoc)",
+    ),
+];
 
 /// The `parallel-for` pass.
 #[derive(Debug, Clone, Default)]
 pub struct ParallelFor {
     /// Function globs; empty = all.
     pub only: Vec<String>,
+    /// `fp-reassoc` option; `None` = the pipeline's `--fp-reassoc`.
+    pub fp_reassoc: Option<bool>,
 }
 
 impl ParallelFor {
@@ -43,6 +51,10 @@ impl ParallelFor {
     pub fn from_options(o: &PassOptions) -> Result<ParallelFor> {
         Ok(ParallelFor {
             only: o.list("only"),
+            fp_reassoc: o
+                .get("fp-reassoc")
+                .map(|_| o.bool_or("fp-reassoc", false))
+                .transpose()?,
         })
     }
 }
@@ -144,12 +156,16 @@ pub fn drive<'ctx>(
     Ok(changed)
 }
 
-fn decide_parallel<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
+fn decide_parallel<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    opts: outline::PlanOptions,
+) -> Decision<'ctx> {
     if !parallel_except_reductions(fa, l) {
         let d = &fa.deps[l.index()];
         return Decision::Skip(format!("not parallel: {}", d.reasons.join("; ")));
     }
-    match outline::plan_loop(fa, l) {
+    match outline::plan_loop_with(fa, l, opts) {
         Ok(p) => Decision::Transform(Box::new(p)),
         Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
     }
@@ -213,12 +229,18 @@ impl Pass for ParallelFor {
     }
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let opts = outline::PlanOptions {
+            fp_reassoc: self.fp_reassoc.unwrap_or(cx.config.fp_reassoc),
+        };
         let changed = drive(
             module,
             cx,
             &self.only,
-            &mut decide_parallel,
+            &mut |fa, l| decide_parallel(fa, l, opts),
             &mut |m, plan, cx| {
+                if plan.reductions.iter().any(|r| r.op.is_float()) {
+                    return outline::emit_ordered_loop(m, &plan);
+                }
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();

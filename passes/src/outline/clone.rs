@@ -29,6 +29,11 @@ use crate::util::{self, ValueKey};
 pub enum CloneKind {
     /// `void body(ptr ctx, i64 lo, i64 hi)`; reductions combine into the context.
     Executor,
+    /// `void body(ptr ctx, i64 lo, i64 hi)` whose reductions store their
+    /// partial into the context with a plain store: for
+    /// [`crate::outline::emit_ordered`], which gives every block of iterations
+    /// its own copy of the context and combines the partials in block order.
+    Partial,
     /// `void inspect(ptr ctx, i64 lo, i64 hi, ptr handle)`; reductions are ignored
     /// (the caller slices the clone down to address computations).
     Inspector,
@@ -79,7 +84,7 @@ pub fn clone_body<'ctx>(
     }
     let fty = cx.void_type().fn_type(&params, false);
     let suffix = match kind {
-        CloneKind::Executor => "weft.body",
+        CloneKind::Executor | CloneKind::Partial => "weft.body",
         CloneKind::Inspector => "weft.inspect",
     };
     let name = unique_name(module, &format!("{}.{suffix}", plan.function_name));
@@ -260,29 +265,43 @@ pub fn clone_body<'ctx>(
     b.build_conditional_branch(cont, ninside, exit_bb)?;
     neterm.erase_from_basic_block();
 
-    // Reductions: local partial from the identity, combined atomically at exit.
+    // Reductions: local partial from the identity, combined atomically at exit
+    // (or stored, for `ordered`'s per-block contexts).
     b.position_at_end(exit_bb);
     for (j, np) in &red_phis {
         let r = &plan.reductions[*j];
-        let it = r.phi.as_basic_value().into_int_value().get_type();
+        let ty = r.phi.as_basic_value().get_type();
+        let identity: BasicValueEnum<'ctx> = match ty {
+            BasicTypeEnum::IntType(it) => it.const_int(r.op.identity(), false).into(),
+            BasicTypeEnum::FloatType(ft) => ft.const_float(r.op.float_identity()).into(),
+            _ => return Err(util_err("reduction of unsupported type")),
+        };
         let upd = map_value(&vmap, r.update.as_value_ref_basic()?);
-        np.add_incoming(&[
-            (&it.const_int(r.op.identity(), false), entry),
-            (&upd, nlatch),
-        ]);
-        if kind == CloneKind::Executor {
-            let partial = if plan.after_body {
-                upd
-            } else {
-                np.as_basic_value()
-            };
-            let slot = b.build_struct_gep(sty, ctx_arg, (plan.live_ins.len() + j) as u32, "")?;
-            b.build_atomicrmw(
-                r.op.atomic(),
-                slot,
-                partial.into_int_value(),
-                AtomicOrdering::Monotonic,
-            )?;
+        np.add_incoming(&[(&identity, entry), (&upd, nlatch)]);
+        let partial = if plan.after_body {
+            upd
+        } else {
+            np.as_basic_value()
+        };
+        let slot = || b.build_struct_gep(sty, ctx_arg, (plan.live_ins.len() + j) as u32, "");
+        match kind {
+            CloneKind::Executor => {
+                if r.op.is_float() {
+                    return Err(util_err(
+                        "floating-point reduction needs the ordered executor (CloneKind::Partial)",
+                    ));
+                }
+                b.build_atomicrmw(
+                    r.op.atomic(),
+                    slot()?,
+                    partial.into_int_value(),
+                    AtomicOrdering::Monotonic,
+                )?;
+            }
+            CloneKind::Partial => {
+                b.build_store(slot()?, partial)?;
+            }
+            CloneKind::Inspector => {}
         }
     }
     b.build_return(None)?;

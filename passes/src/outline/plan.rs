@@ -14,7 +14,9 @@ use weft_frontend::{FunctionAnalysis, LoopId, Sym};
 
 use crate::util::{self, ValueKey};
 
-/// An integer reduction the executor form supports.
+/// A reduction the executor form supports: integer ones always (exact in any
+/// order), floating-point ones only when the caller opts in to reassociation
+/// ([`PlanOptions::fp_reassoc`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedOp {
     /// `r + x`.
@@ -27,13 +29,45 @@ pub enum RedOp {
     Or,
     /// `r ^ x`.
     Xor,
+    /// `r + x` in floating point.
+    FAdd,
+    /// `r - x` in floating point (partials are combined with `fadd`).
+    FSub,
+    /// `r * x` in floating point.
+    FMul,
+    /// `fmuladd(a, b, r)` or `fma(a, b, r)` (partials are combined with `fadd`).
+    FMulAdd,
+    /// `minnum(r, x)`.
+    MinNum,
+    /// `maxnum(r, x)`.
+    MaxNum,
 }
 
 impl RedOp {
+    /// Whether the operation is on floating-point values (reassociating it
+    /// changes the result's bits).
+    pub fn is_float(self) -> bool {
+        !matches!(
+            self,
+            RedOp::Add | RedOp::Sub | RedOp::And | RedOp::Or | RedOp::Xor
+        )
+    }
+
     pub(super) fn identity(self) -> u64 {
         match self {
             RedOp::And => u64::MAX,
             _ => 0,
+        }
+    }
+
+    /// The neutral element of the combining operation for floats: `-0.0` for
+    /// sums (`-0.0 + x == x` for every `x`, `+0.0` included), `1.0` for
+    /// products, NaN for `minnum`/`maxnum` (which return the other operand).
+    pub(super) fn float_identity(self) -> f64 {
+        match self {
+            RedOp::FMul => 1.0,
+            RedOp::MinNum | RedOp::MaxNum => f64::NAN,
+            _ => -0.0,
         }
     }
 
@@ -43,8 +77,19 @@ impl RedOp {
             RedOp::And => AtomicRMWBinOp::And,
             RedOp::Or => AtomicRMWBinOp::Or,
             RedOp::Xor => AtomicRMWBinOp::Xor,
+            // Never combined atomically: see `crate::outline::ordered`.
+            _ => AtomicRMWBinOp::FAdd,
         }
     }
+}
+
+/// What [`plan_loop_with`] accepts beyond the bit-exact default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Accept floating-point reductions (`--fp-reassoc`): their partials are
+    /// combined in a fixed order ([`crate::outline::ordered`]), so the result
+    /// is reproducible but may differ from the sequential one in the last bits.
+    pub fp_reassoc: bool,
 }
 
 /// An induction variable of the outlined loop.
@@ -155,16 +200,21 @@ pub fn loop_label(fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
     format!("{l} ({})", h.get_name().to_string_lossy())
 }
 
+/// The remark's explanation when a floating-point reduction is refused.
+pub const FP_REFUSED: &str = "floating-point reduction: parallel ranges would change the summation order (bit-exact results required); --fp-reassoc would run it in parallel, per-block partials combined in a fixed order";
+
 pub(super) fn red_op(
     update: InstructionValue<'_>,
     phi: PhiValue<'_>,
+    opts: PlanOptions,
 ) -> std::result::Result<RedOp, String> {
+    let lhs_is_phi =
+        || util::value_operand(update, 0).map(|v| util::key(&v)) == Some(util::key(&phi));
     let op = match update.get_opcode() {
         InstructionOpcode::Add => RedOp::Add,
         InstructionOpcode::Sub => {
             // Only `phi - x` is a reduction; `x - phi` alternates signs.
-            let lhs = util::value_operand(update, 0);
-            if lhs.map(|v| util::key(&v)) != Some(util::key(&phi)) {
+            if !lhs_is_phi() {
                 return Err("subtraction from the reduced value is not associative".into());
             }
             RedOp::Sub
@@ -172,27 +222,62 @@ pub(super) fn red_op(
         InstructionOpcode::And => RedOp::And,
         InstructionOpcode::Or => RedOp::Or,
         InstructionOpcode::Xor => RedOp::Xor,
-        InstructionOpcode::FAdd
-        | InstructionOpcode::FSub
-        | InstructionOpcode::FMul
-        | InstructionOpcode::Call => {
-            return Err(
-                "floating-point reduction: parallel ranges would change the summation order (bit-exact results required)"
-                    .into(),
-            )
+        InstructionOpcode::FAdd => RedOp::FAdd,
+        InstructionOpcode::FSub => {
+            if !lhs_is_phi() {
+                return Err("subtraction from the reduced value is not associative".into());
+            }
+            RedOp::FSub
+        }
+        InstructionOpcode::FMul => RedOp::FMul,
+        InstructionOpcode::Call => {
+            let name = util::callee_name(update).unwrap_or_default();
+            let base = name
+                .trim_start_matches("llvm.")
+                .split('.')
+                .next()
+                .unwrap_or("");
+            match base {
+                "fmuladd" | "fma" => RedOp::FMulAdd,
+                "minnum" => RedOp::MinNum,
+                "maxnum" => RedOp::MaxNum,
+                _ => return Err(format!("reduction with @{name} is not supported")),
+            }
         }
         other => return Err(format!("reduction with {other:?} is not supported")),
     };
-    match phi.as_basic_value() {
-        BasicValueEnum::IntValue(_) => Ok(op),
-        _ => Err("reduction of a non-integer value".into()),
+    match (phi.as_basic_value(), op.is_float()) {
+        (BasicValueEnum::IntValue(_), false) => Ok(op),
+        (BasicValueEnum::FloatValue(f), true) => {
+            let t = f.get_type();
+            let cx = t.get_context();
+            if t != cx.f64_type() && t != cx.f32_type() {
+                return Err("reduction of a floating-point type other than float or double".into());
+            }
+            if opts.fp_reassoc {
+                Ok(op)
+            } else {
+                Err(FP_REFUSED.into())
+            }
+        }
+        _ => Err("reduction of a vector or pointer value".into()),
     }
 }
 
-/// Checks that loop `l` of `fa` can be outlined and collects what outlining needs.
+/// Checks that loop `l` of `fa` can be outlined and collects what outlining
+/// needs; floating-point reductions are refused (bit-exact results).
 pub fn plan_loop<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
+) -> std::result::Result<LoopPlan<'ctx>, String> {
+    plan_loop_with(fa, l, PlanOptions::default())
+}
+
+/// [`plan_loop`] with options (floating-point reductions on opt-in).
+pub fn plan_loop_with<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    opts: PlanOptions,
 ) -> std::result::Result<LoopPlan<'ctx>, String> {
     let lp = fa.forest.get(l);
     if !lp.canonical {
@@ -268,7 +353,8 @@ pub fn plan_loop<'ctx>(
             continue;
         }
         if let Some(r) = deps.reductions.iter().find(|r| util::key(&r.phi) == k) {
-            let op = red_op(r.update, r.phi).map_err(|e| format!("reduction {}: {e}", r.name))?;
+            let op =
+                red_op(r.update, r.phi, opts).map_err(|e| format!("reduction {}: {e}", r.name))?;
             let pre_bb = fa.cfg.block(pre);
             let init = (0..r.phi.count_incoming())
                 .filter_map(|j| r.phi.get_incoming(j))
