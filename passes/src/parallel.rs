@@ -161,12 +161,15 @@ fn decide_parallel<'ctx>(
     l: LoopId,
     opts: outline::PlanOptions,
 ) -> Decision<'ctx> {
-    if !parallel_except_reductions(fa, l) {
-        let d = &fa.deps[l.index()];
-        return Decision::Skip(format!("not parallel: {}", d.reasons.join("; ")));
-    }
+    let private = match outline::privatized(fa, l) {
+        Ok(p) => p,
+        Err(why) => return Decision::Skip(format!("not parallel: {why}")),
+    };
     match outline::plan_loop_with(fa, l, opts) {
-        Ok(p) => Decision::Transform(Box::new(p)),
+        Ok(mut p) => {
+            p.private = private;
+            Decision::Transform(Box::new(p))
+        }
         Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
     }
 }
@@ -231,6 +234,7 @@ impl Pass for ParallelFor {
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let opts = outline::PlanOptions {
             fp_reassoc: self.fp_reassoc.unwrap_or(cx.config.fp_reassoc),
+            last_values: true,
         };
         let changed = drive(
             module,
@@ -243,15 +247,21 @@ impl Pass for ParallelFor {
                 }
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
+                let npriv = plan.private.len() + plan.last_values.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
                 let inline = Some((body.function, cx.config.min_parallel_iters));
                 outline::replace_loop(m, &plan, inline, |site| {
                     emit_parallel_for(m, site, body.function)
                 })?;
                 Ok(format!(
-                    "executor form: body @{bname} run by weft_parallel_for{}",
+                    "executor form: body @{bname} run by weft_parallel_for{}{}",
                     if nred > 0 {
                         format!(" ({nred} integer reduction(s) combined atomically)")
+                    } else {
+                        String::new()
+                    },
+                    if npriv > 0 {
+                        format!(" ({npriv} object(s) or scalar(s) privatised, last values written back)")
                     } else {
                         String::new()
                     }

@@ -46,11 +46,11 @@ mod ordered;
 mod plan;
 mod replace;
 
-pub use clone::{clone_body, context_type, relaxed, CloneKind, ClonedBody};
+pub use clone::{clone_body, context_type, relaxed, trip_count_slot, CloneKind, ClonedBody};
 pub use ir::{delete_blocks, emit_if, entry_alloca, fn_ptr, iter_type};
 pub use ordered::{emit_ordered, emit_ordered_loop, BLOCKS};
 pub use plan::{
-    loop_label, plan_loop, plan_loop_with, IvPlan, LiveOut, LoopPlan, PlanOptions, RedOp, RedPlan,
-    FP_REFUSED,
+    loop_label, plan_loop, plan_loop_with, privatized, IvPlan, LiveOut, LoopPlan, PlanOptions,
+    PrivPlan, RedOp, RedPlan, FP_REFUSED,
 };
 pub use replace::{emit_trip_count, replace_loop, CallSite, CONTEXT_ALIGN};

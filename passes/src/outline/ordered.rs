@@ -23,10 +23,10 @@
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicTypeEnum, StructType};
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue};
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue};
 use inkwell::{AddressSpace, IntPredicate};
 
-use super::clone::{clone_body, context_type, unique_name, CloneKind};
+use super::clone::{clone_body, context_type, last_value_slot, unique_name, CloneKind};
 use super::ir::{emit_if, entry_alloca, fn_ptr, util_err};
 use super::plan::{LoopPlan, RedOp};
 use super::replace::{replace_loop, CallSite};
@@ -106,10 +106,35 @@ fn block_wrapper<'ctx>(
         b.build_store(slot, identity(red.op, red.phi.as_basic_value().get_type())?)?;
     }
     b.build_call(body, &[mine.into(), lo.into(), hi.into()], "")?;
+    if !plan.last_values.is_empty() {
+        // The block that ran the last iteration hands its last values over.
+        let tc_is_hi = b.build_int_compare(IntPredicate::EQ, hi, tc, "")?;
+        let ran = b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
+        let last = b.build_and(tc_is_hi, ran, "weft.last")?;
+        let copy = cx.append_basic_block(f, "last");
+        let after = cx.append_basic_block(f, "next");
+        b.build_conditional_branch(last, copy, after)?;
+        b.position_at_end(copy);
+        for (j, v) in plan.last_values.iter().enumerate() {
+            let ty = crate::util::basic_value(v.as_value_ref())
+                .ok_or_else(|| util_err("void last value"))?
+                .get_type();
+            let k = last_value_slot(plan, j);
+            let from = b.build_struct_gep(sty, mine, k, "")?;
+            let to = b.build_struct_gep(sty, ctx, k, "")?;
+            let x = b.build_load(ty, from, "")?;
+            b.build_store(to, x)?;
+        }
+        b.build_unconditional_branch(after)?;
+        b.position_at_end(after);
+    }
     let next = b.build_int_add(kv, i64t.const_int(1, false), "")?;
     let more = b.build_int_compare(IntPredicate::SLT, next, bhi, "")?;
     b.build_conditional_branch(more, lp, done)?;
-    k.add_incoming(&[(&blo, entry), (&next, lp)]);
+    let latch = b
+        .get_insert_block()
+        .ok_or_else(|| util_err("builder not positioned"))?;
+    k.add_incoming(&[(&blo, entry), (&next, latch)]);
 
     b.position_at_end(done);
     b.build_return(None)?;

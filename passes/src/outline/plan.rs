@@ -90,6 +90,10 @@ pub struct PlanOptions {
     /// combined in a fixed order ([`crate::outline::ordered`]), so the result
     /// is reproducible but may differ from the sequential one in the last bits.
     pub fp_reassoc: bool,
+    /// Accept values computed in every iteration and used after the loop
+    /// (privatised scalars): the body that runs the last iteration stores
+    /// them into the context ([`LiveOut::Last`]).
+    pub last_values: bool,
 }
 
 /// An induction variable of the outlined loop.
@@ -118,6 +122,44 @@ pub struct RedPlan<'ctx> {
     pub init: BasicValueEnum<'ctx>,
 }
 
+/// An object the outlined body works on a copy of (see
+/// `weft_frontend::privatize`).
+#[derive(Debug, Clone)]
+pub struct PrivPlan<'ctx> {
+    /// The original object (an `alloca` or a global).
+    pub value: inkwell::values::PointerValue<'ctx>,
+    /// Its type (the copy's).
+    pub ty: inkwell::types::BasicTypeEnum<'ctx>,
+    /// Copy in at entry, and out from the body that ran the last iteration.
+    pub write_back: bool,
+}
+
+impl<'ctx> PrivPlan<'ctx> {
+    /// The plan of a privatised object, or why it cannot be copied.
+    pub fn new(p: &weft_frontend::privatize::Private<'ctx>) -> std::result::Result<Self, String> {
+        use inkwell::values::AsValueRef;
+        let BasicValueEnum::PointerValue(v) = p.value else {
+            return Err(format!("{}: not a pointer", p.name));
+        };
+        let ty = if let Some(i) = v.as_instruction() {
+            i.get_allocated_type()
+                .map_err(|e| format!("{}: {e:?}", p.name))?
+        } else {
+            // SAFETY: the privatised value is a global variable (the frontend's
+            // `BaseKind::Global`), whose value type is a sized first-class type.
+            unsafe {
+                let t = inkwell::llvm_sys::core::LLVMGlobalGetValueType(v.as_value_ref());
+                inkwell::types::BasicTypeEnum::new(t)
+            }
+        };
+        Ok(PrivPlan {
+            value: v,
+            ty,
+            write_back: p.write_back,
+        })
+    }
+}
+
 /// A value defined in the loop and used after it.
 #[derive(Debug, Clone, Copy)]
 pub enum LiveOut {
@@ -129,6 +171,9 @@ pub enum LiveOut {
     RedUpdate(usize),
     /// Reduction `k`'s phi (final value when the test precedes the body).
     RedPhi(usize),
+    /// Last value `k` ([`LoopPlan::last_values`]): the value the last
+    /// iteration computed, a scalar privatised per worker.
+    Last(usize),
 }
 
 /// Everything needed to outline one loop, checked read-only.
@@ -159,6 +204,11 @@ pub struct LoopPlan<'ctx> {
     pub ivs: Vec<IvPlan<'ctx>>,
     /// Reductions (header phis).
     pub reductions: Vec<RedPlan<'ctx>>,
+    /// Objects the body works on private copies of (set by the caller
+    /// after [`plan_loop`], from `weft_frontend::privatize`).
+    pub private: Vec<PrivPlan<'ctx>>,
+    /// Values computed in every iteration and used after the loop.
+    pub last_values: Vec<InstructionValue<'ctx>>,
     /// Values defined before the loop and used in it, in first-use order.
     pub live_ins: Vec<BasicValueEnum<'ctx>>,
     /// In-loop values used after the loop.
@@ -440,6 +490,7 @@ pub fn plan_loop_with<'ctx>(
 
     // Live-outs.
     let mut live_outs = Vec::new();
+    let mut last_values = Vec::new();
     for b in &blocks {
         for i in util::instructions(*b) {
             let outside = util::unique_users(&i).into_iter().any(|u| {
@@ -468,13 +519,28 @@ pub fn plan_loop_with<'ctx>(
                     );
                 }
                 LiveOut::RedPhi(j)
+            } else if opts.last_values
+                && exit_cond.after_body
+                && i.get_parent()
+                    .and_then(|p| fa.cfg.id(p))
+                    .is_some_and(|bid| fa.cfg.dominates(bid, latch))
+            {
+                // Computed in every iteration (its block dominates the latch
+                // of a bottom-tested loop): the last iteration's value.
+                last_values.push(i);
+                LiveOut::Last(last_values.len() - 1)
             } else {
                 let name = i
                     .get_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 return Err(format!(
-                    "value %{name} computed in the loop is used after it"
+                    "value %{name} computed in the loop is used after it{}",
+                    if opts.last_values {
+                        " (not computed in every iteration)"
+                    } else {
+                        ""
+                    }
                 ));
             };
             live_outs.push((i, lo));
@@ -526,6 +592,8 @@ pub fn plan_loop_with<'ctx>(
         blocks,
         ivs: iv_plans,
         reductions: reds,
+        private: Vec::new(),
+        last_values,
         live_ins,
         live_outs,
         trip_terms,
@@ -533,4 +601,26 @@ pub fn plan_loop_with<'ctx>(
         in_loop,
         block_set,
     })
+}
+
+/// The private copies loop `l` needs to run in parallel: none when the
+/// frontend proves it parallel apart from reductions, the objects of
+/// `weft_frontend::privatize` when their copies remove every memory
+/// dependence, and otherwise the reasons (with privatisation's) for the remark.
+pub fn privatized<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+) -> std::result::Result<Vec<PrivPlan<'ctx>>, String> {
+    let d = &fa.deps[l.index()];
+    if d.carried.is_empty() && d.reasons.len() == d.reductions.len() {
+        return Ok(Vec::new());
+    }
+    let reasons = d.reasons.join("; ");
+    if d.carried.is_empty() {
+        return Err(reasons);
+    }
+    match weft_frontend::privatize::privatize(fa, l) {
+        Ok(p) => p.private.iter().map(PrivPlan::new).collect(),
+        Err(e) => Err(format!("{reasons}; privatisation: {e}")),
+    }
 }
