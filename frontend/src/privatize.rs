@@ -37,6 +37,10 @@ use crate::expr::{Poly, Sym};
 use crate::ir::{self, ValueKey};
 use crate::loops::LoopId;
 
+/// [`privatize`]'s answer when the loop writes no global or stack object
+/// (nothing to privatise: not worth a remark).
+pub const NO_CANDIDATE: &str = "no global or stack object is written in the loop";
+
 /// An object to copy per worker.
 #[derive(Debug, Clone)]
 pub struct Private<'ctx> {
@@ -105,7 +109,7 @@ pub fn privatize<'ctx>(
     }
     if private.is_empty() {
         return Err(if why.is_empty() {
-            "no global or stack object is written in the loop".into()
+            NO_CANDIDATE.into()
         } else {
             format!("nothing privatisable ({})", why.join("; "))
         });

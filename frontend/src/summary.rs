@@ -370,6 +370,7 @@ fn summarize_function(f: &FunctionAnalysis<'_>) -> FunctionSummary {
         } else {
             match crate::privatize::privatize(f, l.id) {
                 Ok(p) => (p.private.into_iter().map(|x| x.name).collect(), None),
+                Err(e) if e == crate::privatize::NO_CANDIDATE => (Vec::new(), None),
                 Err(e) => (Vec::new(), Some(e)),
             }
         };

@@ -621,6 +621,7 @@ pub fn privatized<'ctx>(
     }
     match weft_frontend::privatize::privatize(fa, l) {
         Ok(p) => p.private.iter().map(PrivPlan::new).collect(),
+        Err(e) if e == weft_frontend::privatize::NO_CANDIDATE => Err(reasons),
         Err(e) => Err(format!("{reasons}; privatisation: {e}")),
     }
 }
