@@ -25,12 +25,11 @@
 //!   coefficients this subsumes SIV tests on delinearised subscripts such
 //!   as `A[i*n + j]` with `0 <= j < n`.
 //!
-//! Scalar reductions (`s = s op x` through a header phi, with `op` one of
-//! `add`, `fadd`, `mul`, `fmul`, `fmuladd`, `min`/`max`, `and`/`or`/`xor`)
-//! are reported as such; they still make the loop non-parallel for passes
-//! that do not privatise them.
+//! Scalar reductions (recognised in [`crate::reduction`]) are reported as
+//! such; they still make the loop non-parallel for passes that do not
+//! privatise them.
 
-use inkwell::values::{FunctionValue, InstructionOpcode, InstructionValue, PhiValue};
+use inkwell::values::{FunctionValue, InstructionOpcode, PhiValue};
 use serde::Serialize;
 
 use crate::access::{Access, AccessClass, AccessId, AccessKind, Base, BaseKind};
@@ -39,20 +38,8 @@ use crate::expr::{gcd, Poly, Sym};
 use crate::ir::{self, ValueKey};
 use crate::iv::LoopIvs;
 use crate::loops::{LoopForest, LoopId};
+use crate::reduction::{reduction, Reduction};
 use crate::symbols::SymbolTable;
-
-/// A loop-carried scalar reduction.
-#[derive(Debug, Clone)]
-pub struct Reduction<'ctx> {
-    /// The header phi accumulating the value.
-    pub phi: PhiValue<'ctx>,
-    /// Its name.
-    pub name: String,
-    /// The operation (`fadd`, `fmuladd`, `add`, ...).
-    pub op: String,
-    /// The instruction combining the phi with the new value.
-    pub update: InstructionValue<'ctx>,
-}
 
 /// A memory dependence carried by a loop.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -250,84 +237,6 @@ fn scalars<'ctx>(
             )),
         }
     }
-}
-
-fn in_loop(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, i: InstructionValue<'_>) -> bool {
-    i.get_parent()
-        .and_then(|b| cfg.id(b))
-        .map(|b| forest.get(l).contains(b))
-        .unwrap_or(false)
-}
-
-/// `phi -> update -> phi` with `update = op(phi, x)` and no other in-loop use of either.
-fn reduction<'ctx>(
-    cfg: &Cfg<'ctx>,
-    forest: &LoopForest,
-    l: LoopId,
-    phi: PhiValue<'ctx>,
-) -> Option<(String, InstructionValue<'ctx>)> {
-    let lp = forest.get(l);
-    let mut update = None;
-    for k in 0..phi.count_incoming() {
-        let (v, bb) = phi.get_incoming(k)?;
-        if lp.contains(cfg.id(bb)?) {
-            let u = ir::as_instruction(v)?;
-            match update {
-                None => update = Some(u),
-                Some(p) if p == u => {}
-                Some(_) => return None,
-            }
-        }
-    }
-    let u = update?;
-    let pk = ValueKey::of(&phi);
-    let ops = ir::value_operands(u);
-    let uses_phi = ops.iter().filter(|o| ValueKey::of(*o) == pk).count();
-    if uses_phi != 1 {
-        return None;
-    }
-    let op = match u.get_opcode() {
-        InstructionOpcode::Add => "add".to_string(),
-        InstructionOpcode::FAdd => "fadd".into(),
-        InstructionOpcode::Mul => "mul".into(),
-        InstructionOpcode::FMul => "fmul".into(),
-        InstructionOpcode::And => "and".into(),
-        InstructionOpcode::Or => "or".into(),
-        InstructionOpcode::Xor => "xor".into(),
-        InstructionOpcode::Sub | InstructionOpcode::FSub if ValueKey::of(&ops[0]) == pk => {
-            if u.get_opcode() == InstructionOpcode::Sub {
-                "sub".into()
-            } else {
-                "fsub".into()
-            }
-        }
-        InstructionOpcode::Call => {
-            let name = ir::callee_name(u)?;
-            let short = name.trim_start_matches("llvm.");
-            let base = short.split('.').next().unwrap_or("");
-            match base {
-                "fmuladd" | "fma" if ValueKey::of(&ops[2]) == pk => base.to_string(),
-                "smax" | "smin" | "umax" | "umin" | "maxnum" | "minnum" | "maximum" | "minimum" => {
-                    base.to_string()
-                }
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    // The phi feeds only the update inside the loop; the update feeds only the
-    // phi (and uses outside the loop, e.g. the LCSSA phi).
-    for user in ir::users(&phi) {
-        if in_loop(cfg, forest, l, user) && user != u {
-            return None;
-        }
-    }
-    for user in ir::users(&u) {
-        if in_loop(cfg, forest, l, user) && ValueKey::of(&user) != pk {
-            return None;
-        }
-    }
-    Some((op, u))
 }
 
 fn calls(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, d: &mut LoopDeps<'_>) {

@@ -34,6 +34,8 @@ pub mod ir;
 pub mod iv;
 pub mod load;
 pub mod loops;
+pub mod privatize;
+pub mod reduction;
 pub mod regions;
 pub mod summary;
 pub mod symbols;

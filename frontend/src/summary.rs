@@ -78,6 +78,12 @@ pub struct LoopSummary {
     pub reasons: Vec<String>,
     /// Scalar reductions carried by the loop.
     pub reductions: Vec<ReductionSummary>,
+    /// Objects whose per-worker copies would make the loop parallel
+    /// ([`crate::privatize`]); empty when none would.
+    pub private: Vec<String>,
+    /// Why privatisation does not help, when the loop carries a memory
+    /// dependence and it does not.
+    pub privatization: Option<String>,
     /// Accesses whose innermost loop this is.
     pub accesses: Vec<AccessSummary>,
 }
@@ -184,6 +190,15 @@ impl ModuleSummary {
                             .map(|e| format!(", continues while {e}"))
                             .unwrap_or_default()
                     );
+                }
+                if !l.private.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "{ind}  parallel once privatised: {}",
+                        l.private.join(", ")
+                    );
+                } else if let Some(p) = &l.privatization {
+                    let _ = writeln!(o, "{ind}  privatisation: {p}");
                 }
                 for r in &l.reasons {
                     let _ = writeln!(o, "{ind}  why not parallel: {r}");
@@ -350,6 +365,15 @@ fn summarize_function(f: &FunctionAnalysis<'_>) -> FunctionSummary {
                 }
             })
             .collect();
+        let (private, privatization) = if d.carried.is_empty() {
+            (Vec::new(), None)
+        } else {
+            match crate::privatize::privatize(f, l.id) {
+                Ok(p) => (p.private.into_iter().map(|x| x.name).collect(), None),
+                Err(e) if e == crate::privatize::NO_CANDIDATE => (Vec::new(), None),
+                Err(e) => (Vec::new(), Some(e)),
+            }
+        };
         loops.push(LoopSummary {
             id: l.id.0,
             parent: l.parent.map(|p| p.0),
@@ -377,6 +401,8 @@ fn summarize_function(f: &FunctionAnalysis<'_>) -> FunctionSummary {
                     op: r.op.clone(),
                 })
                 .collect(),
+            private,
+            privatization,
             accesses,
         });
     }

@@ -121,6 +121,10 @@ pub struct PipelineConfig {
     /// library default) always calls the runtime; `weft opt`/`weft build`
     /// default to [`DEFAULT_MIN_PARALLEL_ITERS`].
     pub min_parallel_iters: u64,
+    /// `--fp-reassoc`: passes may reassociate floating-point reductions
+    /// (combined in a fixed order, reproducible but not bit-equal to the
+    /// sequential loop). Default off: results are bit-exact.
+    pub fp_reassoc: bool,
 }
 
 /// The command line's default for [`PipelineConfig::min_parallel_iters`].
@@ -134,6 +138,7 @@ impl PipelineConfig {
             dump_dir: None,
             machine: None,
             min_parallel_iters: 0,
+            fp_reassoc: false,
         }
     }
 }

@@ -26,16 +26,24 @@ use crate::rtabi::{self, RtFn};
 use crate::util;
 
 /// Options of `parallel-for`.
-pub const OPTIONS: &[(&str, &str)] = &[(
-    "only",
-    "`|`-separated globs of functions to transform (default: all defined)",
-)];
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "only",
+        "`|`-separated globs of functions to transform (default: all defined)",
+    ),
+    (
+        "fp-reassoc",
+        "run floating-point reductions in parallel, partials combined in a fixed order (default: the pipeline's --fp-reassoc)",
+    ),
+];
 
 /// The `parallel-for` pass.
 #[derive(Debug, Clone, Default)]
 pub struct ParallelFor {
     /// Function globs; empty = all.
     pub only: Vec<String>,
+    /// `fp-reassoc` option; `None` = the pipeline's `--fp-reassoc`.
+    pub fp_reassoc: Option<bool>,
 }
 
 impl ParallelFor {
@@ -43,6 +51,10 @@ impl ParallelFor {
     pub fn from_options(o: &PassOptions) -> Result<ParallelFor> {
         Ok(ParallelFor {
             only: o.list("only"),
+            fp_reassoc: o
+                .get("fp-reassoc")
+                .map(|_| o.bool_or("fp-reassoc", false))
+                .transpose()?,
         })
     }
 }
@@ -144,13 +156,20 @@ pub fn drive<'ctx>(
     Ok(changed)
 }
 
-fn decide_parallel<'ctx>(fa: &FunctionAnalysis<'ctx>, l: LoopId) -> Decision<'ctx> {
-    if !parallel_except_reductions(fa, l) {
-        let d = &fa.deps[l.index()];
-        return Decision::Skip(format!("not parallel: {}", d.reasons.join("; ")));
-    }
-    match outline::plan_loop(fa, l) {
-        Ok(p) => Decision::Transform(Box::new(p)),
+fn decide_parallel<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    opts: outline::PlanOptions,
+) -> Decision<'ctx> {
+    let private = match outline::privatized(fa, l) {
+        Ok(p) => p,
+        Err(why) => return Decision::Skip(format!("not parallel: {why}")),
+    };
+    match outline::plan_loop_with(fa, l, opts) {
+        Ok(mut p) => {
+            p.private = private;
+            Decision::Transform(Box::new(p))
+        }
         Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
     }
 }
@@ -213,23 +232,36 @@ impl Pass for ParallelFor {
     }
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
+        let opts = outline::PlanOptions {
+            fp_reassoc: self.fp_reassoc.unwrap_or(cx.config.fp_reassoc),
+            last_values: true,
+        };
         let changed = drive(
             module,
             cx,
             &self.only,
-            &mut decide_parallel,
+            &mut |fa, l| decide_parallel(fa, l, opts),
             &mut |m, plan, cx| {
+                if plan.reductions.iter().any(|r| r.op.is_float()) {
+                    return outline::emit_ordered_loop(m, &plan);
+                }
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
+                let npriv = plan.private.len() + plan.last_values.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
                 let inline = Some((body.function, cx.config.min_parallel_iters));
                 outline::replace_loop(m, &plan, inline, |site| {
                     emit_parallel_for(m, site, body.function)
                 })?;
                 Ok(format!(
-                    "executor form: body @{bname} run by weft_parallel_for{}",
+                    "executor form: body @{bname} run by weft_parallel_for{}{}",
                     if nred > 0 {
                         format!(" ({nred} integer reduction(s) combined atomically)")
+                    } else {
+                        String::new()
+                    },
+                    if npriv > 0 {
+                        format!(" ({npriv} object(s) or scalar(s) privatised, last values written back)")
                     } else {
                         String::new()
                     }

@@ -99,7 +99,10 @@ impl ExecutorForm {
                 original: true,
                 ..Default::default()
             },
-            parallel: ParallelFor { only },
+            parallel: ParallelFor {
+                only,
+                fp_reassoc: None,
+            },
         })
     }
 }

@@ -22,7 +22,8 @@ use weft_memsim::trace::{synthetic, TimedRequest};
   weft bench sim --records 1000000 --json
   weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`
   weft bench kernels                    # corpus, small size, 2 workers, median of 5
-  weft bench kernels --size medium --kernels gemm,lu --runs 3 --json")]
+  weft bench kernels --size medium --kernels gemm,lu --runs 3 --json
+  weft bench polly                      # parallel loops: weft vs Polly, restrict and not")]
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
@@ -44,6 +45,24 @@ pub enum What {
     /// and every chapter 5 scheme, run natively; time ratios to `--passes=none`,
     /// transformed-loop counts and checksums in one table.
     Kernels(KernelsArgs),
+    /// Kernel corpus: loops weft's `parallel-for` runs in parallel against
+    /// Polly's parallel loops, with `restrict` and without (`-Drestrict=`);
+    /// Markdown table for `docs/parallelism.md`.
+    Polly(PollyArgs),
+}
+
+/// Options of `weft bench polly`.
+#[derive(clap::Args, Debug)]
+pub struct PollyArgs {
+    /// Comma-separated kernel names (default: the whole corpus).
+    #[arg(long, value_delimiter = ',')]
+    pub kernels: Option<Vec<String>>,
+    /// Keep the IR in this directory.
+    #[arg(long)]
+    pub keep: Option<std::path::PathBuf>,
+    /// Print JSON instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `weft bench kernels`.
@@ -150,6 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Dram(a) => dram(a),
         What::Sim(a) => sim(a),
         What::Kernels(a) => kernels(a),
+        What::Polly(a) => polly(a),
         What::Gpusim(a) => super::gpusim::bench(a),
     }
 }
@@ -315,6 +335,24 @@ struct KernelRow {
     none_seconds: Option<f64>,
     checksum: Option<String>,
     variants: Vec<Cell>,
+}
+
+fn polly(a: PollyArgs) -> anyhow::Result<()> {
+    let list = weft_testsuite::kernels::select(a.kernels.as_deref())?;
+    let tmp = tempfile::Builder::new().prefix("weft-polly-").tempdir()?;
+    let root = a.keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let mut rows = Vec::new();
+    for k in list {
+        let r = weft_testsuite::polly::row(k, &root, &mut |m| eprintln!("{m}"))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
+        rows.push(r);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print!("{}", weft_testsuite::polly::markdown(&rows));
+    }
+    Ok(())
 }
 
 fn kernels(a: KernelsArgs) -> anyhow::Result<()> {

@@ -25,6 +25,13 @@ pub struct PipelineArgs {
     /// Print a remark for every candidate loop: what was done or why not.
     #[arg(long)]
     pub remarks: bool,
+    /// Let passes run floating-point reductions in parallel (like
+    /// `-ffast-math` or OpenMP's `reduction` clause): per-block partials are
+    /// combined in a fixed order, so results are reproducible for any worker
+    /// count but may differ from the sequential loop in the last bits.
+    /// Default: bit-exact, such loops stay sequential.
+    #[arg(long)]
+    pub fp_reassoc: bool,
 }
 
 impl PipelineArgs {
@@ -38,6 +45,7 @@ impl PipelineArgs {
         }
         cfg.machine = self.machine.clone();
         cfg.min_parallel_iters = self.min_parallel_iters;
+        cfg.fp_reassoc = self.fp_reassoc;
         let pipeline = self
             .passes
             .as_deref()

@@ -9,3 +9,4 @@ pub mod bench;
 pub mod data;
 pub mod eval;
 pub mod kernels;
+pub mod polly;

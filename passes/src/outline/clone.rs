@@ -12,7 +12,7 @@ use inkwell::llvm_sys::core::{
     LLVMValueAsBasicBlock, LLVMValueIsBasicBlock,
 };
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, StructType};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, StructType};
 use inkwell::values::{
     AsValueRef, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
     IntValue, PhiValue,
@@ -29,6 +29,11 @@ use crate::util::{self, ValueKey};
 pub enum CloneKind {
     /// `void body(ptr ctx, i64 lo, i64 hi)`; reductions combine into the context.
     Executor,
+    /// `void body(ptr ctx, i64 lo, i64 hi)` whose reductions store their
+    /// partial into the context with a plain store: for
+    /// [`crate::outline::emit_ordered`], which gives every block of iterations
+    /// its own copy of the context and combines the partials in block order.
+    Partial,
     /// `void inspect(ptr ctx, i64 lo, i64 hi, ptr handle)`; reductions are ignored
     /// (the caller slices the clone down to address computations).
     Inspector,
@@ -44,13 +49,35 @@ pub struct ClonedBody<'ctx> {
     pub k: IntValue<'ctx>,
 }
 
-/// The context struct type of a plan: live-ins, then one slot per reduction.
+/// The context struct type of a plan: live-ins, then one slot per reduction,
+/// then the trip count when a private copy is written back
+/// ([`trip_count_slot`]).
 pub fn context_type<'ctx>(module: &Module<'ctx>, plan: &LoopPlan<'ctx>) -> StructType<'ctx> {
     let mut fields: Vec<BasicTypeEnum<'ctx>> = plan.live_ins.iter().map(|v| v.get_type()).collect();
     for r in &plan.reductions {
         fields.push(r.phi.as_basic_value().get_type());
     }
+    if trip_count_slot(plan).is_some() {
+        fields.push(module.get_context().i64_type().into());
+    }
+    for v in &plan.last_values {
+        if let Some(bv) = util::basic_value(v.as_value_ref()) {
+            fields.push(bv.get_type());
+        }
+    }
     module.get_context().struct_type(&fields, false)
+}
+
+/// The context slot holding the trip count, which the body that runs the
+/// last iteration needs to write its private copies back.
+pub fn trip_count_slot(plan: &LoopPlan<'_>) -> Option<u32> {
+    (plan.private.iter().any(|p| p.write_back) || !plan.last_values.is_empty())
+        .then_some((plan.live_ins.len() + plan.reductions.len()) as u32)
+}
+
+/// The context slot of last value `j` (after the trip count).
+pub fn last_value_slot(plan: &LoopPlan<'_>, j: usize) -> u32 {
+    (plan.live_ins.len() + plan.reductions.len() + 1 + j) as u32
 }
 
 pub(super) fn unique_name(module: &Module<'_>, base: &str) -> String {
@@ -79,7 +106,7 @@ pub fn clone_body<'ctx>(
     }
     let fty = cx.void_type().fn_type(&params, false);
     let suffix = match kind {
-        CloneKind::Executor => "weft.body",
+        CloneKind::Executor | CloneKind::Partial => "weft.body",
         CloneKind::Inspector => "weft.inspect",
     };
     let name = unique_name(module, &format!("{}.{suffix}", plan.function_name));
@@ -117,6 +144,21 @@ pub fn clone_body<'ctx>(
             &format!("{}.in", v.get_name().to_string_lossy()),
         )?;
         vmap.insert(util::key(v), x);
+    }
+    // Private copies (privatised objects): fresh per call, started from the
+    // original when they are written back.
+    let mut copies = Vec::new();
+    for p in &plan.private {
+        let c = b.build_alloca(p.ty, "weft.private")?;
+        if p.write_back && kind != CloneKind::Inspector {
+            let size =
+                p.ty.size_of()
+                    .ok_or_else(|| util_err("unsized private object"))?;
+            b.build_memcpy(c, 8, p.value, 8, size)
+                .map_err(|e| util_err(&format!("memcpy: {e}")))?;
+        }
+        vmap.insert(util::key(&p.value), c.into());
+        copies.push(c);
     }
     let nonempty = b.build_int_compare(IntPredicate::SLT, lo, hi, "weft.nonempty")?;
     b.build_conditional_branch(nonempty, nheader, empty_bb)?;
@@ -260,30 +302,70 @@ pub fn clone_body<'ctx>(
     b.build_conditional_branch(cont, ninside, exit_bb)?;
     neterm.erase_from_basic_block();
 
-    // Reductions: local partial from the identity, combined atomically at exit.
+    // Reductions: local partial from the identity, combined atomically at exit
+    // (or stored, for `ordered`'s per-block contexts).
     b.position_at_end(exit_bb);
     for (j, np) in &red_phis {
         let r = &plan.reductions[*j];
-        let it = r.phi.as_basic_value().into_int_value().get_type();
+        let ty = r.phi.as_basic_value().get_type();
+        let identity: BasicValueEnum<'ctx> = match ty {
+            BasicTypeEnum::IntType(it) => it.const_int(r.op.identity(), false).into(),
+            BasicTypeEnum::FloatType(ft) => ft.const_float(r.op.float_identity()).into(),
+            _ => return Err(util_err("reduction of unsupported type")),
+        };
         let upd = map_value(&vmap, r.update.as_value_ref_basic()?);
-        np.add_incoming(&[
-            (&it.const_int(r.op.identity(), false), entry),
-            (&upd, nlatch),
-        ]);
-        if kind == CloneKind::Executor {
-            let partial = if plan.after_body {
-                upd
-            } else {
-                np.as_basic_value()
-            };
-            let slot = b.build_struct_gep(sty, ctx_arg, (plan.live_ins.len() + j) as u32, "")?;
-            b.build_atomicrmw(
-                r.op.atomic(),
-                slot,
-                partial.into_int_value(),
-                AtomicOrdering::Monotonic,
-            )?;
+        np.add_incoming(&[(&identity, entry), (&upd, nlatch)]);
+        let partial = if plan.after_body {
+            upd
+        } else {
+            np.as_basic_value()
+        };
+        let slot = || b.build_struct_gep(sty, ctx_arg, (plan.live_ins.len() + j) as u32, "");
+        match kind {
+            CloneKind::Executor => {
+                if r.op.is_float() {
+                    return Err(util_err(
+                        "floating-point reduction needs the ordered executor (CloneKind::Partial)",
+                    ));
+                }
+                b.build_atomicrmw(
+                    r.op.atomic(),
+                    slot()?,
+                    partial.into_int_value(),
+                    AtomicOrdering::Monotonic,
+                )?;
+            }
+            CloneKind::Partial => {
+                b.build_store(slot()?, partial)?;
+            }
+            CloneKind::Inspector => {}
         }
+    }
+    // The body that ran the last iteration writes its copies back.
+    if let (Some(slot), true) = (trip_count_slot(plan), kind != CloneKind::Inspector) {
+        let p = b.build_struct_gep(sty, ctx_arg, slot, "")?;
+        let tc = b.build_load(i64t, p, "weft.tc")?.into_int_value();
+        let last = b.build_int_compare(IntPredicate::EQ, hi, tc, "weft.last")?;
+        let wb = cx.append_basic_block(f, "weft.writeback");
+        let done = cx.append_basic_block(f, "weft.done");
+        b.build_conditional_branch(last, wb, done)?;
+        b.position_at_end(wb);
+        for (j, v) in plan.last_values.iter().enumerate() {
+            let val = map_value(&vmap, v.as_value_ref_basic()?);
+            let slot = b.build_struct_gep(sty, ctx_arg, last_value_slot(plan, j), "")?;
+            b.build_store(slot, val)?;
+        }
+        for (p, c) in plan.private.iter().zip(&copies) {
+            if p.write_back {
+                let size =
+                    p.ty.size_of()
+                        .ok_or_else(|| util_err("unsized private object"))?;
+                b.build_memcpy(p.value, 8, *c, 8, size)
+                    .map_err(|e| util_err(&format!("memcpy: {e}")))?;
+            }
+        }
+        b.build_unconditional_branch(done)?;
+        b.position_at_end(done);
     }
     b.build_return(None)?;
 

@@ -25,22 +25,32 @@
 //!   associative and commutative operation (`add`, `sub`, `and`, `or`, `xor`),
 //!   whose partial results are combined with one atomic operation per range:
 //!   integer arithmetic wraps, so any combination order gives the same bits.
-//!   Floating-point reductions would be reordered, so they are refused;
+//!   Floating-point reductions would be reordered, so they are refused unless
+//!   the caller opts in ([`PlanOptions::fp_reassoc`], `--fp-reassoc`): then
+//!   `ordered` splits the range into a fixed number of blocks, each with its
+//!   own partial, and combines the partials in block order (reproducible, and
+//!   the same for every worker count, but not the sequential order's bits);
 //! - values defined in the loop are used outside only if they are IVs (final
 //!   value recomputed from the trip count) or reduction results;
 //! - the loop calls nothing but intrinsics without memory effects (the caller
 //!   pass decides which memory dependences are acceptable).
 //!
-//! The three steps are the modules `plan`, `clone` and `replace`; `ir` holds
+//! The three steps are the modules `plan`, `clone` and `replace` (`ordered`
+//! is the call for floating-point reductions); `ir` holds
 //! the small IR helpers they and the passes share. They import one another,
 //! never this file, which only declares and re-exports.
 
 mod clone;
 mod ir;
+mod ordered;
 mod plan;
 mod replace;
 
-pub use clone::{clone_body, context_type, relaxed, CloneKind, ClonedBody};
+pub use clone::{clone_body, context_type, relaxed, trip_count_slot, CloneKind, ClonedBody};
 pub use ir::{delete_blocks, emit_if, entry_alloca, fn_ptr, iter_type};
-pub use plan::{loop_label, plan_loop, IvPlan, LiveOut, LoopPlan, RedOp, RedPlan};
+pub use ordered::{emit_ordered, emit_ordered_loop, BLOCKS};
+pub use plan::{
+    loop_label, plan_loop, plan_loop_with, privatized, IvPlan, LiveOut, LoopPlan, PlanOptions,
+    PrivPlan, RedOp, RedPlan, FP_REFUSED,
+};
 pub use replace::{emit_trip_count, replace_loop, CallSite, CONTEXT_ALIGN};

@@ -14,7 +14,9 @@ use weft_frontend::{FunctionAnalysis, LoopId, Sym};
 
 use crate::util::{self, ValueKey};
 
-/// An integer reduction the executor form supports.
+/// A reduction the executor form supports: integer ones always (exact in any
+/// order), floating-point ones only when the caller opts in to reassociation
+/// ([`PlanOptions::fp_reassoc`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedOp {
     /// `r + x`.
@@ -27,13 +29,45 @@ pub enum RedOp {
     Or,
     /// `r ^ x`.
     Xor,
+    /// `r + x` in floating point.
+    FAdd,
+    /// `r - x` in floating point (partials are combined with `fadd`).
+    FSub,
+    /// `r * x` in floating point.
+    FMul,
+    /// `fmuladd(a, b, r)` or `fma(a, b, r)` (partials are combined with `fadd`).
+    FMulAdd,
+    /// `minnum(r, x)`.
+    MinNum,
+    /// `maxnum(r, x)`.
+    MaxNum,
 }
 
 impl RedOp {
+    /// Whether the operation is on floating-point values (reassociating it
+    /// changes the result's bits).
+    pub fn is_float(self) -> bool {
+        !matches!(
+            self,
+            RedOp::Add | RedOp::Sub | RedOp::And | RedOp::Or | RedOp::Xor
+        )
+    }
+
     pub(super) fn identity(self) -> u64 {
         match self {
             RedOp::And => u64::MAX,
             _ => 0,
+        }
+    }
+
+    /// The neutral element of the combining operation for floats: `-0.0` for
+    /// sums (`-0.0 + x == x` for every `x`, `+0.0` included), `1.0` for
+    /// products, NaN for `minnum`/`maxnum` (which return the other operand).
+    pub(super) fn float_identity(self) -> f64 {
+        match self {
+            RedOp::FMul => 1.0,
+            RedOp::MinNum | RedOp::MaxNum => f64::NAN,
+            _ => -0.0,
         }
     }
 
@@ -43,8 +77,23 @@ impl RedOp {
             RedOp::And => AtomicRMWBinOp::And,
             RedOp::Or => AtomicRMWBinOp::Or,
             RedOp::Xor => AtomicRMWBinOp::Xor,
+            // Never combined atomically: see `crate::outline::ordered`.
+            _ => AtomicRMWBinOp::FAdd,
         }
     }
+}
+
+/// What [`plan_loop_with`] accepts beyond the bit-exact default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Accept floating-point reductions (`--fp-reassoc`): their partials are
+    /// combined in a fixed order ([`crate::outline::ordered`]), so the result
+    /// is reproducible but may differ from the sequential one in the last bits.
+    pub fp_reassoc: bool,
+    /// Accept values computed in every iteration and used after the loop
+    /// (privatised scalars): the body that runs the last iteration stores
+    /// them into the context ([`LiveOut::Last`]).
+    pub last_values: bool,
 }
 
 /// An induction variable of the outlined loop.
@@ -73,6 +122,44 @@ pub struct RedPlan<'ctx> {
     pub init: BasicValueEnum<'ctx>,
 }
 
+/// An object the outlined body works on a copy of (see
+/// `weft_frontend::privatize`).
+#[derive(Debug, Clone)]
+pub struct PrivPlan<'ctx> {
+    /// The original object (an `alloca` or a global).
+    pub value: inkwell::values::PointerValue<'ctx>,
+    /// Its type (the copy's).
+    pub ty: inkwell::types::BasicTypeEnum<'ctx>,
+    /// Copy in at entry, and out from the body that ran the last iteration.
+    pub write_back: bool,
+}
+
+impl<'ctx> PrivPlan<'ctx> {
+    /// The plan of a privatised object, or why it cannot be copied.
+    pub fn new(p: &weft_frontend::privatize::Private<'ctx>) -> std::result::Result<Self, String> {
+        use inkwell::values::AsValueRef;
+        let BasicValueEnum::PointerValue(v) = p.value else {
+            return Err(format!("{}: not a pointer", p.name));
+        };
+        let ty = if let Some(i) = v.as_instruction() {
+            i.get_allocated_type()
+                .map_err(|e| format!("{}: {e:?}", p.name))?
+        } else {
+            // SAFETY: the privatised value is a global variable (the frontend's
+            // `BaseKind::Global`), whose value type is a sized first-class type.
+            unsafe {
+                let t = inkwell::llvm_sys::core::LLVMGlobalGetValueType(v.as_value_ref());
+                inkwell::types::BasicTypeEnum::new(t)
+            }
+        };
+        Ok(PrivPlan {
+            value: v,
+            ty,
+            write_back: p.write_back,
+        })
+    }
+}
+
 /// A value defined in the loop and used after it.
 #[derive(Debug, Clone, Copy)]
 pub enum LiveOut {
@@ -84,6 +171,9 @@ pub enum LiveOut {
     RedUpdate(usize),
     /// Reduction `k`'s phi (final value when the test precedes the body).
     RedPhi(usize),
+    /// Last value `k` ([`LoopPlan::last_values`]): the value the last
+    /// iteration computed, a scalar privatised per worker.
+    Last(usize),
 }
 
 /// Everything needed to outline one loop, checked read-only.
@@ -114,6 +204,11 @@ pub struct LoopPlan<'ctx> {
     pub ivs: Vec<IvPlan<'ctx>>,
     /// Reductions (header phis).
     pub reductions: Vec<RedPlan<'ctx>>,
+    /// Objects the body works on private copies of (set by the caller
+    /// after [`plan_loop`], from `weft_frontend::privatize`).
+    pub private: Vec<PrivPlan<'ctx>>,
+    /// Values computed in every iteration and used after the loop.
+    pub last_values: Vec<InstructionValue<'ctx>>,
     /// Values defined before the loop and used in it, in first-use order.
     pub live_ins: Vec<BasicValueEnum<'ctx>>,
     /// In-loop values used after the loop.
@@ -155,16 +250,21 @@ pub fn loop_label(fa: &FunctionAnalysis<'_>, l: LoopId) -> String {
     format!("{l} ({})", h.get_name().to_string_lossy())
 }
 
+/// The remark's explanation when a floating-point reduction is refused.
+pub const FP_REFUSED: &str = "floating-point reduction: parallel ranges would change the summation order (bit-exact results required); --fp-reassoc would run it in parallel, per-block partials combined in a fixed order";
+
 pub(super) fn red_op(
     update: InstructionValue<'_>,
     phi: PhiValue<'_>,
+    opts: PlanOptions,
 ) -> std::result::Result<RedOp, String> {
+    let lhs_is_phi =
+        || util::value_operand(update, 0).map(|v| util::key(&v)) == Some(util::key(&phi));
     let op = match update.get_opcode() {
         InstructionOpcode::Add => RedOp::Add,
         InstructionOpcode::Sub => {
             // Only `phi - x` is a reduction; `x - phi` alternates signs.
-            let lhs = util::value_operand(update, 0);
-            if lhs.map(|v| util::key(&v)) != Some(util::key(&phi)) {
+            if !lhs_is_phi() {
                 return Err("subtraction from the reduced value is not associative".into());
             }
             RedOp::Sub
@@ -172,27 +272,62 @@ pub(super) fn red_op(
         InstructionOpcode::And => RedOp::And,
         InstructionOpcode::Or => RedOp::Or,
         InstructionOpcode::Xor => RedOp::Xor,
-        InstructionOpcode::FAdd
-        | InstructionOpcode::FSub
-        | InstructionOpcode::FMul
-        | InstructionOpcode::Call => {
-            return Err(
-                "floating-point reduction: parallel ranges would change the summation order (bit-exact results required)"
-                    .into(),
-            )
+        InstructionOpcode::FAdd => RedOp::FAdd,
+        InstructionOpcode::FSub => {
+            if !lhs_is_phi() {
+                return Err("subtraction from the reduced value is not associative".into());
+            }
+            RedOp::FSub
+        }
+        InstructionOpcode::FMul => RedOp::FMul,
+        InstructionOpcode::Call => {
+            let name = util::callee_name(update).unwrap_or_default();
+            let base = name
+                .trim_start_matches("llvm.")
+                .split('.')
+                .next()
+                .unwrap_or("");
+            match base {
+                "fmuladd" | "fma" => RedOp::FMulAdd,
+                "minnum" => RedOp::MinNum,
+                "maxnum" => RedOp::MaxNum,
+                _ => return Err(format!("reduction with @{name} is not supported")),
+            }
         }
         other => return Err(format!("reduction with {other:?} is not supported")),
     };
-    match phi.as_basic_value() {
-        BasicValueEnum::IntValue(_) => Ok(op),
-        _ => Err("reduction of a non-integer value".into()),
+    match (phi.as_basic_value(), op.is_float()) {
+        (BasicValueEnum::IntValue(_), false) => Ok(op),
+        (BasicValueEnum::FloatValue(f), true) => {
+            let t = f.get_type();
+            let cx = t.get_context();
+            if t != cx.f64_type() && t != cx.f32_type() {
+                return Err("reduction of a floating-point type other than float or double".into());
+            }
+            if opts.fp_reassoc {
+                Ok(op)
+            } else {
+                Err(FP_REFUSED.into())
+            }
+        }
+        _ => Err("reduction of a vector or pointer value".into()),
     }
 }
 
-/// Checks that loop `l` of `fa` can be outlined and collects what outlining needs.
+/// Checks that loop `l` of `fa` can be outlined and collects what outlining
+/// needs; floating-point reductions are refused (bit-exact results).
 pub fn plan_loop<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
+) -> std::result::Result<LoopPlan<'ctx>, String> {
+    plan_loop_with(fa, l, PlanOptions::default())
+}
+
+/// [`plan_loop`] with options (floating-point reductions on opt-in).
+pub fn plan_loop_with<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+    opts: PlanOptions,
 ) -> std::result::Result<LoopPlan<'ctx>, String> {
     let lp = fa.forest.get(l);
     if !lp.canonical {
@@ -268,7 +403,8 @@ pub fn plan_loop<'ctx>(
             continue;
         }
         if let Some(r) = deps.reductions.iter().find(|r| util::key(&r.phi) == k) {
-            let op = red_op(r.update, r.phi).map_err(|e| format!("reduction {}: {e}", r.name))?;
+            let op =
+                red_op(r.update, r.phi, opts).map_err(|e| format!("reduction {}: {e}", r.name))?;
             let pre_bb = fa.cfg.block(pre);
             let init = (0..r.phi.count_incoming())
                 .filter_map(|j| r.phi.get_incoming(j))
@@ -354,6 +490,7 @@ pub fn plan_loop<'ctx>(
 
     // Live-outs.
     let mut live_outs = Vec::new();
+    let mut last_values = Vec::new();
     for b in &blocks {
         for i in util::instructions(*b) {
             let outside = util::unique_users(&i).into_iter().any(|u| {
@@ -382,13 +519,28 @@ pub fn plan_loop<'ctx>(
                     );
                 }
                 LiveOut::RedPhi(j)
+            } else if opts.last_values
+                && exit_cond.after_body
+                && i.get_parent()
+                    .and_then(|p| fa.cfg.id(p))
+                    .is_some_and(|bid| fa.cfg.dominates(bid, latch))
+            {
+                // Computed in every iteration (its block dominates the latch
+                // of a bottom-tested loop): the last iteration's value.
+                last_values.push(i);
+                LiveOut::Last(last_values.len() - 1)
             } else {
                 let name = i
                     .get_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 return Err(format!(
-                    "value %{name} computed in the loop is used after it"
+                    "value %{name} computed in the loop is used after it{}",
+                    if opts.last_values {
+                        " (not computed in every iteration)"
+                    } else {
+                        ""
+                    }
                 ));
             };
             live_outs.push((i, lo));
@@ -440,6 +592,8 @@ pub fn plan_loop<'ctx>(
         blocks,
         ivs: iv_plans,
         reductions: reds,
+        private: Vec::new(),
+        last_values,
         live_ins,
         live_outs,
         trip_terms,
@@ -447,4 +601,27 @@ pub fn plan_loop<'ctx>(
         in_loop,
         block_set,
     })
+}
+
+/// The private copies loop `l` needs to run in parallel: none when the
+/// frontend proves it parallel apart from reductions, the objects of
+/// `weft_frontend::privatize` when their copies remove every memory
+/// dependence, and otherwise the reasons (with privatisation's) for the remark.
+pub fn privatized<'ctx>(
+    fa: &FunctionAnalysis<'ctx>,
+    l: LoopId,
+) -> std::result::Result<Vec<PrivPlan<'ctx>>, String> {
+    let d = &fa.deps[l.index()];
+    if d.carried.is_empty() && d.reasons.len() == d.reductions.len() {
+        return Ok(Vec::new());
+    }
+    let reasons = d.reasons.join("; ");
+    if d.carried.is_empty() {
+        return Err(reasons);
+    }
+    match weft_frontend::privatize::privatize(fa, l) {
+        Ok(p) => p.private.iter().map(PrivPlan::new).collect(),
+        Err(e) if e == weft_frontend::privatize::NO_CANDIDATE => Err(reasons),
+        Err(e) => Err(format!("{reasons}; privatisation: {e}")),
+    }
 }

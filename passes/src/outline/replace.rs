@@ -140,6 +140,10 @@ pub fn replace_loop<'ctx>(
         b.build_store(p, r.init)?;
     }
     let tc = emit_trip_count(module, &b, plan)?;
+    if let Some(slot) = super::clone::trip_count_slot(plan) {
+        let p = b.build_struct_gep(sty, ctx, slot, "")?;
+        b.build_store(p, tc)?;
+    }
     // Short loops run inline: preheader -> weft.inline | weft.par -> weft.join.
     let join = match inline_below {
         Some((body, n)) if n > 0 => {
@@ -225,6 +229,14 @@ pub fn replace_loop<'ctx>(
                     }
                     _ => return Err(util_err("IV of unsupported type")),
                 }
+            }
+            LiveOut::Last(j) => {
+                let ty = util::basic_value(plan.last_values[j].as_value_ref())
+                    .ok_or_else(|| util_err("void last value"))?
+                    .get_type();
+                let slot = super::clone::last_value_slot(plan, j);
+                let p = b.build_struct_gep(sty, ctx, slot, "")?;
+                b.build_load(ty, p, "weft.last")?
             }
             LiveOut::RedUpdate(j) | LiveOut::RedPhi(j) => {
                 let r = &plan.reductions[j];

@@ -1,6 +1,7 @@
 ; PASSES: parallel-for<only=kernel>
 ; CHECK-NOT: weft_parallel_for
 ; REMARK: floating-point reduction
+; REMARK: --fp-reassoc would run it in parallel
 ; run: @test(100)
 source_filename = "float_reduction.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -1,6 +1,7 @@
 // PASSES: parallel-for<only=kernel>
 // CHECK-NOT: weft_parallel_for
 // REMARK: floating-point reduction
+// REMARK: --fp-reassoc would run it in parallel
 // run: @test(100)
 #include <stdlib.h>
 __attribute__((noinline)) double kernel(long n, const double *restrict a) {
