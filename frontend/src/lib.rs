@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod alias_check;
 pub mod analysis;
 pub mod cfg;
 pub mod deps;

@@ -53,7 +53,7 @@ pub use contexts::{CHURN_CONTEXTS, CONTEXT_SLOTS};
 pub use gather::Gather;
 pub use grain::{GRAIN_HINT_MAX, GRAIN_HINT_MIN_NS_PER_ITER};
 pub use inspector::{InspectRef, Inspector};
-pub use stats::{InspectorBreakdown, RegionStats};
+pub use stats::{alias_checks, count_alias_check, InspectorBreakdown, RegionStats};
 
 use contexts::Contexts;
 use grain::Grain;
