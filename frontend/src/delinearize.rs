@@ -53,9 +53,7 @@ pub fn strides(td: &TargetData, ptr: BasicValueEnum<'_>) -> Option<Vec<i64>> {
                 return None;
             }
             let mut t = LLVMGetGEPSourceElementType(i.as_value_ref());
-            if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind
-                && LLVMGetArrayLength2(t) > 0
-            {
+            if LLVMGetTypeKind(t) == LLVMTypeKind::LLVMArrayTypeKind && LLVMGetArrayLength2(t) > 0 {
                 let mut out = Vec::new();
                 loop {
                     out.push(LLVMABISizeOfType(td.as_mut_ptr(), t) as i64);

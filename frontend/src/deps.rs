@@ -168,10 +168,9 @@ pub fn analyze<'ctx>(
                 let rel = alias(&a.base, &b.base);
                 if alias_check::checkable(a, b, rel) {
                     let (ka, kb) = (a.base.key(), b.base.key());
-                    if !checked
-                        .iter()
-                        .any(|(x, y)| (x.key(), y.key()) == (ka, kb) || (x.key(), y.key()) == (kb, ka))
-                    {
+                    if !checked.iter().any(|(x, y)| {
+                        (x.key(), y.key()) == (ka, kb) || (x.key(), y.key()) == (kb, ka)
+                    }) {
                         checked.push((a.base.clone(), b.base.clone()));
                     }
                     continue;

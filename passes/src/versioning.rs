@@ -194,10 +194,6 @@ pub fn emit_check<'ctx>(
     site.set_alignment(8);
     let f = rtabi::declare(module, RtFn::AliasCheck)?;
     let passed = b.build_int_z_extend(ok, cx.i32_type(), "")?;
-    b.build_call(
-        f,
-        &[site.as_pointer_value().into(), passed.into()],
-        "",
-    )?;
+    b.build_call(f, &[site.as_pointer_value().into(), passed.into()], "")?;
     Ok(ok)
 }
