@@ -189,8 +189,9 @@ proptest! {
 fn carries_overlapping(n: &Nest, l: usize, delta: i64) -> bool {
     use std::collections::HashMap;
     let d = n.trips.len();
-    // (outer IVs, address) -> (IV of level l, written)
-    let mut seen: HashMap<(Vec<i64>, i64), Vec<(i64, bool)>> = HashMap::new();
+    // (outer IVs, address) -> every (IV of level l, written) seen there.
+    type Seen = HashMap<(Vec<i64>, i64), Vec<(i64, bool)>>;
+    let mut seen: Seen = HashMap::new();
     let total: u64 = n.trips.iter().map(|&t| t as u64).product();
     for flat in 0..total {
         let mut x = vec![0i64; d];
