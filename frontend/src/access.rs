@@ -142,6 +142,9 @@ pub struct Access<'ctx> {
     pub size: u64,
     /// Classification.
     pub class: AccessClass<'ctx>,
+    /// Byte strides of the fixed-size array type the address indexes
+    /// (outermost first, element size last), for [`crate::delinearize`].
+    pub strides: Option<Vec<i64>>,
 }
 
 /// Makes a [`Base`] from a base pointer.
@@ -214,6 +217,7 @@ pub fn collect<'ctx>(
             let addr = ev.address(ptr);
             let base = make_base(f, ev, addr.base);
             let class = classify(f, forest, ev, lp, &addr, &base, i);
+            let strides = crate::delinearize::strides(td, ptr);
             out.push(Access {
                 id: AccessId(out.len() as u32),
                 inst: i,
@@ -224,6 +228,7 @@ pub fn collect<'ctx>(
                 base,
                 size,
                 class,
+                strides,
             });
         }
     }

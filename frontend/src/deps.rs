@@ -9,7 +9,11 @@
 //!
 //! Alias reasoning: accesses with different identified bases (a `noalias`
 //! argument, a global, an alloca) never overlap; accesses to the same base are
-//! tested; everything else may alias.
+//! tested; everything else may alias. When every access of such a may-alias
+//! pair is affine, the loop gets [`AliasChecks`] (see [`crate::alias_check`]):
+//! it is parallel provided the ranges the check names are disjoint at run
+//! time, which a pass tests before choosing the transformed loop (loop
+//! versioning); `parallel` stays false, as the verdict holds only under it.
 //!
 //! For two affine accesses `f(x)` and `g(y)` to one base the dependence
 //! equation `f(x) - g(y) = 0` is tested with
@@ -33,7 +37,9 @@ use inkwell::values::{FunctionValue, InstructionOpcode, PhiValue};
 use serde::Serialize;
 
 use crate::access::{Access, AccessClass, AccessId, AccessKind, Base, BaseKind};
+use crate::alias_check::{self, AliasChecks};
 use crate::cfg::Cfg;
+use crate::delinearize;
 use crate::expr::{gcd, Poly, Sym};
 use crate::ir::{self, ValueKey};
 use crate::iv::LoopIvs;
@@ -63,6 +69,18 @@ pub struct LoopDeps<'ctx> {
     pub reductions: Vec<Reduction<'ctx>>,
     /// Memory dependences carried by the loop (first few per loop).
     pub carried: Vec<CarriedDep>,
+    /// Run-time alias checks under which the loop has no carried memory
+    /// dependence (one entry of `reasons` says so; `carried` excludes them).
+    pub checks: Option<AliasChecks<'ctx>>,
+}
+
+impl LoopDeps<'_> {
+    /// Whether the loop is parallel once its run-time alias checks pass and
+    /// its reductions are combined: no other reason remains.
+    pub fn parallel_if_checked(&self) -> bool {
+        self.carried.is_empty()
+            && self.reasons.len() == self.reductions.len() + usize::from(self.checks.is_some())
+    }
 }
 
 /// Alias relation of two bases.
@@ -124,6 +142,8 @@ pub fn analyze<'ctx>(
             .filter(|a| a.loop_id.map(|m| forest.encloses(l.id, m)).unwrap_or(false))
             .collect();
         let mut n_mem = 0usize;
+        // Base pairs a run-time check could separate.
+        let mut checked: Vec<(Base<'ctx>, Base<'ctx>)> = Vec::new();
         'pairs: for a in &inside {
             for b in &inside {
                 if a.kind != AccessKind::Store && b.kind != AccessKind::Store {
@@ -132,7 +152,17 @@ pub fn analyze<'ctx>(
                 if a.id > b.id && a.kind == b.kind {
                     // Symmetric store/store pairs are tested once each way below.
                 }
-                let reason = match alias(&a.base, &b.base) {
+                let rel = alias(&a.base, &b.base);
+                if alias_check::checkable(a, b, rel) {
+                    let (ka, kb) = (a.base.key(), b.base.key());
+                    if !checked.iter().any(|(x, y)| {
+                        (x.key(), y.key()) == (ka, kb) || (x.key(), y.key()) == (kb, ka)
+                    }) {
+                        checked.push((a.base.clone(), b.base.clone()));
+                    }
+                    continue;
+                }
+                let reason = match rel {
                     Alias::Distinct => continue,
                     Alias::May => Some(format!(
                         "{} and {} may alias (bases {} and {} are not provably distinct)",
@@ -145,7 +175,12 @@ pub fn analyze<'ctx>(
                         (
                             AccessClass::Affine { offset: fa },
                             AccessClass::Affine { offset: fb },
-                        ) => t.test(l.id, a, fa, b, fb).err(),
+                        ) => {
+                            if per_dimension_independent(&t, l.id, a, fa, b, fb) {
+                                continue;
+                            }
+                            t.test(l.id, a, fa, b, fb).err()
+                        }
                         (AccessClass::Indirect { .. }, _) | (_, AccessClass::Indirect { .. }) => {
                             Some(format!(
                                 "{} and {} on {}: indirect index, locations known only at run time",
@@ -178,10 +213,72 @@ pub fn analyze<'ctx>(
                 }
             }
         }
+        if !checked.is_empty() {
+            match alias_check::build(forest, syms, ivs, l.id, &inside, &checked) {
+                Ok(c) => {
+                    d.reasons.push(format!(
+                        "bases {} may alias: parallel only if a run-time check finds their ranges disjoint",
+                        c.describe()
+                    ));
+                    d.checks = Some(c);
+                }
+                Err(e) => {
+                    let (x, y) = &checked[0];
+                    let r = format!(
+                        "bases {} and {} are not provably distinct and cannot be checked at run time ({e})",
+                        x.name, y.name
+                    );
+                    if n_mem == 0 {
+                        d.reasons.push(format!("memory dependence: {r}"));
+                    }
+                    if let Some((a, b)) = inside.iter().find_map(|a| {
+                        inside
+                            .iter()
+                            .find(|b| a.base.key() == x.key() && b.base.key() == y.key())
+                            .map(|b| (a.id, b.id))
+                    }) {
+                        d.carried.push(CarriedDep {
+                            src: a,
+                            dst: b,
+                            reason: r,
+                        });
+                    }
+                }
+            }
+        }
         d.parallel = d.reasons.is_empty();
         out.push(d);
     }
     out
+}
+
+/// Delinearised test ([`crate::delinearize`]): both accesses index the same
+/// fixed-size array type with one element size, and the subscripts of some
+/// dimension never meet across iterations of `l`.
+fn per_dimension_independent(
+    t: &Tester<'_, '_>,
+    l: LoopId,
+    a: &Access<'_>,
+    fa: &Poly,
+    b: &Access<'_>,
+    fb: &Poly,
+) -> bool {
+    let (Some(sa), Some(sb)) = (&a.strides, &b.strides) else {
+        return false;
+    };
+    let elem = sa.last().copied().unwrap_or(0);
+    if sa != sb || a.size as i64 != elem || b.size as i64 != elem {
+        return false;
+    }
+    let (Some(xa), Some(xb)) = (
+        delinearize::subscripts(fa, sa),
+        delinearize::subscripts(fb, sb),
+    ) else {
+        return false;
+    };
+    xa.iter()
+        .zip(&xb)
+        .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok())
 }
 
 fn describe(a: &Access<'_>) -> String {

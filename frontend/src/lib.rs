@@ -25,8 +25,10 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod alias_check;
 pub mod analysis;
 pub mod cfg;
+pub mod delinearize;
 pub mod deps;
 pub mod error;
 pub mod expr;

@@ -37,6 +37,7 @@ pub mod strip_mine;
 pub mod strip_plan;
 pub mod trace;
 pub mod util;
+pub mod versioning;
 
 pub use error::{PassError, Result};
 pub use manager::{

@@ -8,9 +8,13 @@
 //! that [`crate::outline`] supports) and it can be outlined; the outermost
 //! such loop of a nest is chosen and its inner loops run inside the body.
 //! Loops in generated functions (`*.weft.*`) are left alone. Every loop that
-//! was looked at gets a remark. Before looking, LLVM's `loop-simplify` puts
+//! was looked at gets a remark. A loop parallel only when bases that are not
+//! provably distinct touch disjoint ranges is versioned
+//! ([`crate::versioning`]): the check runs before the runtime call and, when
+//! it fails, the body runs sequentially; the remark names the checked pairs. Before looking, LLVM's `loop-simplify` puts
 //! loops into canonical form (it only adds preheaders and dedicated exits).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use inkwell::module::Module;
@@ -24,6 +28,7 @@ use crate::outline::{self, CloneKind, LoopPlan};
 use crate::pipeline::PassOptions;
 use crate::rtabi::{self, RtFn};
 use crate::util;
+use crate::versioning::{self, VersionSpec};
 
 /// Options of `parallel-for`.
 pub const OPTIONS: &[(&str, &str)] = &[
@@ -156,22 +161,95 @@ pub fn drive<'ctx>(
     Ok(changed)
 }
 
+/// Decides on loop `l`; a loop parallel only under run-time alias checks
+/// leaves its [`VersionSpec`] in `spec` for the transformation. Privatisation
+/// is tried first; a loop that needs both privatisation and a run-time check
+/// is refused (the two are not combined).
 fn decide_parallel<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
     opts: outline::PlanOptions,
+    spec: &RefCell<Option<VersionSpec<'ctx>>>,
 ) -> Decision<'ctx> {
+    let d = &fa.deps[l.index()];
+    *spec.borrow_mut() = None;
     let private = match outline::privatized(fa, l) {
         Ok(p) => p,
-        Err(why) => return Decision::Skip(format!("not parallel: {why}")),
+        Err(why) => {
+            let Some(checks) = d.checks.as_ref().filter(|_| d.parallel_if_checked()) else {
+                return Decision::Skip(format!("not parallel: {why}"));
+            };
+            match VersionSpec::new(fa, checks) {
+                Ok(v) => *spec.borrow_mut() = Some(v),
+                Err(e) => {
+                    return Decision::Skip(format!("not parallel: {why}; no run-time check: {e}"))
+                }
+            }
+            Vec::new()
+        }
     };
     match outline::plan_loop_with(fa, l, opts) {
+        Ok(p) if spec.borrow().is_some() && p.reductions.iter().any(|r| r.op.is_float()) => {
+            *spec.borrow_mut() = None;
+            Decision::Skip(
+                "not parallel without a run-time alias check, and an ordered floating-point reduction is not combined with one yet".into(),
+            )
+        }
         Ok(mut p) => {
             p.private = private;
             Decision::Transform(Box::new(p))
         }
         Err(e) => Decision::Skip(format!("parallel but not outlined: {e}")),
     }
+}
+
+/// Emits `if (check) st = weft_parallel_for(...) else st = 1;` followed by
+/// the sequential fallback on `st != 0` (the original order).
+fn emit_versioned<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: inkwell::values::FunctionValue<'ctx>,
+    spec: &VersionSpec<'ctx>,
+) -> Result<()> {
+    let ok = versioning::emit_check(module, &site.builder, spec)?;
+    let cx = module.get_context();
+    let i32t = cx.i32_type();
+    let b = &site.builder;
+    let cur = b
+        .get_insert_block()
+        .ok_or_else(|| crate::error::PassError::Llvm("builder not positioned".into()))?;
+    let term = cur
+        .get_terminator()
+        .ok_or_else(|| crate::error::PassError::Llvm("block without terminator".into()))?;
+    let par = cx.insert_basic_block_after(cur, "weft.alias.ok");
+    let join = cx.insert_basic_block_after(par, "weft.alias.join");
+    term.remove_from_basic_block();
+    b.position_at_end(cur);
+    b.build_conditional_branch(ok, par, join)?;
+    b.position_at_end(par);
+    let pf = rtabi::declare(module, RtFn::ParallelFor)?;
+    let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+        cx.i64_type().const_zero().into(),
+        site.trip_count.into(),
+        outline::fn_ptr(body).into(),
+        site.ctx.into(),
+    ];
+    let st = b
+        .build_call(pf, &args, "weft.status")?
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| crate::error::PassError::Llvm("weft_parallel_for returns void".into()))?
+        .into_int_value();
+    let par_end = b
+        .get_insert_block()
+        .ok_or_else(|| crate::error::PassError::Llvm("builder not positioned".into()))?;
+    b.build_unconditional_branch(join)?;
+    b.position_at_end(join);
+    let phi = b.build_phi(i32t, "weft.alias.status")?;
+    phi.add_incoming(&[(&st, par_end), (&i32t.const_int(1, false), cur)]);
+    b.insert_instruction(&term, None);
+    b.position_before(&term);
+    emit_sequential_fallback(module, site, body, phi.as_basic_value().into_int_value())
 }
 
 /// Emits `if (weft_parallel_for(0, tc, body, ctx) != 0) body(ctx, 0, tc);`.
@@ -236,11 +314,12 @@ impl Pass for ParallelFor {
             fp_reassoc: self.fp_reassoc.unwrap_or(cx.config.fp_reassoc),
             last_values: true,
         };
+        let spec: RefCell<Option<VersionSpec<'ctx>>> = RefCell::new(None);
         let changed = drive(
             module,
             cx,
             &self.only,
-            &mut |fa, l| decide_parallel(fa, l, opts),
+            &mut |fa, l| decide_parallel(fa, l, opts, &spec),
             &mut |m, plan, cx| {
                 if plan.reductions.iter().any(|r| r.op.is_float()) {
                     return outline::emit_ordered_loop(m, &plan);
@@ -250,11 +329,13 @@ impl Pass for ParallelFor {
                 let npriv = plan.private.len() + plan.last_values.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
                 let inline = Some((body.function, cx.config.min_parallel_iters));
-                outline::replace_loop(m, &plan, inline, |site| {
-                    emit_parallel_for(m, site, body.function)
+                let version = spec.borrow_mut().take();
+                outline::replace_loop(m, &plan, inline, |site| match &version {
+                    Some(v) => emit_versioned(m, site, body.function, v),
+                    None => emit_parallel_for(m, site, body.function),
                 })?;
                 Ok(format!(
-                    "executor form: body @{bname} run by weft_parallel_for{}{}",
+                    "executor form: body @{bname} run by weft_parallel_for{}{}{}",
                     if nred > 0 {
                         format!(" ({nred} integer reduction(s) combined atomically)")
                     } else {
@@ -264,6 +345,14 @@ impl Pass for ParallelFor {
                         format!(" ({npriv} object(s) or scalar(s) privatised, last values written back)")
                     } else {
                         String::new()
+                    },
+                    match &version {
+                        Some(v) => format!(
+                            "; versioned on a run-time alias check of {} base pair(s) ({}), sequential body when it fails",
+                            v.pairs(),
+                            v.describe
+                        ),
+                        None => String::new(),
                     }
                 ))
             },

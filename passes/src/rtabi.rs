@@ -60,6 +60,8 @@ pub enum RtFn {
     NumCores,
     /// `weft_grain_hint(&out)`.
     GrainHint,
+    /// `weft_alias_check(site, passed)`.
+    AliasCheck,
 }
 
 impl RtFn {
@@ -87,6 +89,7 @@ impl RtFn {
             RtFn::TraceCompute => "weft_trace_compute",
             RtFn::NumCores => "weft_num_cores",
             RtFn::GrainHint => "weft_grain_hint",
+            RtFn::AliasCheck => "weft_alias_check",
         }
     }
 }

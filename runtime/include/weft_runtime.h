@@ -95,6 +95,12 @@ int32_t weft_num_cores(uint32_t *out_cores);
  * (relaxed); keep it in a per-site int64_t read atomically before each call. */
 int32_t weft_grain_hint(int64_t *out_min_iters);
 
+/* Outcome of a run-time alias check (loop versioning): passed != 0 when the
+ * checked ranges were disjoint and the transformed loop ran. Adds one to
+ * site[1] (passed) or site[0] (failed), a per-site int64_t[2] updated
+ * atomically, and to the totals in the statistics ("alias_checks"). */
+int32_t weft_alias_check(int64_t *site, int32_t passed);
+
 /* Default schedule: static contiguous chunks of [lo, hi) over P workers. */
 int32_t weft_parallel_for(int64_t lo, int64_t hi, weft_body_fn body, void *ctx);
 

@@ -183,6 +183,92 @@ proptest! {
     }
 }
 
+/// Brute force with `in` placed `delta` elements after `out` in one address
+/// space (both `int`): does level `l` carry a dependence between any two
+/// accesses, reads of `in` and `out` included?
+fn carries_overlapping(n: &Nest, l: usize, delta: i64) -> bool {
+    use std::collections::HashMap;
+    let d = n.trips.len();
+    // (outer IVs, address) -> every (IV of level l, written) seen there.
+    type Seen = HashMap<(Vec<i64>, i64), Vec<(i64, bool)>>;
+    let mut seen: Seen = HashMap::new();
+    let total: u64 = n.trips.iter().map(|&t| t as u64).product();
+    for flat in 0..total {
+        let mut x = vec![0i64; d];
+        let mut r = flat;
+        for k in (0..d).rev() {
+            x[k] = (r % n.trips[k] as u64) as i64;
+            r /= n.trips[k] as u64;
+        }
+        for (c, o) in &n.coefs {
+            let idx = c.iter().zip(&x).map(|(a, b)| *a as i64 * b).sum::<i64>() + *o as i64;
+            let out = if n.write_shift { idx } else { 0 };
+            for (addr, w) in [(delta + idx, false), (out, false), (out, true)] {
+                let e = seen.entry((x[..l].to_vec(), addr)).or_default();
+                if e.iter().any(|&(v, w2)| v != x[l] && (w || w2)) {
+                    return true;
+                }
+                e.push((x[l], w));
+            }
+        }
+    }
+    false
+}
+
+/// The analysis' run-time check of loop `deps` with `in` at byte `4*delta`
+/// from `out`: `None` when the loop has no check or its ranges mention the
+/// IVs of enclosing loops (evaluated per outer iteration at run time).
+fn check_passes(deps: &weft_frontend::LoopDeps<'_>, delta: i64) -> Option<bool> {
+    let c = deps.checks.as_ref()?;
+    // Constant trip counts: the ranges of an outermost loop are constants.
+    let konst = |p: &weft_frontend::Poly| p.as_const();
+    let mut guards = Vec::new();
+    for g in &c.guards {
+        guards.push(konst(g)?);
+    }
+    let span = |name: &str| -> Option<(i64, i64)> {
+        let r = c.bases.iter().find(|r| r.base.name == name)?;
+        let at = if name == "in" { 4 * delta } else { 0 };
+        let lo = r.lo.iter().map(konst).collect::<Option<Vec<_>>>()?;
+        let end = r.end.iter().map(konst).collect::<Option<Vec<_>>>()?;
+        Some((at + lo.into_iter().min()?, at + end.into_iter().max()?))
+    };
+    let ((ol, oe), (il, ie)) = (span("out")?, span("in")?);
+    Some(guards.iter().all(|&g| g >= 0) && (oe <= il || ie <= ol))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), .. ProptestConfig::default() })]
+    /// Plain pointers (no `restrict`): a loop reported parallel, or parallel
+    /// under its run-time alias check with that check passing for the
+    /// placement `delta` of `in` relative to `out`, carries no dependence by
+    /// brute force with the arrays placed so (overlapping placements included).
+    #[test]
+    fn random_nests_with_alias_checks(n in nest(), delta in -200i64..200) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("k.c");
+        std::fs::write(&p, to_c(&n).replace("*restrict ", "*")).unwrap();
+        let ctx = inkwell::context::Context::create();
+        let m = weft_frontend::load_module(&ctx, &p, &Default::default()).unwrap();
+        let a = weft_frontend::ModuleAnalysis::new(&m);
+        let f = a.function("k").unwrap();
+        prop_assert_eq!(f.forest.loops.len(), n.trips.len());
+        for l in &f.forest.loops {
+            let k = f.forest.ancestors(l.id).len() - 1;
+            let d = &f.deps[l.id.index()];
+            let parallel = d.parallel
+                || (d.parallel_if_checked() && check_passes(d, delta) == Some(true));
+            if parallel {
+                prop_assert!(
+                    !carries_overlapping(&n, k, delta),
+                    "L{} parallel (checked: {}) with in at out+{} but carries a dependence: {:?}",
+                    k, d.checks.is_some(), delta, d.reasons
+                );
+            }
+        }
+    }
+}
+
 fn kernel_ir() -> &'static str {
     use std::sync::OnceLock;
     static IR: OnceLock<String> = OnceLock::new();

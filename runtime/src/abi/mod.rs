@@ -109,6 +109,12 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_grain_hint(int64_t *out_min_iters)",
     },
     AbiFn {
+        name: "weft_alias_check",
+        ret: I32,
+        params: &[("site", Ptr), ("passed", I32)],
+        c_proto: "int32_t weft_alias_check(int64_t *site, int32_t passed)",
+    },
+    AbiFn {
         name: "weft_parallel_for",
         ret: I32,
         params: &[("lo", I64), ("hi", I64), ("body", Ptr), ("ctx", Ptr)],

@@ -62,6 +62,26 @@ pub extern "C" fn weft_grain_hint(out_min_iters: *mut i64) -> i32 {
     })
 }
 
+/// Counts the outcome of a run-time alias check (loop versioning): adds one
+/// to `site[1]` when it passed (`passed != 0`), to `site[0]` otherwise (a
+/// per-site `int64_t[2]` the compiled caller owns, updated atomically), and to
+/// the totals written with the statistics.
+#[no_mangle]
+pub extern "C" fn weft_alias_check(site: *mut i64, passed: i32) -> i32 {
+    guard(|| {
+        if site.is_null() {
+            return Err(null("site"));
+        }
+        let k = usize::from(passed != 0);
+        // SAFETY: checked non-null; the caller provides an 8-byte aligned
+        // int64_t[2] that other threads access only atomically.
+        let a = unsafe { std::sync::atomic::AtomicI64::from_ptr(site.add(k)) };
+        a.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        crate::runtime::count_alias_check(passed != 0);
+        Ok(())
+    })
+}
+
 /// Writes the number of worker threads / virtual cores P.
 #[no_mangle]
 pub extern "C" fn weft_num_cores(out_cores: *mut u32) -> i32 {

@@ -59,7 +59,7 @@ pub use payoff::{
     PayoffMode, DEFAULT_INSPECT_BUDGET, INSPECT_BUDGET_ADDRS_PER_ITER, INSPECT_BUDGET_MIN_ADDRS,
     INSPECT_BUDGET_MIN_NS, PAYOFF_FAR_SLOWER, PAYOFF_SLOWER, PAYOFF_STRIKES,
 };
-pub use stats::{InspectorBreakdown, RegionStats};
+pub use stats::{alias_checks, count_alias_check, InspectorBreakdown, RegionStats};
 
 use contexts::Contexts;
 use grain::Grain;

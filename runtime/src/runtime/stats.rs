@@ -18,6 +18,24 @@ pub(super) fn bank_maps_hash(maps: &[crate::bankset::BankSet]) -> u64 {
     h
 }
 
+/// Run-time alias checks (loop versioning) that failed and passed, over the
+/// whole run (`weft_alias_check`; written as `alias_checks`).
+static ALIAS_CHECKS: [std::sync::atomic::AtomicU64; 2] = [
+    std::sync::atomic::AtomicU64::new(0),
+    std::sync::atomic::AtomicU64::new(0),
+];
+
+/// Counts one run-time alias check outcome.
+pub fn count_alias_check(passed: bool) {
+    ALIAS_CHECKS[usize::from(passed)].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `(failed, passed)` run-time alias checks so far.
+pub fn alias_checks() -> (u64, u64) {
+    let r = |k: usize| ALIAS_CHECKS[k].load(std::sync::atomic::Ordering::Relaxed);
+    (r(0), r(1))
+}
+
 /// Statistics of one region (or loop nest), written to `WEFT_STATS`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RegionStats {
@@ -211,6 +229,7 @@ impl Runtime {
             "trace_mode": self.tracing(),
             "regions": regions,
             "parallel_for": {"calls": pf.0, "iterations": pf.1, "executor_ns": pf.2},
+            "alias_checks": {"passed": alias_checks().1, "failed": alias_checks().0},
             "setup_ns": self.setup_ns.get().copied().unwrap_or(0),
         })
     }
