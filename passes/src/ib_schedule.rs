@@ -174,12 +174,16 @@ pub struct NestEmit<'ctx> {
     /// The nest's name as `weft analyze` gives it (`@function L<k>`).
     pub name: String,
     /// Run-time work guard ([`crate::payoff`]): executions with fewer than
-    /// this many innermost iterations run the body in the original order
-    /// without calling the runtime.
+    /// this many innermost iterations skip the schedule: a parallel nest runs
+    /// in static chunks on `weft_parallel_for` (Default), a dependent one in
+    /// the original order.
     pub work_guard: Option<(payoff::WorkSpec<'ctx>, u64)>,
 }
 
-/// `if (tc * work < min) body(ctx, 0, tc); else <what follows>`: splits the
+/// `if (tc * work < min) <default> else <what follows>`, where `<default>` is
+/// `weft_parallel_for(body)` (static chunks, the Default schedule) for a
+/// parallel nest and `body(ctx, 0, tc)` for one whose IBs depend on each
+/// other (the original order); splits the
 /// builder's block; returns the join block and the block's old terminator,
 /// which [`finish_work_guard`] puts back there.
 fn emit_work_guard<'ctx>(
@@ -188,6 +192,7 @@ fn emit_work_guard<'ctx>(
     body: FunctionValue<'ctx>,
     spec: &payoff::WorkSpec<'ctx>,
     min: u64,
+    parallel: bool,
 ) -> Result<(
     inkwell::basic_block::BasicBlock<'ctx>,
     inkwell::values::InstructionValue<'ctx>,
@@ -240,16 +245,23 @@ fn emit_work_guard<'ctx>(
     b.position_at_end(cur);
     b.build_conditional_branch(small, small_bb, big_bb)?;
     b.position_at_end(small_bb);
-    b.build_call(
-        body,
-        &[
-            site.ctx.into(),
-            i64t.const_zero().into(),
-            site.trip_count.into(),
-        ],
-        "",
-    )?;
-    b.build_unconditional_branch(join_bb)?;
+    let to_join = b.build_unconditional_branch(join_bb)?;
+    b.position_before(&to_join);
+    if parallel {
+        // A parallel nest keeps its parallelism: static chunks, the Default
+        // schedule, without the inspection the guard is there to avoid.
+        crate::parallel::emit_parallel_for(module, site, body)?;
+    } else {
+        b.build_call(
+            body,
+            &[
+                site.ctx.into(),
+                i64t.const_zero().into(),
+                site.trip_count.into(),
+            ],
+            "",
+        )?;
+    }
     b.position_at_end(big_bb);
     let t = b.build_unconditional_branch(join_bb)?;
     b.position_before(&t);
@@ -400,7 +412,14 @@ pub fn outline_nest<'ctx>(
     let bf = body.function;
     outline::replace_loop(module, plan, Some((bf, how.min_parallel_iters)), |site| {
         let guard = match &how.work_guard {
-            Some((spec, min)) => Some(emit_work_guard(module, site, bf, spec, *min)?),
+            Some((spec, min)) => Some(emit_work_guard(
+                module,
+                site,
+                bf,
+                spec,
+                *min,
+                !how.fingerprint,
+            )?),
             None => None,
         };
         let r = emit_nest_call(
@@ -604,8 +623,13 @@ fn emit_nest_call<'ctx>(
 pub fn guard_note(how: &NestEmit<'_>) -> String {
     match &how.work_guard {
         Some((w, min)) => format!(
-            "; executions of fewer than {min} innermost iterations (trip count x {} per iteration, at loop entry) run in the original order without calling the runtime",
-            w.text
+            "; executions of fewer than {min} innermost iterations (trip count x {} per iteration, at loop entry) {}",
+            w.text,
+            if how.fingerprint {
+                "run in the original order without calling the runtime"
+            } else {
+                "run in static chunks on weft_parallel_for (the Default schedule) without inspection"
+            }
         ),
         None => "; no run-time work guard (min-work=0, or inner trip counts that depend on the nest's IVs or are unknown)".into(),
     }
