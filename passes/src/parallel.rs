@@ -217,32 +217,20 @@ fn emit_versioned<'ctx>(
     let b = &site.builder;
     let cur = b
         .get_insert_block()
-        .ok_or_else(|| crate::error::PassError::Llvm("builder not positioned".into()))?;
+        .ok_or_else(|| crate::error::PassError::Internal("builder not positioned".into()))?;
     let term = cur
         .get_terminator()
-        .ok_or_else(|| crate::error::PassError::Llvm("block without terminator".into()))?;
+        .ok_or_else(|| crate::error::PassError::Internal("block without terminator".into()))?;
     let par = cx.insert_basic_block_after(cur, "weft.alias.ok");
     let join = cx.insert_basic_block_after(par, "weft.alias.join");
     term.remove_from_basic_block();
     b.position_at_end(cur);
     b.build_conditional_branch(ok, par, join)?;
     b.position_at_end(par);
-    let pf = rtabi::declare(module, RtFn::ParallelFor)?;
-    let args: [BasicMetadataValueEnum<'ctx>; 4] = [
-        cx.i64_type().const_zero().into(),
-        site.trip_count.into(),
-        outline::fn_ptr(body).into(),
-        site.ctx.into(),
-    ];
-    let st = b
-        .build_call(pf, &args, "weft.status")?
-        .try_as_basic_value()
-        .basic()
-        .ok_or_else(|| crate::error::PassError::Llvm("weft_parallel_for returns void".into()))?
-        .into_int_value();
+    let st = call_parallel_for(module, site, body)?;
     let par_end = b
         .get_insert_block()
-        .ok_or_else(|| crate::error::PassError::Llvm("builder not positioned".into()))?;
+        .ok_or_else(|| crate::error::PassError::Internal("builder not positioned".into()))?;
     b.build_unconditional_branch(join)?;
     b.position_at_end(join);
     let phi = b.build_phi(i32t, "weft.alias.status")?;
@@ -250,6 +238,29 @@ fn emit_versioned<'ctx>(
     b.insert_instruction(&term, None);
     b.position_before(&term);
     emit_sequential_fallback(module, site, body, phi.as_basic_value().into_int_value())
+}
+
+/// `weft_parallel_for(0, tc, body, ctx)` at the site; returns its status.
+fn call_parallel_for<'ctx>(
+    module: &Module<'ctx>,
+    site: &outline::CallSite<'ctx>,
+    body: inkwell::values::FunctionValue<'ctx>,
+) -> Result<inkwell::values::IntValue<'ctx>> {
+    let pf = rtabi::declare(module, RtFn::ParallelFor)?;
+    let zero = module.get_context().i64_type().const_zero();
+    let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+        zero.into(),
+        site.trip_count.into(),
+        outline::fn_ptr(body).into(),
+        site.ctx.into(),
+    ];
+    Ok(site
+        .builder
+        .build_call(pf, &args, "weft.status")?
+        .try_as_basic_value()
+        .basic()
+        .ok_or_else(|| crate::error::PassError::Internal("weft_parallel_for returns void".into()))?
+        .into_int_value())
 }
 
 /// Emits `if (weft_parallel_for(0, tc, body, ctx) != 0) body(ctx, 0, tc);`.
@@ -260,22 +271,7 @@ pub fn emit_parallel_for<'ctx>(
     site: &outline::CallSite<'ctx>,
     body: inkwell::values::FunctionValue<'ctx>,
 ) -> Result<()> {
-    let pf = rtabi::declare(module, RtFn::ParallelFor)?;
-    let b = &site.builder;
-    let i64t = module.get_context().i64_type();
-    let zero = i64t.const_zero();
-    let args: [BasicMetadataValueEnum<'ctx>; 4] = [
-        zero.into(),
-        site.trip_count.into(),
-        outline::fn_ptr(body).into(),
-        site.ctx.into(),
-    ];
-    let st = b
-        .build_call(pf, &args, "weft.status")?
-        .try_as_basic_value()
-        .basic()
-        .ok_or_else(|| crate::error::PassError::Internal("weft_parallel_for returns void".into()))?
-        .into_int_value();
+    let st = call_parallel_for(module, site, body)?;
     emit_sequential_fallback(module, site, body, st)
 }
 

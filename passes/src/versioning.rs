@@ -96,7 +96,7 @@ fn to_i64<'ctx>(
             _ => b.build_int_truncate(x, i64t, "")?,
         },
         BasicValueEnum::PointerValue(p) => b.build_ptr_to_int(p, i64t, "")?,
-        _ => return Err(PassError::Llvm("alias check over a non-integer".into())),
+        _ => return Err(PassError::Internal("alias check over a non-integer".into())),
     })
 }
 
@@ -134,7 +134,7 @@ pub fn emit_check<'ctx>(
                     .iter()
                     .find(|(x, _)| x == s)
                     .map(|(_, v)| *v)
-                    .ok_or_else(|| PassError::Llvm("alias check symbol missing".into()))?;
+                    .ok_or_else(|| PassError::Internal("alias check symbol missing".into()))?;
                 t = b.build_int_mul(t, v, "")?;
             }
             acc = b.build_int_add(acc, t, "")?;
@@ -172,7 +172,9 @@ pub fn emit_check<'ctx>(
             });
         }
         let (Some(lo), Some(end)) = (lo, end) else {
-            return Err(PassError::Llvm("alias check base without accesses".into()));
+            return Err(PassError::Internal(
+                "alias check base without accesses".into(),
+            ));
         };
         spans.push((
             b.build_int_add(addr, lo, "weft.alias.lo")?,
