@@ -276,8 +276,7 @@ fn option_machine_and_link_errors_do_not_blame_llvm() {
     let e = PassManager::parse("strip-mine", c)
         .unwrap()
         .run(&m)
-        .err()
-        .expect("a bad machine is an error");
+        .expect_err("a bad machine is an error");
     let s = e.to_string();
     assert!(matches!(e, PassError::Machine { .. }), "{s}");
     assert!(s.starts_with("machine config `garbage`: "), "{s}");
