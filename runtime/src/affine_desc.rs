@@ -63,6 +63,7 @@ use crate::bankmap::AddressMap;
 use crate::error::invalid;
 use crate::mlp::BlockVectors;
 use crate::Result;
+use std::time::Instant;
 
 /// First word of a descriptor.
 pub const VERSION: i64 = 0x5745_4654_0001;
@@ -78,6 +79,9 @@ pub const RUN_SAMPLE: i64 = 16;
 /// compiled code then runs the loop sequentially) rather than spend more
 /// than the loop itself would.
 pub const RUN_BUDGET: u64 = 1 << 18;
+
+/// Runs between two reads of the clock when the walk has a deadline.
+pub const DEADLINE_EVERY: u64 = 256;
 
 /// Iterations of one loop enumerated at most (guards against absurd bounds).
 const MAX_TRIP: i64 = 1 << 40;
@@ -275,7 +279,9 @@ impl AffineDesc {
     }
 
     /// Computes the bank vectors of the IBs `[lo + i·ib, lo + (i+1)·ib) ∩ [lo, hi)`;
-    /// with `check`, also whether the IBs conflict (module docs).
+    /// with `check`, also whether the IBs conflict (module docs). With a
+    /// `deadline`, the walk stops with [`crate::RuntimeError::InspectBudget`]
+    /// once the clock passes it (read every [`DEADLINE_EVERY`] runs).
     pub fn block_vectors(
         &self,
         map: &dyn AddressMap,
@@ -283,6 +289,7 @@ impl AffineDesc {
         hi: i64,
         ib: i64,
         check: bool,
+        deadline: Option<Instant>,
     ) -> Result<DescVectors> {
         if ib <= 0 || lo > hi {
             return Err(invalid(format!("bad IB range [{lo}, {hi}) / {ib}")));
@@ -303,6 +310,7 @@ impl AffineDesc {
             steps: 0,
             runs: 0,
             ivs: check.then(Vec::new),
+            deadline,
         };
         // P-independent references: once, per iteration of P.
         let mut vals = [0i64; MAX_DEPTH + 1];
@@ -699,6 +707,9 @@ struct Acc<'a> {
     runs: u64,
     /// With the independence check: (first line, last line, write) per run.
     ivs: Option<Vec<(u64, u64, bool)>>,
+    /// Time budget of the walk (payoff control): checked every
+    /// [`DEADLINE_EVERY`] runs.
+    deadline: Option<Instant>,
 }
 
 /// Interval of `c + Σ co[j]·iv_j` with `iv_j` in `rg[j]`.
@@ -798,6 +809,16 @@ impl Acc<'_> {
         self.runs += 1;
         if self.runs > RUN_BUDGET {
             return Err(crate::RuntimeError::SearchBudget(RUN_BUDGET));
+        }
+        if self.runs % DEADLINE_EVERY == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() > d {
+                    return Err(crate::RuntimeError::InspectBudget(format!(
+                        "descriptor walk stopped after {} runs ({} line steps)",
+                        self.runs, self.steps
+                    )));
+                }
+            }
         }
         if let Some(v) = self.ivs.as_mut() {
             let end = a0.wrapping_add(stride.wrapping_mul(trip - 1));
@@ -937,7 +958,7 @@ mod tests {
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 8, llc: 4 };
         let (lo, hi, ib) = (0, 23, 4);
-        let got = d.block_vectors(&map, lo, hi, ib, true).unwrap();
+        let got = d.block_vectors(&map, lo, hi, ib, true, None).unwrap();
         let mut acc = Vec::new();
         for k in lo..hi {
             let i = 3 + k;
@@ -1003,7 +1024,7 @@ mod tests {
         ];
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
-        let got = d.block_vectors(&map, 0, n, 3, false).unwrap();
+        let got = d.block_vectors(&map, 0, n, 3, false, None).unwrap();
         let mut acc = Vec::new();
         for i in 0..n {
             for j in i..n {
@@ -1034,12 +1055,49 @@ mod tests {
         ];
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
-        let got = d.block_vectors(&map, 0, 4, 1, true).unwrap();
+        let got = d.block_vectors(&map, 0, 4, 1, true, None).unwrap();
         // 16 doubles = 2 lines per row, 8 accesses each, 1000 times.
         assert_eq!(got.line_steps, 8);
         assert_eq!(got.blocks[0].mem, vec![8000, 8000, 0, 0]);
         assert_eq!(got.blocks[1].mem, vec![0, 0, 8000, 8000]);
         assert_eq!(got.ds_lines, vec![2, 2, 2, 2]);
+    }
+
+    /// A deadline in the past stops the walk at its first clock reading
+    /// (after `DEADLINE_EVERY` runs); without one, or with one far ahead,
+    /// the same walk finishes.
+    #[test]
+    fn deadline_stops_the_walk() {
+        // for i in P (1024 iters): for j in 0..16: c[i*16 + j], one run per i
+        let desc = vec![
+            VERSION, 2, 1, 0, 1, //
+            0, 0, 0, 1, 16, 0, 1, //
+            1, 0, 8, 0, 0, 128, 8,
+        ];
+        let d = AffineDesc::parse(&desc).unwrap();
+        let map = Interleaved { mem: 4, llc: 2 };
+        let past = Some(Instant::now());
+        match d.block_vectors(&map, 0, 1024, 8, false, past) {
+            Err(crate::RuntimeError::InspectBudget(why)) => {
+                assert!(
+                    why.contains(&format!("after {DEADLINE_EVERY} runs")),
+                    "{why}"
+                )
+            }
+            other => panic!(
+                "expected a stopped walk, got {:?}",
+                other.map(|v| v.line_steps)
+            ),
+        }
+        let ahead = Some(Instant::now() + std::time::Duration::from_secs(3600));
+        let full = d.block_vectors(&map, 0, 1024, 8, false, ahead).unwrap();
+        assert_eq!(full.blocks.len(), 128);
+        assert_eq!(
+            full.line_steps,
+            d.block_vectors(&map, 0, 1024, 8, false, None)
+                .unwrap()
+                .line_steps
+        );
     }
 
     /// Long runs are sampled: 1000 doubles = 63 lines of 128 B... with 64 B
@@ -1053,7 +1111,7 @@ mod tests {
         ];
         let d = AffineDesc::parse(&desc).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
-        let got = d.block_vectors(&map, 0, 1, 1, false).unwrap();
+        let got = d.block_vectors(&map, 0, 1, 1, false, None).unwrap();
         assert_eq!(got.line_steps, RUN_SAMPLE as u64);
         assert_eq!(got.ds_lines, vec![125]);
         // 16 sampled lines of 8 accesses, scaled by 125/16: 62 per line,
@@ -1079,15 +1137,19 @@ mod tests {
         let map = Interleaved { mem: 4, llc: 2 };
         // b elsewhere: independent.
         let d = AffineDesc::parse(&mk(0x100000, 0)).unwrap();
-        assert!(!d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        assert!(!d.block_vectors(&map, 0, 8, 2, true, None).unwrap().conflict);
         // b = row 0 of a (read by every IB, written by IB 0): conflict.
         let d = AffineDesc::parse(&mk(0x1000, 0)).unwrap();
-        assert!(d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        assert!(d.block_vectors(&map, 0, 8, 2, true, None).unwrap().conflict);
         // b = the previous row of a (a[i-1][k]): IB boundaries conflict.
         let d = AffineDesc::parse(&mk(0x1000 - 512, 512)).unwrap();
-        assert!(d.block_vectors(&map, 0, 8, 2, true).unwrap().conflict);
+        assert!(d.block_vectors(&map, 0, 8, 2, true, None).unwrap().conflict);
         // Without the check nothing is reported.
-        assert!(!d.block_vectors(&map, 0, 8, 2, false).unwrap().conflict);
+        assert!(
+            !d.block_vectors(&map, 0, 8, 2, false, None)
+                .unwrap()
+                .conflict
+        );
     }
 
     /// The analytic independence proof on the same three cases, and on a
@@ -1157,7 +1219,11 @@ mod tests {
         for ib in [1, 3, 10] {
             let d = AffineDesc::parse(&chol(6, 0)).unwrap();
             assert!(d.ibs_independent(0, 10, ib), "ib {ib}");
-            assert!(!d.block_vectors(&map, 0, 10, ib, true).unwrap().conflict);
+            assert!(
+                !d.block_vectors(&map, 0, 10, ib, true, None)
+                    .unwrap()
+                    .conflict
+            );
         }
         // Reading the next row's a[i+1][j], which the next IB writes.
         assert!(!AffineDesc::parse(&chol(6, 128))
@@ -1233,7 +1299,9 @@ mod tests {
         let d = AffineDesc::parse(&lu_row(32)).unwrap();
         let map = Interleaved { mem: 4, llc: 2 };
         assert!(
-            d.block_vectors(&map, 0, 68, 4, true).unwrap().conflict,
+            d.block_vectors(&map, 0, 68, 4, true, None)
+                .unwrap()
+                .conflict,
             "lines are shared"
         );
         for ib in [1, 4, 16] {

@@ -23,6 +23,11 @@ pub enum RuntimeError {
     /// The exact solver exceeded its search budget.
     #[error("optimal search exceeded its budget of {0} nodes; the instance is too large for the exact solver")]
     SearchBudget(u64),
+    /// A run-time inspection (the descriptor walk of an affine nest) spent
+    /// its time budget before finishing (`docs/runtime.md`, "Bounded
+    /// inspection and payoff"); the nest runs without a bank-aware schedule.
+    #[error("inspection over its budget: {0}")]
+    InspectBudget(String),
     /// The machine configuration could not be loaded.
     #[error("machine configuration: {0}")]
     Machine(String),

@@ -26,7 +26,7 @@ pub(super) fn status_of(e: &RuntimeError) -> Status {
     match e {
         RuntimeError::InvalidArgument(_) | RuntimeError::Instance { .. } => Status::Invalid,
         RuntimeError::CyclicDependences(_) | RuntimeError::IbConflict(_) => Status::Dependence,
-        RuntimeError::SearchBudget(_) => Status::Unsupported,
+        RuntimeError::SearchBudget(_) | RuntimeError::InspectBudget(_) => Status::Unsupported,
         RuntimeError::Machine(_) => Status::Machine,
         RuntimeError::Io(_) => Status::Io,
         RuntimeError::Panicked(_) => Status::Internal,

@@ -63,11 +63,14 @@ pub const PAYOFF_FAR_SLOWER: f64 = 1.5;
 /// Strikes in a row that drop a schedule.
 pub const PAYOFF_STRIKES: u32 = 2;
 /// A proven-parallel region falls back to static chunks only when its
-/// reference execution took at least this long (ns): the first parallel
-/// execution starts or wakes the workers, measured at 1-30 ms on the loaded
-/// development host (gather: 26 ms against a 0.17 ms reference), and only a
-/// region this long can amortise that.
-pub const STATIC_MIN_REFERENCE_NS: u64 = 1_000_000;
+/// reference execution took at least this long (ns): static chunks on `p`
+/// workers win when the reference exceeds about `p/(p-1)` times the pool's
+/// wake-up latency, measured at 10-50 µs on the idle two-core development
+/// host (and at 1-30 ms when it is loaded: there rule 3 drops the static
+/// chunks after one execution 1.5x slower than the reference). Was 1 ms,
+/// which left proven-parallel nests of 0.1-1 ms (jacobi1d's, 0.19 ms) in the
+/// original order on one core after their schedule was dropped.
+pub const STATIC_MIN_REFERENCE_NS: u64 = 100_000;
 /// An inspection checks its budget after at most 1/`BUDGET_PIECES` of its range.
 pub const BUDGET_PIECES: i64 = 32;
 
@@ -112,6 +115,9 @@ pub(super) struct Payoff {
     strikes: u32,
     /// Why the region fell back (it then runs its reference order).
     fallback: Option<String>,
+    /// Descriptor-path nests: ns per iteration of the first execution, run
+    /// without a schedule (rule 4); the base of the walk's time budget.
+    entry: Option<f64>,
 }
 
 /// The budget of one inspection, shared by the cores inspecting its chunks.
@@ -376,6 +382,68 @@ impl Runtime {
         parallel
     }
 
+    /// Rule 4: whether this call of affine nest `id` is its first natively
+    /// in time mode, which builds no plan (no descriptor walk): static
+    /// chunks when the nest is proven parallel, else the original order, timed
+    /// ([`Runtime::note_entry`]).
+    pub(super) fn entry_call(&self, id: u32) -> bool {
+        self.payoff_timed() && {
+            let s = self.payoff_state(AFFINE, id);
+            s.entry.is_none() && s.fallback.is_none()
+        }
+    }
+
+    /// The first execution of affine nest `id` (rule 4): `iters` iterations
+    /// in `ns` (wall time).
+    pub(super) fn note_entry(&self, id: u32, iters: i64, ns: u64) {
+        if iters > 0 {
+            let per = (ns.max(1) as f64) / iters as f64;
+            lock(&self.payoff).entry((AFFINE, id)).or_default().entry = Some(per);
+        }
+    }
+
+    /// Rule 4: the deadline of a descriptor walk for `iters` iterations of
+    /// nest `id` starting now: [`RuntimeConfig::inspect_budget`] times the
+    /// nest's first execution scaled to `iters`. `Ok(None)`: no time budget
+    /// (count mode, trace mode, no first execution measured); `Err(why)`:
+    /// the budget is below [`INSPECT_BUDGET_MIN_NS`], so the walk should not
+    /// start.
+    pub(super) fn walk_deadline(
+        &self,
+        id: u32,
+        iters: i64,
+    ) -> std::result::Result<Option<Instant>, String> {
+        if !self.payoff_timed() {
+            return Ok(None);
+        }
+        let Some(per) = self.payoff_state(AFFINE, id).entry else {
+            return Ok(None);
+        };
+        let budget = self.cfg.inspect_budget * per * iters.max(1) as f64;
+        if budget < INSPECT_BUDGET_MIN_NS as f64 {
+            return Err(format!(
+                "descriptor walk not started: its budget of {budget:.0} ns ({} x the first \
+                 execution, {:.0} ns) is below the {INSPECT_BUDGET_MIN_NS} ns minimum",
+                self.cfg.inspect_budget,
+                per * iters.max(1) as f64
+            ));
+        }
+        Ok(Some(
+            Instant::now() + std::time::Duration::from_nanos(budget as u64),
+        ))
+    }
+
+    /// Statistics only: nest `id`'s descriptor walk did not run or stopped
+    /// (`why`) after `ns`; the nest keeps the schedule its over-budget rule
+    /// gives ([`Runtime::desc_over_budget`]).
+    pub(super) fn walk_stopped(&self, id: u32, why: String, ns: u64) {
+        self.note_fallback(AFFINE, id, why);
+        let mut st = lock(&self.stats);
+        let e = st.entry((AFFINE, id)).or_default();
+        e.inspections += (ns > 0) as u64;
+        e.inspector_ns += ns;
+    }
+
     fn note_fallback(&self, kind: u8, id: u32, why: String) {
         let mut st = lock(&self.stats);
         let e = st.entry((kind, id)).or_default();
@@ -516,8 +584,9 @@ mod tests {
         rt.note_static(IRREGULAR, 2, 100, 5 * ms);
         assert_eq!(rt.reference_order(IRREGULAR, 2), Some(false));
         let why = fallback(&rt, 2).unwrap();
+        let per = format!("{:.2}", 5.0 * ms as f64 / 100.0);
         assert!(
-            why.contains("static chunks did not pay off either: 50000.00"),
+            why.contains(&format!("static chunks did not pay off either: {per}")),
             "{why}"
         );
         // a proven-parallel region whose reference is shorter than

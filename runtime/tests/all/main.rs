@@ -3,6 +3,7 @@
 mod abi_header;
 mod c_example;
 mod coverage;
+mod desc_payoff;
 mod executor;
 mod faults;
 mod fig49;
