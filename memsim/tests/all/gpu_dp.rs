@@ -179,7 +179,11 @@ fn sync_children_block_warp_waits_for_the_children() {
     let r = block as f64 / ignore as f64;
     assert!((1.8..2.2).contains(&r), "{block} / {ignore}");
     let w = db.sync_wait_cycles as f64 / ignore as f64;
-    assert!((0.8..1.1).contains(&w), "{} / {ignore}", db.sync_wait_cycles);
+    assert!(
+        (0.8..1.1).contains(&w),
+        "{} / {ignore}",
+        db.sync_wait_cycles
+    );
     // Without device launches the call is dropped: the flat run is one loop.
     let (flat, _, _) = with_sync(&wl, SyncChildren::BlockWarp, "flat");
     assert!((flat as f64) < 1.1 * ignore as f64, "{flat} / {ignore}");

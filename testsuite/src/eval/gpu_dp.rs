@@ -312,7 +312,10 @@ pub fn report(s: &DpStudy, o: &DpStudyOptions) -> String {
         SWEEP
     );
     let _ = writeln!(r, "| workload | machine | mode | cycles | speedup vs flat | children | groups | threads/child | wait | occupancy | child TBs | peak |");
-    let _ = writeln!(r, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        r,
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for b in &s.benches {
         for x in &b.runs {
             let flat = b.cycles(&x.machine, "flat");
@@ -468,19 +471,18 @@ pub fn timeline(s: &DpStudy) -> String {
         );
         for (r, colour) in &runs {
             for (child, dash) in [(true, ""), (false, " stroke-dasharray=\"4 2\"")] {
-                let pts: Vec<String> = r
-                    .dp
-                    .series
-                    .iter()
-                    .map(|p| {
-                        let v = if child { p.child_tbs } else { p.parent_tbs };
-                        format!(
-                            "{:.1},{:.1}",
-                            50.0 + pw * p.start as f64 / tmax,
-                            y0 + ph - ph * v / ymax
-                        )
-                    })
-                    .collect();
+                let pts: Vec<String> =
+                    r.dp.series
+                        .iter()
+                        .map(|p| {
+                            let v = if child { p.child_tbs } else { p.parent_tbs };
+                            format!(
+                                "{:.1},{:.1}",
+                                50.0 + pw * p.start as f64 / tmax,
+                                y0 + ph - ph * v / ymax
+                            )
+                        })
+                        .collect();
                 let _ = writeln!(
                     o,
                     "<polyline fill=\"none\" stroke=\"{colour}\"{dash} points=\"{}\"><title>{} {} {}</title></polyline>",
