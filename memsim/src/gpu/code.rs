@@ -16,8 +16,10 @@
 //! `else` path in the flat version ([`Code::new`]); with device launches
 //! ([`Code::with_launches`], issue #31) it is a branch whose taken lanes are those
 //! that launched: `Launch{site, else_pc, end_pc}  Jump end_pc  E  (end_pc:)`.
-//! `sync_children` is dropped (children are not waited for inside a kernel; a
-//! kernel completes only after its children). Each instruction also records the
+//! `sync_children` is dropped in the flat version; with device launches it is a
+//! `Launch` of [`LaunchSite::sync`] that launches nothing, answered by the launch
+//! unit when the warp may go on (`[gpu.device_launch] sync_children`). A kernel
+//! completes only after its children either way. Each instruction also records the
 //! variable slots it reads, for the scoreboard.
 
 use super::workload::expr::TableRef;
@@ -226,6 +228,17 @@ impl Builder {
                 };
             }
             Op::Launch(site) => self.ops(&site.else_),
+            Op::SyncChildren if self.launches => {
+                // A call to the launch unit that launches nothing; its answer
+                // comes when the warp may go on (issue #31, `sync_children`).
+                let end_pc = self.pc() + 2;
+                self.insts.push(Inst::Launch {
+                    site: Arc::new(LaunchSite::sync()),
+                    else_pc: end_pc,
+                    end_pc,
+                });
+                self.insts.push(Inst::Jump(end_pc));
+            }
             Op::SyncChildren => {}
             Op::Exit => self.insts.push(Inst::Exit),
         }

@@ -200,6 +200,22 @@ pub struct DeviceLaunchConfig {
     pub pending_capacity: u64,
     /// SPAWN's monitoring window, cycles (a power of two). Default 1024.
     pub spawn_window: u64,
+    /// What a warp does at `sync_children`. Default `ignore`.
+    pub sync_children: SyncChildren,
+}
+
+/// Parent-child synchronisation at `sync_children` (`cudaDeviceSynchronize` in a
+/// kernel; digest §1.1 "CDP", §3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncChildren {
+    /// The call returns at once (the papers' applications avoid explicit
+    /// synchronisation); a kernel still completes only after its children.
+    #[default]
+    Ignore,
+    /// The warp waits until every child its lanes launched has completed; its TB
+    /// keeps its SM resources meanwhile.
+    BlockWarp,
 }
 
 impl Default for DeviceLaunchConfig {
@@ -218,6 +234,7 @@ impl Default for DeviceLaunchConfig {
             max_depth: 24,
             pending_capacity: 65536,
             spawn_window: 1024,
+            sync_children: SyncChildren::Ignore,
         }
     }
 }

@@ -436,6 +436,9 @@ impl<D: DramBackend> GpuSim<D> {
                         last_end = last_end.max(e.time);
                     }
                 }
+                for (c, at) in self.fe.take_woken() {
+                    self.sms[c.sm as usize].resolve_launch(&c, 0, at + 1);
+                }
                 dirty = true;
                 if self.fe.tick(t) {
                     self.sync_kernels();

@@ -29,7 +29,7 @@ use super::dp::pool::{DeviceStream, ParentInfo, PendingLaunch};
 use super::dp::spawn::{Decision, LaunchRequest};
 use super::dp::{DpMode, DpStats, DpUnit, LaunchCall};
 use super::sm::TbCost;
-use super::workload::{FuncId, HostStep};
+use super::workload::{FuncId, HostStep, LaunchMode};
 use std::collections::VecDeque;
 
 /// A kernel instance.
@@ -216,19 +216,30 @@ impl FrontEnd {
                 break;
             }
             self.kmu.pop_front();
-            self.enter_distributor(id);
+            self.enter_distributor(id, t);
             changed = true;
         }
         changed |= self.tick_device(t);
         changed
     }
 
-    fn enter_distributor(&mut self, id: u32) {
+    fn enter_distributor(&mut self, id: u32, t: u64) {
         self.distributor.push(id);
         let k = &self.kernels[id as usize];
         let (shape, tbs) = (self.shape(k.function, k.block), k.tbs);
         if let Some(d) = self.dp.as_mut().and_then(|u| u.dtbl.as_mut()) {
             d.add_kernel(id, shape, tbs);
+        }
+        self.note_concurrency(t);
+    }
+
+    /// Records the kernels in the distributor and the resident parent and child TBs
+    /// from `t` on (the concurrency series of the launch unit).
+    fn note_concurrency(&mut self, t: u64) {
+        let kernels = self.distributor.len() as u64;
+        if let Some(u) = self.dp.as_mut() {
+            let (child, parent) = u.resident;
+            u.series.update(t, [kernels, parent, child]);
         }
     }
 
@@ -296,7 +307,7 @@ impl FrontEnd {
                 break;
             };
             let id = u.pooled.remove(&l.id).expect("pooled kernel");
-            self.enter_distributor(id);
+            self.enter_distributor(id, t);
             changed = true;
         }
         changed
@@ -405,7 +416,9 @@ impl FrontEnd {
                 u.stats.peak_parent_tbs = u.stats.peak_parent_tbs.max(u.resident.1);
             }
         }
-        (rk, tb, kern.ctaid(tb))
+        let ctaid = kern.ctaid(tb);
+        self.note_concurrency(t);
+        (rk, tb, ctaid)
     }
 
     /// A TB of kernel record `k` that started at `start` exited at `t`; returns
@@ -451,6 +464,7 @@ impl FrontEnd {
             self.distributor.retain(|&x| x != host);
             self.kernels[host as usize].tbs_finished = true;
         }
+        self.note_concurrency(t);
         let a = self.settle(k, t);
         let b = host != k && self.settle(host, t);
         a || b
@@ -473,6 +487,9 @@ impl FrontEnd {
             match kern.parent {
                 Some(p) => {
                     self.kernels[p.kernel as usize].live_children -= 1;
+                    if let Some(u) = self.dp.as_mut() {
+                        u.child_completed((p.kernel, p.tb, p.warp), t);
+                    }
                     k = p.kernel;
                 }
                 None => {
@@ -507,6 +524,9 @@ impl FrontEnd {
         let Some(u) = self.dp.as_mut() else {
             return (0, t + 1);
         };
+        if call.mode == LaunchMode::Sync {
+            return (0, u.sync_children(call, t));
+        }
         let mode = u.mode;
         if mode == DpMode::Flat {
             return (0, t + 1);
@@ -601,6 +621,7 @@ impl FrontEnd {
                 footprint: 0,
             });
             self.kernels[call.kernel as usize].live_children += 1;
+            u.child_launched((call.kernel, call.tb, call.warp_in_tb));
             if dtbl {
                 // The group is coalesced (or falls back) when its API call ends.
                 groups.push((id, shape, call.warp_slot * 32 + l.lane));
@@ -647,6 +668,14 @@ impl FrontEnd {
             debug_assert!(ok, "capacity was checked");
         }
         (launched, done.max(t + 1))
+    }
+
+    /// Warps whose `sync_children` wait ended since the last call, with the cycle:
+    /// the engine answers their calls.
+    pub fn take_woken(&mut self) -> Vec<(LaunchCall, u64)> {
+        self.dp
+            .as_mut()
+            .map_or_else(Vec::new, |u| std::mem::take(&mut u.woken))
     }
 
     /// Device-launch statistics (with a launch unit).

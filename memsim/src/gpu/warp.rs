@@ -349,6 +349,7 @@ impl LaneEnv for LaneView<'_> {
             Builtin::Gtid => return (g.linear_ctaid() * g.threads() as u64 + ltid as u64) as i64,
             Builtin::Lane => self.lane,
             Builtin::Warp => self.w.warp_in_tb,
+            Builtin::ActiveMask => self.w.top().mask,
         }) as i64
     }
     fn var(&self, v: Var) -> i64 {

@@ -5,18 +5,22 @@
 
 use std::sync::Arc;
 use weft_memsim::config::MachineConfig;
+use weft_memsim::gpu::config::SyncChildren;
 use weft_memsim::gpu::dp::{DpMode, DpStats};
 use weft_memsim::gpu::workload::{self, Workload};
 use weft_memsim::gpu::{GpuOptions, GpuSim};
 
 fn run(machine: &str, wl: &Arc<Workload>, mode: &str) -> (u64, DpStats, u64) {
-    let cfg = MachineConfig::preset(machine).unwrap();
+    run_cfg(&MachineConfig::preset(machine).unwrap(), wl, mode)
+}
+
+fn run_cfg(cfg: &MachineConfig, wl: &Arc<Workload>, mode: &str) -> (u64, DpStats, u64) {
     let opts = GpuOptions {
         dp: Some(DpMode::parse(mode).unwrap()),
         seed: 1,
         ..Default::default()
     };
-    let mut sim = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+    let mut sim = GpuSim::build(cfg, wl.clone(), &opts).unwrap();
     let s = sim.run(|_| {}).unwrap();
     (s.cycles, sim.dp_stats().unwrap(), sim.lane_mem_ops())
 }
@@ -132,4 +136,74 @@ fn dp_runs_are_deterministic() {
         let b = run("k20c-dtbl", &wl, mode);
         assert_eq!(a, b, "{mode}");
     }
+}
+
+/// `activemask` and `popc` through the engine: the five active lanes of a
+/// divergent path each see five lanes, and issue five loads.
+#[test]
+fn activemask_counts_the_lanes_of_the_path() {
+    let text = "[[buffer]]\nname = \"b\"\nlen = 64\n\
+        [[function]]\nname = \"k\"\nblock = [32]\nbody = '''\n\
+        if lane < 5 {\n  n = popc(activemask)\n  loop i in 0..n { load.g32 b[i] }\n}\n'''\n\
+        [[app]]\nname = \"a\"\ncmds = 'launch k grid=[1]'\n";
+    let wl = Arc::new(workload::parse(text, "t").unwrap());
+    let (_, _, work) = run("k20c-dtbl", &wl, "flat");
+    assert_eq!(work, 25);
+}
+
+fn with_sync(wl: &Arc<Workload>, policy: SyncChildren, mode: &str) -> (u64, DpStats, u64) {
+    let mut cfg = MachineConfig::preset("k20c-dtbl").unwrap();
+    cfg.gpu.as_mut().unwrap().device_launch.sync_children = policy;
+    run_cfg(&cfg, wl, mode)
+}
+
+/// `sync_children`: under `block_warp` the parent warp waits for its child and
+/// only then runs its tail, so the run takes about the child's time plus the
+/// tail's; under `ignore` (the default) the tail overlaps the child.
+#[test]
+fn sync_children_block_warp_waits_for_the_children() {
+    let text = "[[function]]\nname = \"parent\"\nblock = [32]\nregs_per_thread = 16\nbody = '''\n\
+        launch.cdp work grid=[1] block=[32] args={n=500} if lane == 0 workload=1\n  else { alu 1 }\n\
+        sync_children\n\
+        loop i in 0..500 { alu 8 }\n'''\n\
+        [[function]]\nname = \"work\"\nblock = [32]\nregs_per_thread = 16\nparams = [\"n\"]\n\
+        body = 'loop i in 0..n { alu 8 }'\n\
+        [[app]]\nname = \"a\"\ncmds = 'launch parent grid=[1]'\n";
+    let wl = Arc::new(workload::parse(text, "t").unwrap());
+    let (ignore, di, wi) = with_sync(&wl, SyncChildren::Ignore, "cdpi");
+    let (block, db, wb) = with_sync(&wl, SyncChildren::BlockWarp, "cdpi");
+    assert_eq!(wi, wb);
+    assert_eq!((di.sync_waits, db.sync_waits), (0, 1));
+    assert_eq!(di.sync_wait_cycles, 0);
+    // Child and tail are the same loop: ignore ~ one loop, block ~ two.
+    let r = block as f64 / ignore as f64;
+    assert!((1.8..2.2).contains(&r), "{block} / {ignore}");
+    let w = db.sync_wait_cycles as f64 / ignore as f64;
+    assert!(
+        (0.8..1.1).contains(&w),
+        "{} / {ignore}",
+        db.sync_wait_cycles
+    );
+    // Without device launches the call is dropped: the flat run is one loop.
+    let (flat, _, _) = with_sync(&wl, SyncChildren::BlockWarp, "flat");
+    assert!((flat as f64) < 1.1 * ignore as f64, "{flat} / {ignore}");
+}
+
+/// The concurrency series covers the run with bounded points and sees child TBs
+/// under CDP and none in the flat version.
+#[test]
+fn concurrency_series_over_time() {
+    let wl = small("bfs");
+    let (cycles, d, _) = run("k20c-dtbl", &wl, "cdp");
+    assert!(!d.series.is_empty() && d.series.len() <= 256);
+    assert!(d.series.iter().any(|p| p.child_tbs > 0.0));
+    assert!(d
+        .series
+        .iter()
+        .all(|p| p.parent_tbs <= d.peak_parent_tbs as f64));
+    let last = d.series.last().unwrap();
+    assert!(last.start < cycles && last.start + d.series_span >= cycles / 2);
+    let (_, f, _) = run("k20c-dtbl", &wl, "flat");
+    assert!(f.series.iter().all(|p| p.child_tbs == 0.0));
+    assert!(f.series.iter().any(|p| p.parent_tbs > 0.0));
 }

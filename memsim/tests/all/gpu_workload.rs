@@ -102,6 +102,24 @@ fn expressions_evaluate_as_hand_computed() {
     assert_eq!(v, vec![11, 6, 17, -3, -1, 0, 4, 7, 102, 119, -1, min, 49]);
 }
 
+/// `popc` counts set bits of the 64-bit value; `activemask` is a lane builtin,
+/// refused in host commands.
+#[test]
+fn popc_and_activemask() {
+    let v = run_lets(
+        "a = popc(7) + popc(0)\nb = popc(-1)\nc = popc(activemask & 6)",
+        0,
+    );
+    assert_eq!(v, vec![3, 64, 0]);
+    let e = parse(
+        "[[function]]\nname = \"f\"\nbody = 'alu 1'\n[[app]]\nname = \"a\"\ncmds = 'launch f grid=[activemask]'\n",
+        "t",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("only in kernel bodies"), "{e}");
+}
+
 #[test]
 fn table_addresses_and_loaded_values() {
     let text = "[[table]]\nname = \"T\"\nelem_bytes = 8\nvalues = [-1, 2, 3]\n\

@@ -206,6 +206,7 @@ pub fn run(o: &DpStudyOptions) -> Result<DpStudy, DpError> {
     std::fs::write(o.out.join("dp.json"), serde_json::to_string_pretty(&study)?)?;
     std::fs::write(o.out.join("dp.md"), report(&study, o))?;
     std::fs::write(o.out.join("dp.svg"), plot(&study))?;
+    std::fs::write(o.out.join("dp_timeline.svg"), timeline(&study))?;
     Ok(study)
 }
 
@@ -288,6 +289,11 @@ pub fn summarise(benches: Vec<DpBench>) -> DpStudy {
     }
 }
 
+/// Mean resident child TBs over a run (its concurrency series' points).
+pub fn mean_child_tbs(d: &DpStats) -> f64 {
+    mean(&d.series.iter().map(|p| p.child_tbs).collect::<Vec<_>>())
+}
+
 /// The Markdown report.
 pub fn report(s: &DpStudy, o: &DpStudyOptions) -> String {
     let mut r = String::new();
@@ -301,18 +307,21 @@ pub fn report(s: &DpStudy, o: &DpStudyOptions) -> String {
     );
     let _ = writeln!(
         r,
-        "Workloads: {} on {size}. DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Baseline-DP is CDP with the template's threshold (degree > 128); Offline-Search sweeps thresholds {:?}.\n",
+        "Workloads: {} on {size}. DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Flat versions as in the DTBL paper: bfs expands vertices of 32+ edges warp-cooperatively (Merrill's warp-based gathering), sssp and clr loop over a vertex's edges in its thread. Children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (degree > 128); Offline-Search sweeps thresholds {:?}. `child TBs` is the mean number of resident child TBs over the run, `peak` its peak (the timelines are in `dp_timeline.svg`).\n",
         o.apps.join(", "),
         SWEEP
     );
-    let _ = writeln!(r, "| workload | machine | mode | cycles | speedup vs flat | children | groups | threads/child | wait | occupancy |");
-    let _ = writeln!(r, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(r, "| workload | machine | mode | cycles | speedup vs flat | children | groups | threads/child | wait | occupancy | child TBs | peak |");
+    let _ = writeln!(
+        r,
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for b in &s.benches {
         for x in &b.runs {
             let flat = b.cycles(&x.machine, "flat");
             let _ = writeln!(
                 r,
-                "| {} | {} | {} | {} | {:.2} | {} | {} | {:.1} | {:.0} | {:.3} |",
+                "| {} | {} | {} | {} | {:.2} | {} | {} | {:.1} | {:.0} | {:.3} | {:.1} | {} |",
                 b.app,
                 x.machine,
                 x.mode,
@@ -322,12 +331,14 @@ pub fn report(s: &DpStudy, o: &DpStudyOptions) -> String {
                 x.dp.aggregated_groups,
                 x.dp.threads_per_child,
                 x.dp.avg_wait_cycles,
-                x.occupancy
+                x.occupancy,
+                mean_child_tbs(&x.dp),
+                x.dp.peak_child_tbs
             );
         }
         let _ = writeln!(
             r,
-            "| {} | {SPAWN_M} | Offline-Search (threshold={}) | {} | | | | | | |",
+            "| {} | {SPAWN_M} | Offline-Search (threshold={}) | {} | | | | | | | | |",
             b.app, b.offline.0, b.offline.1
         );
     }
@@ -418,6 +429,85 @@ pub fn plot(s: &DpStudy) -> String {
     o
 }
 
+/// The versions drawn over time: (machine, mode, colour).
+const TIMELINE: [(&str, &str, &str); 4] = [
+    (DTBL_M, "cdp", "#d62728"),
+    (DTBL_M, "dtbl", "#1f77b4"),
+    (SPAWN_M, "cdp", "#ff7f0e"),
+    (SPAWN_M, "spawn", "#2ca02c"),
+];
+
+/// Resident child TBs (solid) and parent TBs (dashed) over time, one panel per
+/// workload, for CDP, DTBL, Baseline-DP and SPAWN (SVG; SPAWN's Fig. 2.17 kind of
+/// timeline, digest §3.6).
+pub fn timeline(s: &DpStudy) -> String {
+    let (pw, ph, gap) = (420.0, 160.0, 40.0);
+    let h = (ph + gap) * s.benches.len() as f64 + 30.0;
+    let mut o = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"10\">\n",
+        pw + 80.0
+    );
+    for (bi, b) in s.benches.iter().enumerate() {
+        let y0 = 20.0 + bi as f64 * (ph + gap);
+        let runs: Vec<(&DpRun, &str)> = TIMELINE
+            .iter()
+            .filter_map(|&(m, mode, c)| b.run(m, mode).map(|r| (r, c)))
+            .collect();
+        let tmax = runs.iter().map(|(r, _)| r.cycles).max().unwrap_or(1).max(1) as f64;
+        let ymax = runs
+            .iter()
+            .flat_map(|(r, _)| r.dp.series.iter().map(|p| p.child_tbs.max(p.parent_tbs)))
+            .fold(1.0f64, f64::max);
+        let _ = writeln!(
+            o,
+            "<text x=\"50\" y=\"{:.1}\">{}: resident TBs over time (0 to {} cycles, peak mean {ymax:.0})</text>",
+            y0 - 4.0,
+            b.app,
+            tmax as u64
+        );
+        let _ = writeln!(
+            o,
+            "<rect x=\"50\" y=\"{y0:.1}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#ccc\"/>"
+        );
+        for (r, colour) in &runs {
+            for (child, dash) in [(true, ""), (false, " stroke-dasharray=\"4 2\"")] {
+                let pts: Vec<String> =
+                    r.dp.series
+                        .iter()
+                        .map(|p| {
+                            let v = if child { p.child_tbs } else { p.parent_tbs };
+                            format!(
+                                "{:.1},{:.1}",
+                                50.0 + pw * p.start as f64 / tmax,
+                                y0 + ph - ph * v / ymax
+                            )
+                        })
+                        .collect();
+                let _ = writeln!(
+                    o,
+                    "<polyline fill=\"none\" stroke=\"{colour}\"{dash} points=\"{}\"><title>{} {} {}</title></polyline>",
+                    pts.join(" "),
+                    r.machine,
+                    r.mode,
+                    if child { "child TBs" } else { "parent TBs" }
+                );
+            }
+        }
+    }
+    let legend: Vec<String> = TIMELINE
+        .iter()
+        .map(|(m, mode, c)| format!("{mode} {m} ({c})"))
+        .collect();
+    let _ = writeln!(
+        o,
+        "<text x=\"2\" y=\"{:.1}\">solid: child TBs, dashed: parent TBs; {}</text>",
+        h - 8.0,
+        legend.join(", ")
+    );
+    o.push_str("</svg>\n");
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,5 +553,6 @@ mod tests {
         assert_eq!(s.contradictions.len(), 1);
         assert!(s.contradictions[0].contains("CDP faster than flat"));
         assert!(plot(&s).starts_with("<svg"));
+        assert!(timeline(&s).contains("g: resident TBs"));
     }
 }

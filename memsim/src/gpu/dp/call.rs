@@ -150,4 +150,13 @@ pub struct DpStats {
     pub peak_parent_tbs: u64,
     /// Deepest nesting reached.
     pub max_depth: u32,
+    /// Warps that waited at `sync_children` (policy `block_warp`).
+    pub sync_waits: u64,
+    /// Warp cycles spent waiting there.
+    pub sync_wait_cycles: u64,
+    /// Span of each concurrency point, cycles.
+    pub series_span: u64,
+    /// Kernels in the distributor and resident parent / child TBs over time
+    /// (time-weighted means per point; bounded, see [`super::series`]).
+    pub series: Vec<super::series::ConcurrencyPoint>,
 }

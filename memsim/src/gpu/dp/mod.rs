@@ -8,6 +8,7 @@
 //! - [`spawn`]: the `LaunchDecision` hook (always, Baseline-DP threshold, SPAWN)
 //!   with SPAWN's CCQS monitor, and Offline-Search;
 //! - [`call`]: a warp's launch call from the SM, and the run's statistics;
+//! - [`series`]: concurrent kernels and parent / child TBs over time;
 //! - [`unit`]: the device-launch unit's state, driven by the front end.
 //!
 //! [`DpMode`] names how a run treats launch sites (`weft gpusim --dp`).
@@ -16,6 +17,7 @@ pub mod call;
 pub mod cost;
 pub mod dtbl;
 pub mod pool;
+pub mod series;
 pub mod spawn;
 pub mod unit;
 
@@ -23,6 +25,7 @@ pub use call::{DpStats, LaneLaunch, LaunchCall};
 pub use cost::{LaunchCostModel, WarpLaunchCost};
 pub use dtbl::{Dtbl, DtblCounters, DtblTb, KernelShape};
 pub use pool::{DeviceStream, ParentInfo, PendingLaunch, PendingPool, Refusal};
+pub use series::{ConcurrencyPoint, ConcurrencySeries};
 pub use spawn::{
     AlwaysLaunch, ChildStats, Decision, LaunchDecision, LaunchRequest, Spawn, Threshold,
 };

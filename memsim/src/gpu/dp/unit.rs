@@ -3,14 +3,24 @@
 //! statistics (issue #31; digest §8.1 "Device-launch unit"). The front end
 //! ([`crate::gpu::frontend`]) owns the kernels and drives this state.
 
-use super::call::DpStats;
+use super::call::{DpStats, LaunchCall};
 use super::cost::LaunchCostModel;
 use super::dtbl::{AgeRef, Dtbl, KernelShape};
 use super::pool::PendingPool;
+use super::series::ConcurrencySeries;
 use super::spawn::{AlwaysLaunch, ChildStats, LaunchDecision, Spawn, Threshold};
 use super::DpMode;
 use crate::gpu::config::GpuConfig;
 use std::collections::{HashMap, HashSet};
+
+/// Span of a concurrency-series point at the start of a run, cycles (SPAWN's
+/// monitoring window).
+pub const SERIES_EPOCH: u64 = 1024;
+/// Most points the concurrency series keeps (pairs merge beyond).
+pub const SERIES_POINTS: usize = 256;
+
+/// A parent warp: (kernel record, TB, warp in the TB).
+pub type WarpKey = (u32, u64, u32);
 
 /// An aggregated group whose API call has not completed yet.
 #[derive(Debug, Clone)]
@@ -59,6 +69,14 @@ pub struct DpUnit {
     pub wait: (u64, u64),
     /// Child / parent TBs resident now.
     pub resident: (u64, u64),
+    /// Kernels in the distributor and resident parent / child TBs over time.
+    pub series: ConcurrencySeries,
+    /// Children launched by each warp and not completed.
+    pub warp_children: HashMap<WarpKey, u32>,
+    /// Warps waiting at `sync_children`: their call and the cycle they started.
+    pub sync_waiting: HashMap<WarpKey, (LaunchCall, u64)>,
+    /// Waiting warps whose children completed: their call and the cycle.
+    pub woken: Vec<(LaunchCall, u64)>,
 }
 
 impl DpUnit {
@@ -96,6 +114,10 @@ impl DpUnit {
             reserved: 0,
             wait: (0, 0),
             resident: (0, 0),
+            series: ConcurrencySeries::new(SERIES_EPOCH, SERIES_POINTS),
+            warp_children: HashMap::new(),
+            sync_waiting: HashMap::new(),
+            woken: Vec::new(),
         }
     }
 
@@ -110,7 +132,48 @@ impl DpUnit {
             s.match_rate = d.counters.match_rate();
             s.agt_overflow = d.counters.overflow;
         }
+        (s.series_span, s.series) = self.series.finish(self.series.last());
         s
+    }
+}
+
+impl DpUnit {
+    /// A child of warp `key` was launched.
+    pub fn child_launched(&mut self, key: WarpKey) {
+        *self.warp_children.entry(key).or_default() += 1;
+    }
+
+    /// A child of warp `key` completed at `t`; wakes the warp when it waits at
+    /// `sync_children` and this was its last child.
+    pub fn child_completed(&mut self, key: WarpKey, t: u64) {
+        let Some(n) = self.warp_children.get_mut(&key) else {
+            return;
+        };
+        *n -= 1;
+        if *n > 0 {
+            return;
+        }
+        self.warp_children.remove(&key);
+        if let Some((call, since)) = self.sync_waiting.remove(&key) {
+            self.stats.sync_wait_cycles += t - since;
+            self.woken.push((call, t));
+        }
+    }
+
+    /// Warp `call`'s `sync_children` at `t`: the cycle it may issue again, or
+    /// `u64::MAX` while it waits for its children (see [`Self::child_completed`]).
+    pub fn sync_children(&mut self, call: &LaunchCall, t: u64) -> u64 {
+        use crate::gpu::config::SyncChildren;
+        let key = (call.kernel, call.tb, call.warp_in_tb);
+        match self.g.device_launch.sync_children {
+            SyncChildren::Ignore => t + 1,
+            SyncChildren::BlockWarp if !self.warp_children.contains_key(&key) => t + 1,
+            SyncChildren::BlockWarp => {
+                self.stats.sync_waits += 1;
+                self.sync_waiting.insert(key, (call.clone(), t));
+                u64::MAX
+            }
+        }
     }
 }
 

@@ -49,6 +49,11 @@ pub enum Builtin {
     Lane,
     /// `warp`: the warp's index in its thread block (linear tid / 32).
     Warp,
+    /// `activemask`: the lanes of the warp active at this point, bit `l` for lane
+    /// `l` (CUDA's `__activemask()`, on Kepler `__ballot(1)`); the same for every
+    /// lane of the warp. Warp-cooperative code (Merrill's warp-based gathering)
+    /// uses it to find the other lanes that still hold work.
+    ActiveMask,
 }
 
 impl Builtin {
@@ -71,6 +76,7 @@ impl Builtin {
         ("gtid", Builtin::Gtid),
         ("lane", Builtin::Lane),
         ("warp", Builtin::Warp),
+        ("activemask", Builtin::ActiveMask),
     ];
 
     /// The builtin with this source name.
@@ -152,6 +158,8 @@ pub enum Func {
     /// `rand(seed, a, ..)`: a non-negative 63-bit pseudo-random value, a fixed
     /// function of the seed and the other arguments.
     Rand,
+    /// `popc(a)`: the number of set bits of `a` (as 64 bits; CUDA's `__popc`).
+    Popc,
 }
 
 impl Func {
@@ -165,6 +173,7 @@ impl Func {
             Func::Abs => ("abs", 1, 1),
             Func::Hash => ("hash", 1, usize::MAX),
             Func::Rand => ("rand", 1, usize::MAX),
+            Func::Popc => ("popc", 1, 1),
         }
     }
 
@@ -178,6 +187,7 @@ impl Func {
             Func::Abs,
             Func::Hash,
             Func::Rand,
+            Func::Popc,
         ]
         .into_iter()
         .find(|f| f.signature().0 == name)
@@ -235,7 +245,7 @@ pub trait LaneEnv {
 #[derive(Debug, Clone, Default)]
 pub struct SimpleEnv {
     /// Builtin values indexed by `Builtin as usize`.
-    pub builtins: [i64; 15],
+    pub builtins: [i64; 16],
     /// Variable slots (missing slots read 0).
     pub vars: Vec<i64>,
     /// Parameters (missing parameters read 0).
@@ -388,6 +398,7 @@ impl Expr {
                     Func::Abs => vals.next().unwrap_or(0).wrapping_abs(),
                     Func::Hash => hash_values(HASH_DOMAIN, vals),
                     Func::Rand => hash_values(RAND_DOMAIN, vals),
+                    Func::Popc => vals.next().unwrap_or(0).count_ones() as i64,
                 }
             }
         }

@@ -180,6 +180,9 @@ pub enum LaunchMode {
     Agg,
     /// `launch.auto`: the launch-decision policy chooses (SPAWN).
     Auto,
+    /// Not a launch: the call `sync_children` makes ([`LaunchSite::sync`]); the
+    /// front end answers it when the warp's children completed.
+    Sync,
 }
 
 /// The stream of a device-side launch.
@@ -216,6 +219,25 @@ pub struct LaunchSite {
     /// The inline path: run where `cond` is false or the policy vetoes (the flat
     /// version). Until device launches exist, engines run only this.
     pub else_: Vec<Op>,
+}
+
+impl LaunchSite {
+    /// The call of `sync_children` when device launches run: no child and no
+    /// inline path; the launch unit delays the warp until the children of its
+    /// lanes completed (or not at all, as its policy says).
+    pub fn sync() -> Self {
+        LaunchSite {
+            mode: LaunchMode::Sync,
+            function: FuncId(0),
+            grid: [Expr::Const(0), Expr::Const(1), Expr::Const(1)],
+            block: [Expr::Const(1), Expr::Const(1), Expr::Const(1)],
+            args: Vec::new(),
+            stream: StreamSel::Unique,
+            cond: Expr::Const(0),
+            workload: Expr::Const(0),
+            else_: Vec::new(),
+        }
+    }
 }
 
 /// One op of a kernel body (digest §8.5 B, "the whole IR").

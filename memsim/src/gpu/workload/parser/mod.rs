@@ -52,6 +52,8 @@ pub(crate) const RESERVED: &[&str] = &[
     "abs",
     "hash",
     "rand",
+    "popc",
+    "activemask",
     "load",
     "store",
     "atomic",
