@@ -585,8 +585,13 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
             },
         );
         if !opts.keep_traces {
+            // A paper-size run's replay file (`eval::stream`) is a few bytes and
+            // stands for no trace on disk: kept, so later simulations need not
+            // rerun the program first.
             for r in group_runs.values().flatten() {
-                let _ = std::fs::remove_file(&r.trace);
+                if r.trace.file_name() != Some(std::ffi::OsStr::new(super::stream::REPLAY_FILE)) {
+                    let _ = std::fs::remove_file(&r.trace);
+                }
             }
         }
         runs.extend(group_runs);
