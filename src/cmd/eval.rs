@@ -12,6 +12,7 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
   weft eval --inputs quick --out r        # every benchmark and version, small inputs
   weft eval --quick --study ch5 --bench mxm --versions default,balanced --json
   weft eval --study ch4 --versions original,blp-opt --input-scale 4 --no-sweeps --out big
+  weft eval --inputs paper --study ch4 --bench hpcg --versions original --no-sweeps --out p
 
 Writes under DIR: summary.json, records.json/.csv, derived.csv, disagreements.json,
 paper.json, results.md and plots/*.svg|png; the cache of builds, traces and
@@ -48,13 +49,16 @@ pub struct Args {
     #[arg(long, conflicts_with = "quick")]
     pub tiny: bool,
     /// Input sizes: `quick` (small inputs, caches scaled down so they still
-    /// exceed the LLC 4x) or `full` (the registry's full inputs, preset
-    /// machines). Default: quick with --quick, else full.
-    #[arg(long, value_name = "SIZE", value_parser = ["quick", "full"])]
+    /// exceed the LLC 4x), `full` (the registry's full inputs, preset
+    /// machines) or `paper` (Table 4.1 sizes, traces streamed into sampled
+    /// simulation; hours per benchmark). Default: quick with --quick, else full.
+    #[arg(long, value_name = "SIZE", value_parser = ["quick", "full", "paper"])]
     pub inputs: Option<String>,
-    /// Machine variant: `faithful` (Tables 4.2/5.2, caches unshrunk) or
-    /// `shrunk` (caches scaled down for small inputs). Default: faithful for
-    /// full inputs, shrunk for quick and tiny ones.
+    /// Machine variant of the main matrix: `faithful` (Tables 4.2/5.2, caches
+    /// unshrunk) or `shrunk` (caches scaled down for small inputs). Default:
+    /// faithful for full and paper inputs, shrunk for quick and tiny ones.
+    /// Sweeps on other inputs than the main matrix's use the variant of
+    /// their inputs' size.
     #[arg(long, value_name = "VARIANT", value_parser = ["faithful", "shrunk"])]
     pub machine: Option<String>,
     /// Skip the sensitivity sweeps of a full run.
@@ -94,6 +98,7 @@ pub fn options(args: &Args) -> EvalOptions {
     match args.inputs.as_deref() {
         Some("quick") => o.size = Size::Quick,
         Some("full") => o.size = Size::Full,
+        Some("paper") => o.size = Size::Paper,
         _ => {}
     }
     let variant = match args.machine.as_deref() {

@@ -29,6 +29,9 @@ pub enum Size {
     Quick,
     /// Full evaluation inputs (working set >= 4x the simulated LLC).
     Full,
+    /// Table 4.1's input sizes (0.2-1.4 GB) or the largest that fits
+    /// (`eval::inputs`), streamed into sampled simulation (`eval::stream`).
+    Paper,
 }
 
 /// A benchmark as the harness sees it.
@@ -221,6 +224,13 @@ pub struct SimStats {
     /// Demand LLC misses per thousand instructions (Table 4.1's MPKI).
     #[serde(default)]
     pub llc_mpki: f64,
+    /// Sampled simulation (`paper` inputs, `eval::stream`): half width of the
+    /// 95% confidence interval of `cycles`, in percent of it (`None`: not
+    /// sampled, or the interval is unknown). `mlp`, `clp`, the rates and
+    /// averages are then those of the detailed segments, and `dram_requests`
+    /// and the prefetch counts their counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_ci95_pct: Option<f64>,
 }
 
 /// Why a stage did not produce a result.

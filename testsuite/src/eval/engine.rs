@@ -277,24 +277,28 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                             sweep.benchmarks.is_empty()
                                 || sweep.benchmarks.contains(&b.name.as_str())
                         }) {
+                            let size = if sweep.main_size {
+                                opts.size
+                            } else {
+                                opts.sweep_size
+                            };
+                            // The machine of the sweep's own input size: quick
+                            // inputs on the faithful caches would never leave the LLC.
+                            let machine = opts.machine_at(study, size);
                             let base = SimJob {
                                 run: RunJob {
                                     build: BuildJob {
                                         bench: bench.name.clone(),
                                         pipeline: version.pipeline.into(),
                                     },
-                                    size: if sweep.main_size {
-                                        opts.size
-                                    } else {
-                                        opts.sweep_size
-                                    },
+                                    size,
                                     input_scale: 1,
                                     reorder: None,
                                     cores: None,
                                     machine: machine.clone(),
                                     env: runtime_env.clone(),
                                 },
-                                machine: machine.clone(),
+                                machine,
                                 scheduler: version.scheduler,
                                 oracle: Oracle::None,
                             };
@@ -581,8 +585,13 @@ pub fn execute(opts: &EvalOptions, backend: &dyn Backend) -> Result<EngineOutput
             },
         );
         if !opts.keep_traces {
+            // A paper-size run's replay file (`eval::stream`) is a few bytes and
+            // stands for no trace on disk: kept, so later simulations need not
+            // rerun the program first.
             for r in group_runs.values().flatten() {
-                let _ = std::fs::remove_file(&r.trace);
+                if r.trace.file_name() != Some(std::ffi::OsStr::new(super::stream::REPLAY_FILE)) {
+                    let _ = std::fs::remove_file(&r.trace);
+                }
             }
         }
         runs.extend(group_runs);

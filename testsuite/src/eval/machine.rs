@@ -179,11 +179,11 @@ impl Variant {
         Self::ALL.into_iter().find(|v| v.name() == name)
     }
 
-    /// The default variant for an input size: faithful for the full inputs,
-    /// shrunk for the quick and tiny ones.
+    /// The default variant for an input size: faithful for the full and paper
+    /// inputs, shrunk for the quick and tiny ones.
     pub fn for_size(size: super::backend::Size) -> Variant {
         match size {
-            super::backend::Size::Full => Variant::Faithful,
+            super::backend::Size::Full | super::backend::Size::Paper => Variant::Faithful,
             _ => Variant::Shrunk,
         }
     }
@@ -320,6 +320,7 @@ mod tests {
     fn faithful_variant_is_the_tables_machine() {
         use crate::eval::backend::Size;
         assert_eq!(Variant::for_size(Size::Full), Variant::Faithful);
+        assert_eq!(Variant::for_size(Size::Paper), Variant::Faithful);
         assert_eq!(Variant::for_size(Size::Quick), Variant::Shrunk);
         assert_eq!(Variant::for_size(Size::Tiny), Variant::Shrunk);
         let o = crate::eval::EvalOptions::full("x");

@@ -21,6 +21,7 @@ pub mod cache;
 pub mod engine;
 pub mod gpu_dp;
 pub mod honesty;
+pub mod inputs;
 pub mod interrupt;
 pub mod machine;
 pub mod paper;
@@ -28,6 +29,7 @@ pub mod plots;
 pub mod reorder;
 pub mod report;
 pub mod results;
+pub mod stream;
 pub mod versions;
 pub mod weft;
 
@@ -124,8 +126,14 @@ pub struct EvalOptions {
     /// Also write the Markdown report here (e.g. `docs/results.md`), with its
     /// plots copied next to it under `<stem>/`.
     pub report: Option<PathBuf>,
-    /// Overrides of the studies' machine presets (dotted TOML path, value).
+    /// Overrides of the studies' machine presets (dotted TOML path, value), for
+    /// every cell run at the main matrix's input size `size`.
     pub machine_overrides: Vec<(Study, String, i64)>,
+    /// Overrides of the presets for the sweep points that run on `sweep_size`
+    /// inputs when those differ from `size` (default: the variant for the sweep
+    /// size, [`machine::Variant::for_size`], so a full run's quick-input sweeps
+    /// use the shrunk caches that keep those inputs above the LLC).
+    pub sweep_machine_overrides: Vec<(Study, String, i64)>,
     /// Keep trace files after their simulations (default: delete them; a later
     /// simulation that needs one reruns the program).
     pub keep_traces: bool,
@@ -156,6 +164,7 @@ impl EvalOptions {
             cache: None,
             report: None,
             machine_overrides: machine::Variant::Shrunk.overrides(),
+            sweep_machine_overrides: machine::Variant::for_size(Size::Quick).overrides(),
             keep_traces: false,
             input_scale: 1,
         }
@@ -176,19 +185,31 @@ impl EvalOptions {
 
     /// The machine of a study: its preset with this run's overrides.
     pub fn machine(&self, study: Study) -> backend::MachineSpec {
-        self.machine_overrides
-            .iter()
-            .filter(|(s, _, _)| *s == study)
-            .fold(
-                backend::MachineSpec::preset(study.machine()),
-                |m, (_, p, v)| m.with(p, *v),
-            )
+        with_overrides(study, &self.machine_overrides)
+    }
+
+    /// The machine of a study's cells run on `size` inputs: [`Self::machine`] at
+    /// the main matrix's size, else the preset with `sweep_machine_overrides`.
+    pub fn machine_at(&self, study: Study, size: Size) -> backend::MachineSpec {
+        if size == self.size {
+            self.machine(study)
+        } else {
+            with_overrides(study, &self.sweep_machine_overrides)
+        }
     }
 
     /// The cache directory in use.
     pub fn cache_dir(&self) -> PathBuf {
         self.cache.clone().unwrap_or_else(|| self.out.join("cache"))
     }
+}
+
+/// `study`'s preset with the overrides of `overrides` that concern it.
+fn with_overrides(study: Study, overrides: &[(Study, String, i64)]) -> backend::MachineSpec {
+    overrides.iter().filter(|(s, _, _)| *s == study).fold(
+        backend::MachineSpec::preset(study.machine()),
+        |m, (_, p, v)| m.with(p, *v),
+    )
 }
 
 /// Available parallelism (at least 1).
@@ -227,7 +248,7 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
         &derived,
         output.checksums.checked,
         disagreements.len(),
-        opts.size != Size::Full,
+        matches!(opts.size, Size::Tiny | Size::Quick),
         start.elapsed().as_secs_f64(),
     );
     let mut files = report::write_data(&opts.out, &output, &derived, &summary, &disagreements)?;

@@ -159,6 +159,7 @@ fn run_args(b: &bench::Benchmark, size: Size) -> Vec<String> {
     match size {
         Size::Tiny | Size::Quick => b.args(RunSize::Quick),
         Size::Full => b.eval_args(),
+        Size::Paper => super::inputs::paper_args(b),
     }
 }
 
@@ -217,6 +218,7 @@ impl Backend for WeftBackend {
                 study,
                 input: match size {
                     Size::Full => b.eval_input.to_string(),
+                    Size::Paper => super::inputs::paper_input(b),
                     _ => b.quick_input.to_string(),
                 },
                 content_hash: h.hex(),
@@ -298,6 +300,7 @@ impl Backend for WeftBackend {
             let base = match job.size {
                 Size::Tiny | Size::Quick => knob.quick,
                 Size::Full => knob.eval,
+                Size::Paper => super::inputs::paper_knob_base(b).unwrap_or(knob.full),
             };
             // A later `--size` overrides an earlier one (weft_bench.c).
             args.push("--size".into());
@@ -319,8 +322,8 @@ impl Backend for WeftBackend {
                     .count
             }
         };
-        let trace = dir.join("trace.bin");
-        let stats = dir.join("stats.json");
+        let trace = dir.join(TRACE_NAME);
+        let stats = dir.join(STATS_NAME);
         // The same process image whatever the paths: the initial stack holds
         // the environment, the arguments and the executable's name, so their
         // lengths shift every stack address (and its DRAM bank; a longer
@@ -344,20 +347,11 @@ impl Backend for WeftBackend {
             }
             *a = name;
         }
-        let mut cmd = Command::new("./prog");
-        // Same addresses, hence same banks, on every run (no ASLR).
-        weft_passes::link::reproducible_layout(&mut cmd);
-        layout_limits(&mut cmd);
+        let mut cmd = program_command(dir, &args, &job.env, cores, TRACE_NAME, STATS_NAME);
+        if job.size == Size::Paper {
+            return run_paper(b, cmd, args, cores, job, dir);
+        }
         let out = cmd
-            .current_dir(dir)
-            .env_clear()
-            // Runtime options only through the job (they are in its cache key).
-            .envs(job.env.iter().map(|(k, v)| (k, v)))
-            .args(&args)
-            .env("WEFT_TRACE", "trace.bin")
-            .env("WEFT_STATS", "stats.json")
-            .env("WEFT_CORES", cores.to_string())
-            .env("WEFT_MACHINE", "machine.toml")
             .output()
             .map_err(|e| failed(format!("running {}: {e}", build.exe.display())))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -387,8 +381,82 @@ impl Backend for WeftBackend {
     }
 
     fn simulate(&self, job: &SimJob, run: &RunOut, dir: &Path) -> StageResult<SimStats> {
+        if job.run.size == Size::Paper {
+            return super::stream::simulate_streamed(job, run, dir);
+        }
         simulate_trace(job, &run.trace, dir)
     }
+}
+
+/// The trace and statistics file names of a run (in its directory). Their
+/// lengths are part of the program's image: a rerun streaming its trace uses
+/// names of the same lengths (`eval::stream`).
+pub(super) const TRACE_NAME: &str = "trace.bin";
+/// See [`TRACE_NAME`].
+pub(super) const STATS_NAME: &str = "stats.json";
+
+/// The traced program `./prog` in `dir` with `args`, only its own variables
+/// and the runtime options `env`, writing its trace and statistics to the
+/// files `trace` and `stats` of `dir`.
+pub(super) fn program_command(
+    dir: &Path,
+    args: &[String],
+    env: &[(String, String)],
+    cores: u32,
+    trace: &str,
+    stats: &str,
+) -> Command {
+    let mut cmd = Command::new("./prog");
+    // Same addresses, hence same banks, on every run (no ASLR).
+    weft_passes::link::reproducible_layout(&mut cmd);
+    layout_limits(&mut cmd);
+    cmd.current_dir(dir)
+        .env_clear()
+        // Runtime options only through the job (they are in its cache key).
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(args)
+        .env("WEFT_TRACE", trace)
+        .env("WEFT_STATS", stats)
+        .env("WEFT_CORES", cores.to_string())
+        .env("WEFT_MACHINE", "machine.toml");
+    cmd
+}
+
+/// The run stage of a paper-size run: the trace goes through a FIFO and is
+/// only counted; a replay file takes its place (`eval::stream`).
+fn run_paper(
+    b: &bench::Benchmark,
+    cmd: Command,
+    args: Vec<String>,
+    cores: u32,
+    job: &RunJob,
+    dir: &Path,
+) -> StageResult<RunOut> {
+    use super::stream::{count_records, make_fifo, run_streamed, Replay, REPLAY_FILE};
+    let fifo = dir.join(TRACE_NAME);
+    let _ = std::fs::remove_file(&fifo);
+    make_fifo(&fifo).map_err(|e| failed(format!("mkfifo {}: {e}", fifo.display())))?;
+    let (stdout, (records, records_total)) = run_streamed(cmd, &fifo, |r| count_records(r, b.name))
+        .map_err(|e| failed(format!("{} {args:?}: {e}", b.name)))?;
+    let checksum = bench::parse_checksum(&stdout)
+        .map(|c| format!("{c:016x}"))
+        .ok_or_else(|| failed(format!("{} printed no `checksum:` line", b.name)))?;
+    let runtime = parse_runtime_stats(&dir.join(STATS_NAME))?;
+    let replay = dir.join(REPLAY_FILE);
+    Replay {
+        args,
+        cores,
+        env: job.env.clone(),
+        checksum: checksum.clone(),
+        records_total,
+    }
+    .save(&replay)?;
+    Ok(RunOut {
+        checksum,
+        trace: replay,
+        records,
+        runtime,
+    })
 }
 
 /// Rewrites `args` for a GPART run. With an `--input` file, the file is
@@ -472,7 +540,13 @@ pub const DRAM_MODEL: &str = "memsim DDR4 controllers (`dram_backend::DdrBackend
 /// Seed of every simulation (TCM's shuffles); fixed so runs are reproducible.
 pub const SIM_SEED: u64 = 1;
 
-fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStats> {
+/// The machine and the policies of a simulation job.
+pub(super) fn sim_setup(
+    job: &SimJob,
+) -> StageResult<(
+    weft_memsim::config::MachineConfig,
+    weft_memsim::run::RunOptions,
+)> {
     use weft_memsim::config::MachineConfig;
     let text = super::machine::materialize(&job.machine).map_err(StageError::Unavailable)?;
     let cfg = MachineConfig::from_toml_str(&text, &job.machine.label()).map_err(failed)?;
@@ -496,6 +570,11 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         // the evaluation already runs `--jobs` simulations side by side
         dram_thread: false,
     };
+    Ok((cfg, opts))
+}
+
+fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStats> {
+    let (cfg, opts) = sim_setup(job)?;
     let st = weft_memsim::run::simulate_trace_file(&cfg, trace, &opts, |_| {}).map_err(failed)?;
     if let Ok(text) = serde_json::to_string(&st) {
         let _ = std::fs::write(dir.join("sim.json"), text);
@@ -515,6 +594,7 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         prefetches_filled: st.memory.prefetches_filled,
         prefetches_useful: st.memory.prefetches_useful,
         llc_mpki: st.llc_mpki,
+        sample_ci95_pct: None,
     })
 }
 
@@ -604,7 +684,7 @@ fn _oracle(o: Oracle) -> &'static str {
 /// The sparse per-epoch series of the simulator (`(epoch, value)` for the busy
 /// epochs) as one value per epoch, 0 for the idle epochs in between (the plots'
 /// form; an evaluation trace is bounded by the simulator's limits).
-fn dense_series(sparse: &[(u64, f64)]) -> Vec<f64> {
+pub(super) fn dense_series(sparse: &[(u64, f64)]) -> Vec<f64> {
     let mut v = Vec::new();
     for &(e, x) in sparse {
         v.resize(e as usize, 0.0);

@@ -148,6 +148,7 @@ impl Backend for Synthetic {
             prefetches_filled: 0,
             prefetches_useful: 0,
             llc_mpki: 0.0,
+            sample_ci95_pct: None,
         })
     }
 }
@@ -406,6 +407,56 @@ fn sweeps_run_points_and_report_unavailable_knobs() {
     // point's time reduction equals the default's (0%).
     let md = std::fs::read_to_string(dir.path().join("out/results.md")).unwrap();
     assert!(md.contains("| cores | 4 | 2 |"), "{md}");
+}
+
+/// A full run's sweeps on quick inputs simulate the machine for quick inputs
+/// (caches shrunk), not the main matrix's faithful one; `input-main`, at the
+/// main size, keeps the main machine.
+#[test]
+fn sweeps_use_the_machine_of_their_input_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts(dir.path());
+    o.studies = vec![Study::Ch4];
+    o.only_versions = vec!["original".into(), "blp-opt".into()];
+    o.size = Size::Full;
+    o.sweep_size = Size::Quick;
+    o.sweeps = true;
+    let main = o.machine(Study::Ch4).label();
+    let small = o.machine_at(Study::Ch4, Size::Quick).label();
+    assert_eq!(main, "table4.2");
+    assert!(small.contains("llc.size_bytes=131072"), "{small}");
+    let b = Synthetic {
+        input_scaling: true,
+        ..Default::default()
+    };
+    let out = eval::run(&o, &b).unwrap();
+    let recs = &out.output.records;
+    let point = |r: &&eval::engine::Record| r.point.as_ref().map(|p| p.sweep.clone());
+    let cores: Vec<_> = recs
+        .iter()
+        .filter(|r| point(r).as_deref() == Some("cores"))
+        .collect();
+    assert_eq!(cores.len(), 12);
+    for r in &cores {
+        assert!(
+            r.machine.starts_with("table4.2[") && r.machine.contains("llc.size_bytes=131072"),
+            "{}",
+            r.machine
+        );
+        assert!(r.machine.contains("core.count="), "{}", r.machine);
+    }
+    let scaled: Vec<_> = recs
+        .iter()
+        .filter(|r| point(r).as_deref() == Some("input-main"))
+        .collect();
+    assert!(!scaled.is_empty());
+    assert!(scaled.iter().all(|r| r.machine == main), "{scaled:?}");
+    assert!(recs
+        .iter()
+        .filter(|r| r.point.is_none())
+        .all(|r| r.machine == main));
+    let md = std::fs::read_to_string(dir.path().join("out/results.md")).unwrap();
+    assert!(md.contains(&format!("ch. 4 `{small}`")), "{md}");
 }
 
 /// The `input-main` sweep runs at the main matrix's size and its points are
