@@ -4,9 +4,9 @@
 //! memory-side slot (retried in order, head-of-line blocking). See the parent
 //! module for the timing model.
 
-use super::{lanes, KernelRt, Sm, Stall, TbExit, LOCAL_BASE};
+use super::{lanes, KernelRt, Sm, Stall, TbExit, WarpCtx, LOCAL_BASE};
 use crate::gpu::l1::{L1Observer, Lookup, Owner};
-use crate::gpu::warp::{LaneView, TbGeo, PENDING};
+use crate::gpu::warp::{TbGeo, PENDING};
 use crate::gpu::workload::{MemKind, MemOp, Space, Tables};
 use crate::system::{DramBackend, MemRequest, MemorySystem, ReqKind};
 
@@ -36,7 +36,7 @@ const SMEM_BANKS: u64 = 32;
 /// The bank-conflict degree of one shared-memory access with these lane
 /// addresses: the largest number of distinct 4-byte words any of the 32 banks
 /// must serve (lanes reading the same word share one broadcast), 1 without a
-/// conflict, 0 without lanes. Counted, not timed (see `docs/gpu.md`).
+/// conflict, 0 without lanes. Each degree above 1 is a replay cycle.
 pub(super) fn bank_conflict_degree(addrs: &[u64], scratch: &mut Vec<u64>) -> u32 {
     scratch.clear();
     scratch.extend(addrs.iter().map(|a| a / 4));
@@ -107,10 +107,11 @@ impl Sm {
         }
         if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
             self.lsu_blocked = false;
-            for &w in self.live.iter().flatten() {
-                let w = &mut self.warps[w as usize];
+            for &ws in self.live.iter().flatten() {
+                let w = &mut self.warps[ws as usize];
                 if w.blocked == Some(Stall::LsuFull) {
                     w.blocked = None;
+                    self.gates[ws as usize] = super::Gate::OPEN;
                 }
             }
         }
@@ -155,16 +156,16 @@ impl Sm {
         self.scratch_lane.clear();
         let warp_global =
             geo.linear_ctaid() * geo.threads().div_ceil(32) as u64 + w.warp_in_tb as u64;
+        let mut addrs = [0i64; 32];
+        let cx = WarpCtx {
+            w,
+            geo,
+            args: &k.args,
+            mask,
+        };
+        super::eval::eval(&m.addr, &cx, tables, &mut addrs);
         for lane in lanes(mask) {
-            let a = m.addr.eval(
-                &LaneView {
-                    w,
-                    geo,
-                    args: &k.args,
-                    lane,
-                },
-                tables,
-            ) as u64;
+            let a = addrs[lane as usize] as u64;
             let a = match m.space {
                 Space::Local => {
                     LOCAL_BASE + (((warp_global * 1024 + (a / 4) % 1024) * 32 + lane as u64) * 4)
@@ -190,14 +191,19 @@ impl Sm {
             _ => m.dest.map(|v| v.0),
         };
         if m.space == Space::Shared {
+            // A d-way bank conflict replays the access d - 1 times: the banks
+            // stay busy until t + d (no shared access issues before), and the
+            // data comes d - 1 cycles later than without a conflict.
             self.c.smem_accesses += 1;
             let degree = bank_conflict_degree(&self.scratch_addr, &mut self.scratch_w);
-            if degree > 1 {
+            let replays = degree.saturating_sub(1) as u64;
+            if replays > 0 {
                 self.c.smem_conflicts += 1;
-                self.c.smem_replays += degree as u64 - 1;
+                self.c.smem_replays += replays;
+                self.smem_free = t + 1 + replays;
             }
             if let Some(v) = dest {
-                w.score(v, t + g.smem_latency as u64);
+                w.score(v, t + g.smem_latency as u64 + replays);
             }
             return;
         }
