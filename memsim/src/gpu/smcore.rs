@@ -211,8 +211,6 @@ pub struct Sm {
     l1: L1,
     coal: Coalescer,
     miss_q: VecDeque<Pending>,
-    /// Some warp is blocked on a full miss queue.
-    lsu_blocked: bool,
     /// Some warp finished since the live list was cleaned.
     any_finished: bool,
     /// Next cycle the SM has to be stepped (u64::MAX: only on a completion).
@@ -262,7 +260,6 @@ impl Sm {
             l1: L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets),
             coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
             miss_q: VecDeque::new(),
-            lsu_blocked: false,
             any_finished: false,
             wake: u64::MAX,
             last_step: 0,
@@ -396,6 +393,8 @@ impl Sm {
                         (f > t).then_some((f, Stall::FuBusy))
                     }
                     Wait::Smem => (self.smem_free > t).then_some((self.smem_free, Stall::FuBusy)),
+                    Wait::Lsu => (self.miss_q.len() >= self.p.g.lsu_queue as usize)
+                        .then_some((u64::MAX, Stall::LsuFull)),
                 };
                 let r = match shut {
                     Some(e) => Err(e),
@@ -577,9 +576,7 @@ impl Sm {
                             return Err((self.smem_free, Stall::FuBusy, Wait::Smem));
                         }
                     } else if self.miss_q.len() >= self.p.g.lsu_queue as usize {
-                        w.blocked = Some(Stall::LsuFull);
-                        self.lsu_blocked = true;
-                        return Err((u64::MAX, Stall::LsuFull, Wait::Until(Stall::LsuFull)));
+                        return Err((u64::MAX, Stall::LsuFull, Wait::Lsu));
                     }
                     return Ok(());
                 }

@@ -7,9 +7,10 @@
 //! chain), "until an event" (a load returning, the miss queue draining, a barrier
 //! release, a launch answered: time `u64::MAX`), or a functional unit or the
 //! shared-memory banks being busy, whose free time is read at every scan (other
-//! warps' issues can only move it later). A gate is opened again (`Gate::OPEN`:
+//! warps' issues can only move it later), or room in the miss queue, also
+//! checked at every scan. A gate is opened again (`Gate::OPEN`:
 //! ask `ready`) by every event that changes its warp: its own issue, a returning
-//! load, the end of LSU back-pressure, a barrier release, a launch answer and a
+//! load, a barrier release, a launch answer and a
 //! new warp in the slot. Code that changes a warp's state elsewhere must call
 //! `Sm::open_gate` for it.
 
@@ -24,6 +25,9 @@ pub(super) enum Wait {
     Unit(u8),
     /// The shared-memory banks (bank-conflict replays).
     Smem,
+    /// Room in the miss queue (LSU back-pressure) for a global memory
+    /// instruction: waits while the queue holds `lsu_queue` transactions.
+    Lsu,
 }
 
 /// The issue gate of one warp slot.
