@@ -66,7 +66,9 @@ impl Coalescer {
                     ((l + 1) << self.line_shift) - 1
                 };
                 let mask = self.sector_mask(lo, hi);
-                match out.iter_mut().find(|t| t.line == l) {
+                // lines are unique in `out`; neighbouring lanes mostly hit the
+                // line pushed last, so search from the back
+                match out.iter_mut().rev().find(|t| t.line == l) {
                     Some(t) => t.sectors |= mask,
                     None => out.push(Transaction {
                         line: l,

@@ -398,14 +398,10 @@ impl<D: DramBackend> GpuSim<D> {
         let mut input_done = false;
         let mut dirty = true;
         let mut steps = 0u64;
-        let mut epochs: Vec<u64> = Vec::new();
+        let mut series = stats::EpochSeries::default();
         let mut next_epoch = self.epoch;
         let mut last_end = 0u64;
         loop {
-            while t >= next_epoch {
-                epochs.push(self.sms.iter().map(|s| s.c.issued).sum());
-                next_epoch += self.epoch;
-            }
             if self.fe.tick(t) {
                 dirty = true;
             }
@@ -465,6 +461,20 @@ impl<D: DramBackend> GpuSim<D> {
             if nt == u64::MAX {
                 break;
             }
+            while nt >= next_epoch {
+                // The SMs changed nothing after t (< next_epoch) so far, and the
+                // completions up to nt come below: integrating every SM up to the
+                // epoch's end is exact.
+                for s in &mut self.sms {
+                    s.integrate_to(next_epoch);
+                }
+                let idle = series.close(next_epoch - self.epoch, &self.sms);
+                next_epoch += self.epoch;
+                if idle && self.sms.iter().all(|s| s.is_empty()) {
+                    // nothing resident until nt: skip the idle epochs at once
+                    next_epoch = next_epoch.max(nt / self.epoch * self.epoch);
+                }
+            }
             self.mem.advance_to(nt);
             self.mem.drain_completions(&mut comps);
             for c in comps.drain(..) {
@@ -489,6 +499,7 @@ impl<D: DramBackend> GpuSim<D> {
         for s in &mut self.sms {
             s.finish(cycles);
         }
+        series.close(next_epoch - self.epoch, &self.sms);
         Ok(stats::collect(
             &self.machine,
             &self.wl,
@@ -499,7 +510,7 @@ impl<D: DramBackend> GpuSim<D> {
             &self.stream_app,
             &mut self.mem,
             self.epoch,
-            &epochs,
+            &series,
             self.policy.name(),
         ))
     }

@@ -15,7 +15,9 @@
 //!   into coalesced transactions, one per `lsu.ii` cycles (replays). Each looks up
 //!   the L1 after its `hit_latency`: a hit returns then, a miss goes to the memory
 //!   side from there (L2 slice over the crossbar, memory controller, DRAM) and
-//!   returns with the reply. Shared-memory accesses take `smem_latency`. Stores
+//!   returns with the reply. Shared-memory accesses take `smem_latency`; a
+//!   `d`-way bank conflict adds `d - 1` replay cycles to the data and keeps the
+//!   banks busy for them (no shared access issues until they end). Stores
 //!   write through (no write-allocate, the L2 line is written); atomics bypass the
 //!   L1 and are performed at the L2 (read for ownership). Loads flagged `nc` or
 //!   `bypass_l1` skip the L1;
@@ -37,15 +39,19 @@ use super::config::GpuConfig;
 use super::l1::{L1Observer, Owner, L1};
 use super::sched::{warp_scheduler, Cand, WarpScheduler};
 use super::sm::{SmResources, TbCost};
-use super::warp::{LaneView, TbGeo, Warp, PENDING};
+use super::warp::{TbGeo, Warp, PENDING};
 use super::workload::{Space, Tables, UnitClass};
 use crate::cache::CacheGeometry;
 use crate::system::{Completion, DramBackend, MemorySystem};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+mod eval;
+mod gate;
 mod lsu;
 mod resources;
+use eval::WarpCtx;
+use gate::{Gate, Wait};
 use lsu::Pending;
 
 /// Why a scheduler issued nothing in a cycle.
@@ -188,6 +194,8 @@ pub struct Sm {
     /// Resources in use.
     pub res: SmResources,
     warps: Vec<Warp>,
+    /// Issue gate per warp slot (see the `gate` submodule).
+    gates: Vec<Gate>,
     free_warps: Vec<u32>,
     /// Live warp slots per scheduler (slot % schedulers), in slot order.
     live: Vec<Vec<u32>>,
@@ -198,11 +206,11 @@ pub struct Sm {
     /// per scheduler: SP, SFU, DP free times
     fu_free: Vec<[u64; 3]>,
     lsu_free: u64,
+    /// First cycle the shared-memory banks are free of bank-conflict replays.
+    smem_free: u64,
     l1: L1,
     coal: Coalescer,
     miss_q: VecDeque<Pending>,
-    /// Some warp is blocked on a full miss queue.
-    lsu_blocked: bool,
     /// Some warp finished since the live list was cleaned.
     any_finished: bool,
     /// Next cycle the SM has to be stepped (u64::MAX: only on a completion).
@@ -238,6 +246,7 @@ impl Sm {
             id,
             res: SmResources::default(),
             warps: Vec::new(),
+            gates: Vec::new(),
             free_warps: Vec::new(),
             live: vec![Vec::new(); n],
             n_live: 0,
@@ -247,10 +256,10 @@ impl Sm {
                 .collect(),
             fu_free: vec![[0; 3]; n],
             lsu_free: 0,
+            smem_free: 0,
             l1: L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets),
             coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
             miss_q: VecDeque::new(),
-            lsu_blocked: false,
             any_finished: false,
             wake: u64::MAX,
             last_step: 0,
@@ -308,6 +317,7 @@ impl Sm {
 
     fn load_returned(&mut self, waiter: u64, t: u64, exits: &mut Vec<TbExit>) {
         let slot = (waiter >> 32) as usize;
+        self.gates[slot] = Gate::OPEN;
         let w = &mut self.warps[slot];
         if w.blocked == Some(Stall::Memory) {
             w.blocked = None;
@@ -375,19 +385,22 @@ impl Sm {
             let mut best: Option<(u64, Stall)> = None;
             for i in 0..self.live[s as usize].len() {
                 let ws = self.live[s as usize][i];
-                let w = &self.warps[ws as usize];
-                let quick = if w.at_bar {
-                    Some(Stall::Barrier)
-                } else {
-                    w.blocked
-                };
-                if let Some(why) = quick {
-                    if best.is_none() {
-                        best = Some((u64::MAX, why));
+                let g = self.gates[ws as usize];
+                let shut = match g.wait {
+                    Wait::Until(why) => (g.at > t).then_some((g.at, why)),
+                    Wait::Unit(u) => {
+                        let f = self.fu_free[s as usize][u as usize];
+                        (f > t).then_some((f, Stall::FuBusy))
                     }
-                    continue;
-                }
-                match self.ready(ws, s, t, kernels, tables) {
+                    Wait::Smem => (self.smem_free > t).then_some((self.smem_free, Stall::FuBusy)),
+                    Wait::Lsu => (self.miss_q.len() >= self.p.g.lsu_queue as usize)
+                        .then_some((u64::MAX, Stall::LsuFull)),
+                };
+                let r = match shut {
+                    Some(e) => Err(e),
+                    None => self.ready(ws, s, t, kernels, tables),
+                };
+                match r {
                     Ok(()) => cands.push(Cand {
                         slot: ws,
                         age: self.warps[ws as usize].age,
@@ -440,15 +453,35 @@ impl Sm {
         kernels: &[KernelRt],
         tables: &Tables,
     ) -> Result<(), (u64, Stall)> {
+        let r = self.ready_inner(ws, s, t, kernels, tables);
+        r.map_err(|(at, why, wait)| {
+            self.gates[ws as usize] = Gate { at, wait };
+            (at, why)
+        })
+    }
+
+    /// [`Self::ready`], with what the warp waits for (its gate).
+    fn ready_inner(
+        &mut self,
+        ws: u32,
+        s: u32,
+        t: u64,
+        kernels: &[KernelRt],
+        tables: &Tables,
+    ) -> Result<(), (u64, Stall, Wait)> {
         let w = &self.warps[ws as usize];
         if w.finished {
-            return Err((u64::MAX, Stall::NoWarp));
+            return Err((u64::MAX, Stall::NoWarp, Wait::Until(Stall::NoWarp)));
         }
         if w.at_bar {
-            return Err((u64::MAX, Stall::Barrier));
+            return Err((u64::MAX, Stall::Barrier, Wait::Until(Stall::Barrier)));
         }
         if w.ready_at > t {
-            return Err((w.ready_at, Stall::Scoreboard));
+            return Err((
+                w.ready_at,
+                Stall::Scoreboard,
+                Wait::Until(Stall::Scoreboard),
+            ));
         }
         let tb = &self.tbs[w.tb as usize];
         let k = &kernels[tb.kernel as usize];
@@ -464,25 +497,24 @@ impl Sm {
                 if at > t {
                     if at == PENDING {
                         w.blocked = Some(Stall::Memory);
-                        return Err((at, Stall::Memory));
+                        return Err((at, Stall::Memory, Wait::Until(Stall::Memory)));
                     }
-                    return Err((at, Stall::Scoreboard));
+                    return Err((at, Stall::Scoreboard, Wait::Until(Stall::Scoreboard)));
                 }
             }
             match &code.insts[pc] {
                 Inst::Let { var, expr } => {
                     let mask = w.top().mask;
+                    let mut v = [0i64; 32];
+                    let cx = WarpCtx {
+                        w,
+                        geo: &geo,
+                        args: &k.args,
+                        mask,
+                    };
+                    eval::eval(expr, &cx, tables, &mut v);
                     for lane in lanes(mask) {
-                        let v = expr.eval(
-                            &LaneView {
-                                w,
-                                geo: &geo,
-                                args: &k.args,
-                                lane,
-                            },
-                            tables,
-                        );
-                        w.set(var.0, lane, v);
+                        w.set(var.0, lane, v[lane as usize]);
                     }
                     w.set_pc(pc as u32 + 1);
                 }
@@ -495,16 +527,18 @@ impl Sm {
                     end_pc,
                 } => {
                     let mask = w.top().mask;
+                    let (mut a, mut b) = ([0i64; 32], [0i64; 32]);
+                    let cx = WarpCtx {
+                        w,
+                        geo: &geo,
+                        args: &k.args,
+                        mask,
+                    };
+                    eval::eval(lo, &cx, tables, &mut a);
+                    eval::eval(hi, &cx, tables, &mut b);
                     for lane in lanes(mask) {
-                        let view = LaneView {
-                            w,
-                            geo: &geo,
-                            args: &k.args,
-                            lane,
-                        };
-                        let (a, b) = (lo.eval(&view, tables), hi.eval(&view, tables));
-                        w.set(var.0, lane, a);
-                        w.set(*bound, lane, b);
+                        w.set(var.0, lane, a[lane as usize]);
+                        w.set(*bound, lane, b[lane as usize]);
                     }
                     w.enter_loop(pc as u32 + 1, *end_pc);
                 }
@@ -519,7 +553,7 @@ impl Sm {
                     let unit = unit_index(*class);
                     let free = self.fu_free[s as usize][unit];
                     if free > t {
-                        return Err((free, Stall::FuBusy));
+                        return Err((free, Stall::FuBusy, Wait::Unit(unit as u8)));
                     }
                     let done = if w.unit_left == 0 {
                         0
@@ -528,16 +562,21 @@ impl Sm {
                     };
                     let c = (done % (*ilp).clamp(1, 8)) as usize;
                     if w.unit_left > 0 && w.chains[c] > t {
-                        return Err((w.chains[c], Stall::Scoreboard));
+                        return Err((
+                            w.chains[c],
+                            Stall::Scoreboard,
+                            Wait::Until(Stall::Scoreboard),
+                        ));
                     }
                     return Ok(());
                 }
                 Inst::Mem(m) => {
-                    if m.space != Space::Shared && self.miss_q.len() >= self.p.g.lsu_queue as usize
-                    {
-                        w.blocked = Some(Stall::LsuFull);
-                        self.lsu_blocked = true;
-                        return Err((u64::MAX, Stall::LsuFull));
+                    if m.space == Space::Shared {
+                        if self.smem_free > t {
+                            return Err((self.smem_free, Stall::FuBusy, Wait::Smem));
+                        }
+                    } else if self.miss_q.len() >= self.p.g.lsu_queue as usize {
+                        return Err((u64::MAX, Stall::LsuFull, Wait::Lsu));
                     }
                     return Ok(());
                 }
@@ -546,7 +585,7 @@ impl Sm {
             w.normalize();
             if w.finished {
                 // only reachable through jumps to the end; exit is an instruction
-                return Err((u64::MAX, Stall::NoWarp));
+                return Err((u64::MAX, Stall::NoWarp, Wait::Until(Stall::NoWarp)));
             }
         }
     }
@@ -578,6 +617,7 @@ impl Sm {
         self.c.lanes += top.mask.count_ones() as u64;
         w.issued += 1;
         w.ready_at = t + 1;
+        self.gates[ws as usize] = Gate::OPEN;
         if let Some(tr) = &mut self.trace {
             tr.push(IssueRec {
                 cycle: t,
@@ -611,18 +651,17 @@ impl Sm {
                 else_pc,
                 end_pc,
             } => {
+                let mut v = [0i64; 32];
+                let cx = WarpCtx {
+                    w,
+                    geo: &geo,
+                    args: &k.args,
+                    mask: top.mask,
+                };
+                eval::eval(cond, &cx, tables, &mut v);
                 let mut taken = 0u32;
                 for lane in lanes(top.mask) {
-                    let v = cond.eval(
-                        &LaneView {
-                            w,
-                            geo: &geo,
-                            args: &k.args,
-                            lane,
-                        },
-                        tables,
-                    );
-                    if v != 0 {
+                    if v[lane as usize] != 0 {
                         taken |= 1 << lane;
                     }
                 }
@@ -694,11 +733,18 @@ impl Sm {
     /// Answers warp `ws`'s launch call: the `launched` lanes skip the inline path;
     /// the warp issues again at `ready_at`.
     pub fn resolve_launch(&mut self, call: &super::dp::LaunchCall, launched: u32, ready_at: u64) {
+        self.gates[call.warp_slot as usize] = Gate::OPEN;
         let w = &mut self.warps[call.warp_slot as usize];
         w.branch(launched, call.else_pc, call.end_pc);
         w.ready_at = ready_at;
         w.normalize();
         self.wake = self.wake.min(ready_at);
+    }
+
+    /// Makes the schedulers ask `ready` for warp slot `ws` again: for any change
+    /// of a warp's state outside the engine's own events (see the `gate` module).
+    pub fn open_gate(&mut self, ws: u32) {
+        self.gates[ws as usize] = Gate::OPEN;
     }
 
     /// Releases TB `tbi`'s barrier when every live warp has arrived.
@@ -708,8 +754,9 @@ impl Sm {
             return;
         }
         tb.arrived = 0;
-        for &w in &tb.warps {
-            let w = &mut self.warps[w as usize];
+        for &ws in &tb.warps {
+            self.gates[ws as usize] = Gate::OPEN;
+            let w = &mut self.warps[ws as usize];
             if w.at_bar {
                 w.at_bar = false;
                 w.ready_at = t + 1;

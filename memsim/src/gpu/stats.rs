@@ -14,7 +14,9 @@
 //!   mean over the cycles in which the SM has a resident warp;
 //! * SIMD: `warp_activity` = mean active lanes per issued instruction / 32;
 //! * stall cycles by reason (scheduler-cycles without issue, see
-//!   `smcore::Stall`), and a per-epoch series of warp instructions and IPC.
+//!   `smcore::Stall`);
+//! * a time series per epoch of `epoch_cycles`: warp instructions, IPC, occupancy
+//!   and the utilisation of each SM resource, for the non-idle epochs only.
 
 use super::config::GpuConfig;
 use super::frontend::Kernel;
@@ -191,10 +193,146 @@ pub struct GpuStats {
     pub dram: serde_json::Value,
     /// Crossbar statistics.
     pub noc: NocStats,
-    /// Epoch length, cycles.
+    /// Epoch length of the time series, cycles.
     pub epoch_cycles: u64,
-    /// Warp instructions per epoch.
-    pub epoch_instructions: Vec<u64>,
+    /// Time series: IPC, occupancy and resource utilisation per epoch, for the
+    /// epochs in which a TB was resident or an instruction issued (idle epochs
+    /// are left out, so idle time costs no entries).
+    pub epochs: Vec<EpochStats>,
+}
+
+/// One epoch of the time series (whole GPU, means over the epoch's cycles up to
+/// the end of the run and over all SMs).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct EpochStats {
+    /// First cycle of the epoch.
+    pub start: u64,
+    /// Its cycles (the last epoch ends with the run).
+    pub cycles: u64,
+    /// Warp instructions issued in it.
+    pub warp_instructions: u64,
+    /// Warp instructions per cycle.
+    pub ipc: f64,
+    /// Resident warps / max warps per SM (DTBL occupancy over the epoch).
+    pub occupancy: f64,
+    /// Registers allocated / registers per SM.
+    pub registers: f64,
+    /// Shared memory allocated / shared memory per SM.
+    pub shared_memory: f64,
+    /// Threads resident / max threads per SM.
+    pub threads: f64,
+    /// TBs resident / TB slots per SM.
+    pub tb_slots: f64,
+}
+
+/// Whole-GPU integrals up to some cycle: instructions, resident-warp cycles and
+/// resource cycles (index as `smcore::RESOURCES`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Totals {
+    issued: u64,
+    warp_cycles: u128,
+    res: [u128; 4],
+}
+
+impl Totals {
+    fn of(sms: &[Sm]) -> Self {
+        let mut t = Totals::default();
+        for s in sms {
+            t.issued += s.c.issued;
+            t.warp_cycles += s.c.warp_cycles;
+            for (a, x) in t.res.iter_mut().zip(s.c.resource_cycles) {
+                *a += x;
+            }
+        }
+        t
+    }
+
+    fn minus(&self, o: &Totals) -> Totals {
+        let mut res = self.res;
+        for (a, x) in res.iter_mut().zip(o.res) {
+            *a -= x;
+        }
+        Totals {
+            issued: self.issued - o.issued,
+            warp_cycles: self.warp_cycles - o.warp_cycles,
+            res,
+        }
+    }
+
+    fn plus(&self, o: &Totals) -> Totals {
+        let mut res = self.res;
+        for (a, x) in res.iter_mut().zip(o.res) {
+            *a += x;
+        }
+        Totals {
+            issued: self.issued + o.issued,
+            warp_cycles: self.warp_cycles + o.warp_cycles,
+            res,
+        }
+    }
+
+    fn idle(&self) -> bool {
+        *self == Totals::default()
+    }
+}
+
+/// The per-epoch time series while it is recorded: at each epoch end the engine
+/// integrates every SM up to it and [`EpochSeries::close`]s the epoch, which
+/// keeps the differences of the whole-GPU integrals if the epoch was not idle.
+#[derive(Clone, Debug, Default)]
+pub struct EpochSeries {
+    last: Totals,
+    rows: Vec<(u64, Totals)>,
+}
+
+impl EpochSeries {
+    /// Closes the epoch starting at `start`; every SM is integrated up to its end.
+    /// Returns whether it was idle (no TB resident, no instruction issued).
+    pub fn close(&mut self, start: u64, sms: &[Sm]) -> bool {
+        let now = Totals::of(sms);
+        let d = now.minus(&self.last);
+        self.last = now;
+        if d.idle() {
+            return true;
+        }
+        self.rows.push((start, d));
+        false
+    }
+
+    /// The series of a run of `cycles` cycles: epochs of `epoch` cycles cut at
+    /// the run's end. What was counted at or after `cycles` (the instructions
+    /// issued at the last cycle, the exits) goes into the last epoch.
+    fn rows(&self, cycles: u64, epoch: u64, g: &GpuConfig, sms: usize) -> Vec<EpochStats> {
+        let mut kept: Vec<(u64, Totals)> = Vec::new();
+        for &(start, d) in &self.rows {
+            if start < cycles {
+                kept.push((start, d));
+                continue;
+            }
+            match kept.last_mut() {
+                Some((_, t)) => *t = t.plus(&d),
+                None => kept.push((cycles.saturating_sub(1) / epoch * epoch, d)),
+            }
+        }
+        let n_sms = sms.max(1) as f64;
+        kept.into_iter()
+            .map(|(start, d)| {
+                let len = ((start + epoch).min(cycles) - start.min(cycles)).max(1);
+                let per = |x: u128, cap: u32| x as f64 / (len as f64 * n_sms * cap.max(1) as f64);
+                EpochStats {
+                    start,
+                    cycles: len,
+                    warp_instructions: d.issued,
+                    ipc: ratio(d.issued, len),
+                    occupancy: per(d.warp_cycles, g.max_warps_per_sm()),
+                    registers: per(d.res[0], g.registers_per_sm),
+                    shared_memory: per(d.res[1], g.smem_per_sm),
+                    threads: per(d.res[2], g.max_threads_per_sm),
+                    tb_slots: per(d.res[3], g.max_tbs_per_sm),
+                }
+            })
+            .collect()
+    }
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -218,7 +356,7 @@ pub fn collect<D: DramBackend>(
     stream_app: &[u32],
     mem: &mut MemorySystem<D>,
     epoch: u64,
-    epochs: &[u64],
+    series: &EpochSeries,
     tb_policy: &str,
 ) -> GpuStats {
     let issued: u64 = sms.iter().map(|s| s.c.issued).sum();
@@ -428,13 +566,6 @@ pub fn collect<D: DramBackend>(
         dram,
         noc: ms.noc,
         epoch_cycles: epoch,
-        epoch_instructions: epochs
-            .iter()
-            .scan(0u64, |prev, &x| {
-                let d = x - *prev;
-                *prev = x;
-                Some(d)
-            })
-            .collect(),
+        epochs: series.rows(cycles, epoch, g, sms.len()),
     }
 }

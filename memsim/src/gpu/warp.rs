@@ -98,8 +98,8 @@ pub struct Warp {
     pub chains: [u64; 8],
     /// Waiting at a TB barrier.
     pub at_bar: bool,
-    /// Blocked until an event of the SM (a load returning: memory; the miss
-    /// queue draining: LSU): the schedulers skip the warp without evaluating it.
+    /// Blocked until one of its loads returns (`Stall::Memory`; the SM's issue
+    /// gate of the warp says the same, see `smcore`).
     pub blocked: Option<super::smcore::Stall>,
     /// All lanes exited.
     pub finished: bool,

@@ -7,6 +7,7 @@ mod dram_micro;
 mod dram_thread;
 mod golden;
 mod gpu;
+mod gpu_core;
 mod gpu_dp;
 mod gpu_workload;
 mod hostile;

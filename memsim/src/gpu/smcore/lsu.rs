@@ -4,10 +4,10 @@
 //! memory-side slot (retried in order, head-of-line blocking). See the parent
 //! module for the timing model.
 
-use super::{lanes, KernelRt, Sm, Stall, TbExit, LOCAL_BASE};
+use super::{lanes, KernelRt, Sm, TbExit, WarpCtx, LOCAL_BASE};
 use crate::gpu::l1::{L1Observer, Lookup, Owner};
-use crate::gpu::warp::{LaneView, TbGeo, PENDING};
-use crate::gpu::workload::{MemKind, MemOp, Space, Tables};
+use crate::gpu::warp::{TbGeo, PENDING};
+use crate::gpu::workload::{MemKind, MemOp, Space, TableId, Tables};
 use crate::system::{DramBackend, MemRequest, MemorySystem, ReqKind};
 
 /// A memory transaction waiting for an MSHR or a memory-side slot.
@@ -36,7 +36,7 @@ const SMEM_BANKS: u64 = 32;
 /// The bank-conflict degree of one shared-memory access with these lane
 /// addresses: the largest number of distinct 4-byte words any of the 32 banks
 /// must serve (lanes reading the same word share one broadcast), 1 without a
-/// conflict, 0 without lanes. Counted, not timed (see `docs/gpu.md`).
+/// conflict, 0 without lanes. Each degree above 1 is a replay cycle.
 pub(super) fn bank_conflict_degree(addrs: &[u64], scratch: &mut Vec<u64>) -> u32 {
     scratch.clear();
     scratch.extend(addrs.iter().map(|a| a / 4));
@@ -55,6 +55,35 @@ pub(super) fn bank_conflict_degree(addrs: &[u64], scratch: &mut Vec<u64>) -> u32
         best = best.max(run);
     }
     best
+}
+
+/// [`Tables::value_at`], looking first in the region of the previous lane's
+/// address (`near`), which the lanes of one access mostly share: the same value
+/// without the search over the regions.
+#[inline]
+fn value_near(tables: &Tables, addr: u64, bits: u16, near: &mut Option<TableId>) -> i64 {
+    let id = match *near {
+        Some(id) if addr.wrapping_sub(tables.region(id).base) < tables.region(id).bytes() => id,
+        _ => match tables.region_at(addr) {
+            Some(id) => {
+                *near = Some(id);
+                id
+            }
+            None => return 0,
+        },
+    };
+    let r = tables.region(id);
+    let v = r
+        .values()
+        .get(((addr - r.base) / r.elem_bytes as u64) as usize)
+        .copied()
+        .unwrap_or(0);
+    if bits == 0 || bits >= 64 {
+        v
+    } else {
+        let sh = 64 - bits as u32;
+        (v << sh) >> sh
+    }
 }
 
 impl Sm {
@@ -105,15 +134,6 @@ impl Sm {
             }
             self.miss_q.pop_front();
         }
-        if self.lsu_blocked && self.miss_q.len() < self.p.g.lsu_queue as usize {
-            self.lsu_blocked = false;
-            for &w in self.live.iter().flatten() {
-                let w = &mut self.warps[w as usize];
-                if w.blocked == Some(Stall::LsuFull) {
-                    w.blocked = None;
-                }
-            }
-        }
     }
 
     fn send<D: DramBackend>(
@@ -155,16 +175,16 @@ impl Sm {
         self.scratch_lane.clear();
         let warp_global =
             geo.linear_ctaid() * geo.threads().div_ceil(32) as u64 + w.warp_in_tb as u64;
+        let mut addrs = [0i64; 32];
+        let cx = WarpCtx {
+            w,
+            geo,
+            args: &k.args,
+            mask,
+        };
+        super::eval::eval(&m.addr, &cx, tables, &mut addrs);
         for lane in lanes(mask) {
-            let a = m.addr.eval(
-                &LaneView {
-                    w,
-                    geo,
-                    args: &k.args,
-                    lane,
-                },
-                tables,
-            ) as u64;
+            let a = addrs[lane as usize] as u64;
             let a = match m.space {
                 Space::Local => {
                     LOCAL_BASE + (((warp_global * 1024 + (a / 4) % 1024) * 32 + lane as u64) * 4)
@@ -176,9 +196,10 @@ impl Sm {
         }
         // Functional part: loads and atomics write the table value.
         if let (Some(v), MemKind::Load | MemKind::Atomic(_)) = (m.dest, m.kind) {
+            let mut near = None;
             for (i, &lane) in self.scratch_lane.iter().enumerate() {
                 let val = if m.space == Space::Global {
-                    tables.value_at(self.scratch_addr[i], m.bits)
+                    value_near(tables, self.scratch_addr[i], m.bits, &mut near)
                 } else {
                     0
                 };
@@ -190,14 +211,19 @@ impl Sm {
             _ => m.dest.map(|v| v.0),
         };
         if m.space == Space::Shared {
+            // A d-way bank conflict replays the access d - 1 times: the banks
+            // stay busy until t + d (no shared access issues before), and the
+            // data comes d - 1 cycles later than without a conflict.
             self.c.smem_accesses += 1;
             let degree = bank_conflict_degree(&self.scratch_addr, &mut self.scratch_w);
-            if degree > 1 {
+            let replays = degree.saturating_sub(1) as u64;
+            if replays > 0 {
                 self.c.smem_conflicts += 1;
-                self.c.smem_replays += degree as u64 - 1;
+                self.c.smem_replays += replays;
+                self.smem_free = t + 1 + replays;
             }
             if let Some(v) = dest {
-                w.score(v, t + g.smem_latency as u64);
+                w.score(v, t + g.smem_latency as u64 + replays);
             }
             return;
         }
@@ -312,7 +338,33 @@ impl Sm {
 
 #[cfg(test)]
 mod tests {
-    use super::bank_conflict_degree;
+    use super::{bank_conflict_degree, value_near};
+    use crate::gpu::workload::Tables;
+
+    /// The region cache gives `value_at`'s value for addresses inside, between,
+    /// before and after regions, in any order, with truncation to the width.
+    #[test]
+    fn value_near_equals_value_at() {
+        let mut t = Tables::new();
+        let a = t
+            .add_table("a", 4, (0..40).map(|i| i * 1000 - 7).collect())
+            .unwrap();
+        t.add_buffer("b", 8, 16).unwrap();
+        let c = t
+            .add_table("c", 2, (0..9).map(|i| -i * 40000).collect())
+            .unwrap();
+        let (lo, hi) = (t.region(a).base - 64, t.region(c).base + 64);
+        let mut near = None;
+        for addr in (lo..hi).step_by(3).chain((lo..hi).rev().step_by(7)) {
+            for bits in [8, 16, 32, 64] {
+                assert_eq!(
+                    value_near(&t, addr, bits, &mut near),
+                    t.value_at(addr, bits),
+                    "{addr:#x} {bits}"
+                );
+            }
+        }
+    }
 
     /// 32 lanes, 4-byte stride: one word per bank, no conflict; 8-byte stride:
     /// two words in each even bank (2-way); 128-byte stride: 32 words in bank 0;

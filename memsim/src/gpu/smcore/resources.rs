@@ -11,6 +11,16 @@ impl Sm {
         self.res.can_admit(&self.p.g, &k.cost)
     }
 
+    /// Integrates occupancy and resource use up to `t` (statistics epochs).
+    pub fn integrate_to(&mut self, t: u64) {
+        self.occupancy_to(t);
+    }
+
+    /// No TB resident.
+    pub fn is_empty(&self) -> bool {
+        self.res.tbs == 0
+    }
+
     pub(super) fn occupancy_to(&mut self, t: u64) {
         if t > self.occ_last {
             let w = self.n_live as u128;
@@ -63,10 +73,12 @@ impl Sm {
             let ws = match self.free_warps.pop() {
                 Some(i) => {
                     self.warps[i as usize] = warp;
+                    self.gates[i as usize] = Gate::OPEN;
                     i
                 }
                 None => {
                     self.warps.push(warp);
+                    self.gates.push(Gate::OPEN);
                     (self.warps.len() - 1) as u32
                 }
             };
