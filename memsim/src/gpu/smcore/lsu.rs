@@ -111,6 +111,7 @@ impl Sm {
                 let w = &mut self.warps[w as usize];
                 if w.blocked == Some(Stall::LsuFull) {
                     w.blocked = None;
+                    self.tbs[w.tb as usize].mon.throttle_off(t);
                 }
             }
         }
