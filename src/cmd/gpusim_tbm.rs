@@ -18,7 +18,9 @@ pub fn prepare(
     name: &str,
 ) -> anyhow::Result<ManageOptions> {
     let mode = TbManage::parse(name).ok_or_else(|| {
-        anyhow!("unknown --tb-manage `{name}` (expected none, static-oracle, profiler or fine-grained)")
+        anyhow!(
+            "unknown --tb-manage `{name}` (expected none, static-oracle, profiler or fine-grained)"
+        )
     })?;
     Ok(oracle::prepare(
         machine,

@@ -28,8 +28,14 @@ pub type TbmError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Published averages (digest §6.5).
 pub const PAPER: [(&str, f64); 2] = [
-    ("fine-grained throughput gain over oracle static (average, %)", 17.1),
-    ("fine-grained throughput gain over kernel-wide profiler (average, %)", 12.9),
+    (
+        "fine-grained throughput gain over oracle static (average, %)",
+        17.1,
+    ),
+    (
+        "fine-grained throughput gain over kernel-wide profiler (average, %)",
+        12.9,
+    ),
 ];
 
 /// Managements run per pair, in report order.
@@ -176,13 +182,16 @@ fn simulate(
         seed: 1,
         ..Default::default()
     };
-    opts.tb_manage = Some(oracle::prepare(cfg, wl.clone(), &opts, mode, o.cfg.clone())?);
+    opts.tb_manage = Some(oracle::prepare(
+        cfg,
+        wl.clone(),
+        &opts,
+        mode,
+        o.cfg.clone(),
+    )?);
     let mut sim = GpuSim::build(cfg, wl.clone(), &opts)?;
     let s = sim.run(|_| {})?;
-    let lone = s
-        .apps
-        .first()
-        .ok_or("a co-run reports its apps")?;
+    let lone = s.apps.first().ok_or("a co-run reports its apps")?;
     Ok(TbmRun {
         mode: mode.name().into(),
         cycles: s.cycles,
@@ -245,7 +254,10 @@ pub fn run(o: &TbmStudyOptions) -> Result<TbmStudy, TbmError> {
     }
     let study = summarise(pairs, &o.apps);
     std::fs::create_dir_all(&o.out)?;
-    std::fs::write(o.out.join("tbm.json"), serde_json::to_string_pretty(&study)?)?;
+    std::fs::write(
+        o.out.join("tbm.json"),
+        serde_json::to_string_pretty(&study)?,
+    )?;
     std::fs::write(o.out.join("tbm.md"), report(&study, o))?;
     Ok(study)
 }
@@ -277,7 +289,13 @@ pub fn summarise(pairs: Vec<TbmPair>, apps: &[String]) -> TbmStudy {
         if ps.is_empty() {
             continue;
         }
-        let g = |x: TbManage, y: TbManage| mean(&ps.iter().map(|p| gain(p.ipc(x), p.ipc(y))).collect::<Vec<_>>());
+        let g = |x: TbManage, y: TbManage| {
+            mean(
+                &ps.iter()
+                    .map(|p| gain(p.ipc(x), p.ipc(y)))
+                    .collect::<Vec<_>>(),
+            )
+        };
         let fgr: Vec<&TbmRun> = ps
             .iter()
             .filter_map(|p| p.runs.iter().find(|r| r.mode == fg.name()))
@@ -293,7 +311,12 @@ pub fn summarise(pairs: Vec<TbmPair>, apps: &[String]) -> TbmStudy {
     }
     let over_static = mean(&per_app.iter().map(|a| a.over_static).collect::<Vec<_>>());
     let over_profiler = mean(&per_app.iter().map(|a| a.over_profiler).collect::<Vec<_>>());
-    let prof_static = mean(&per_app.iter().map(|a| a.profiler_over_static).collect::<Vec<_>>());
+    let prof_static = mean(
+        &per_app
+            .iter()
+            .map(|a| a.profiler_over_static)
+            .collect::<Vec<_>>(),
+    );
     let summary = PAPER
         .iter()
         .zip([over_static, over_profiler])
@@ -354,7 +377,10 @@ pub fn summarise(pairs: Vec<TbmPair>, apps: &[String]) -> TbmStudy {
 /// The Markdown report.
 pub fn report(s: &TbmStudy, o: &TbmStudyOptions) -> String {
     let mut r = String::new();
-    let _ = writeln!(r, "# GPU thread-block management study (`weft eval --study tbm`)\n");
+    let _ = writeln!(
+        r,
+        "# GPU thread-block management study (`weft eval --study tbm`)\n"
+    );
     let _ = writeln!(
         r,
         "`v100-fgtb` with {} SMs; LonestarGPU-like apps {} paired with {}; R-MAT inputs of {:?} vertices, 100,000 edges; grids / {}, {} rounds, {} sweeps; capacity {} per metric, time scale {}, victim queue {}, contexts {:?}.\n",
