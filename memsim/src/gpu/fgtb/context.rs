@@ -2,8 +2,8 @@
 //! "Preemption and context", §8.1 "TB preemption").
 //!
 //! A TB's context is its registers and shared memory: `smem + threads ×
-//! regs_per_thread × 4` bytes (Table I: BFS 128 × 32 × 4 = 16 KB, PTA 991 × 28 × 4
-//! + 200 ≈ 108.6 KB). Saving it sends that many bytes, in lines, from the SM to a
+//! regs_per_thread × 4` bytes (Table I: BFS 128 × 32 × 4 = 16 KB, PTA
+//! 991 × 28 × 4 + 200 ≈ 108.6 KB). Saving it sends that many bytes, in lines, from the SM to a
 //! per-TB save area as write-backs; restoring reads them back. Both go through
 //! the same crossbar, L2 slices, memory controllers and DRAM as data, so they
 //! cost bandwidth and interfere with the running TBs. An SM's port moves one

@@ -342,6 +342,7 @@ impl Manager {
     /// Polls the monitors due at `t`; preempts where a report oversubscribes
     /// an SM. Returns whether dispatch should look again (an estimate fell or
     /// a TB left).
+    #[allow(clippy::needless_range_loop)] // `sm` indexes `sms` and `self.residents`
     pub fn poll(&mut self, t: u64, sms: &mut [Sm]) -> bool {
         if t < self.next_poll {
             return false;
