@@ -36,8 +36,9 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
-    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp"])]
+    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; tbm: the GPU
+    /// thread-block management study, DIR/tbm/, smaller with --quick or --tiny).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "tbm"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -119,7 +120,7 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
-            .filter(|s| *s != "dp")
+            .filter(|s| *s != "dp" && *s != "tbm")
             .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
             .collect();
     }
@@ -163,9 +164,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             print!("{}", eval::gpu_dp::report(&s, &o));
             println!("report: {}", out.join("dp.md").display());
         }
-        if args.study.iter().all(|s| s == "dp") {
-            return Ok(());
-        }
+    }
+    if args.study.iter().any(|s| s == "tbm") {
+        let out = args.out.join("tbm");
+        super::gpusim_tbm::study(&out, args.quick || args.tiny, args.quiet, args.json)?;
+    }
+    if !args.study.is_empty() && args.study.iter().all(|s| s == "dp" || s == "tbm") {
+        return Ok(());
     }
     let opts = options(&args);
     eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;

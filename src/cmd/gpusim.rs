@@ -18,6 +18,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine k20-spawn --app bfs --graph graphs/cit-HepTh.relabeled.edges   # a shipped graph (data/)
   weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
   weft gpusim --machine k20c-dtbl --app bfs --dp dtbl            # device launches as DTBL groups
+  weft gpusim --machine v100-fgtb --app bfs --tb-manage fine-grained   # FGTB TB management
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
 [gpu] table. Shipped apps: bfs, sssp, clr, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
@@ -49,6 +50,12 @@ pub struct Args {
     /// Default: flat, with no device-launch statistics.
     #[arg(long, value_name = "MODE")]
     pub dp: Option<String>,
+    /// Thread-block management (FGTB, docs/gpu-tbm.md): none, static-oracle
+    /// (per-kernel average levels from a profiling run, no preemption), profiler
+    /// (kernel-wide running levels with preemption) or fine-grained (per-TB
+    /// levels, usage table, preemption). Default: the plain dispatcher.
+    #[arg(long, value_name = "MODE")]
+    pub tb_manage: Option<String>,
     /// Seed; equal inputs and seed give byte-identical output.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -126,6 +133,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         dram_thread: super::sim::dram_thread(args.threads),
         app: None,
         dp,
+        tb_manage: None,
     })
 }
 
@@ -133,19 +141,22 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
-    let opts = options(&args)?;
-    let wl = load_workload(
+    let mut opts = options(&args)?;
+    let wl = Arc::new(load_workload(
         args.workload.as_deref(),
         args.app.as_deref(),
         args.graph.as_deref(),
-    )?;
+    )?);
+    if let Some(m) = args.tb_manage.as_deref() {
+        opts.tb_manage = Some(super::gpusim_tbm::prepare(&machine, &wl, &opts, m)?);
+    }
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_message("simulating");
         b
     });
     let t0 = std::time::Instant::now();
-    let mut sim = GpuSim::build(&machine, Arc::new(wl), &opts)?;
+    let mut sim = GpuSim::build(&machine, wl, &opts)?;
     let stats = sim.run(|n| {
         if let Some(b) = &bar {
             b.set_message(format!("{n} warp instructions"));
@@ -163,11 +174,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             o.insert("dp".into(), serde_json::to_value(d)?);
             o.insert("lane_mem_ops".into(), sim.lane_mem_ops().into());
         }
+        if let (Some(r), Some(o)) = (sim.tb_manage_report(), v.as_object_mut()) {
+            o.insert("tb_manage".into(), serde_json::to_value(r)?);
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_summary(&stats, secs);
         if let Some(d) = &dp {
             print_dp(d, sim.lane_mem_ops());
+        }
+        if let Some(r) = sim.tb_manage_report() {
+            super::gpusim_tbm::print(&r);
         }
     }
     Ok(())

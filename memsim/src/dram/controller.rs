@@ -494,6 +494,8 @@ impl Controller {
                     arrival: now,
                     done: now + 1,
                 });
+                // the completion must be collected even when nothing else is queued
+                self.wake(now + 1);
                 return Ok(());
             }
             match self.pending_reads.entry(addr) {

@@ -63,6 +63,9 @@ pub struct GpuOptions {
     /// Device launches (dynamic parallelism, `--dp`); `None` runs the flat
     /// version exactly as before device launches existed.
     pub dp: Option<super::dp::DpMode>,
+    /// Thread-block management (FGTB, `--tb-manage`); `None` runs the
+    /// dispatcher exactly as before.
+    pub tb_manage: Option<super::fgtb::manager::ManageOptions>,
 }
 
 /// The GPU table of `cfg`, or an error naming the machine.
@@ -132,6 +135,8 @@ pub struct GpuSim<D: DramBackend> {
     dispatches: Vec<Dispatch>,
     /// App (workload index) of each global stream.
     stream_app: Vec<u32>,
+    /// FGTB's TB scheduler state (with `tb_manage`).
+    tbm: Option<Box<super::fgtb::manager::Manager>>,
 }
 
 impl GpuSim<DdrBackend> {
@@ -252,7 +257,23 @@ impl<D: DramBackend> GpuSim<D> {
                 .collect();
             fe.set_dp(super::dp::DpUnit::new(mode, &g, funcs));
         }
+        let tbm = opts.tb_manage.as_ref().map(|o| {
+            let pace = (cfg.l1.line_bytes as u64 + 8).div_ceil(g.crossbar_flit_bytes.max(1) as u64);
+            Box::new(super::fgtb::manager::Manager::new(
+                o,
+                wl.functions
+                    .iter()
+                    .map(|f| (f.regs_per_thread, f.smem_bytes))
+                    .collect(),
+                cfg.core.count as usize,
+                cfg.l1.line_bytes,
+                pace,
+                g.schedulers_per_sm as f64 / g.sp.ii.max(1) as f64,
+                cfg.core.freq_mhz,
+            ))
+        });
         Ok(GpuSim {
+            tbm,
             machine: cfg.name.clone(),
             sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
             fe,
@@ -289,6 +310,22 @@ impl<D: DramBackend> GpuSim<D> {
     /// Takes the L1 access hook back.
     pub fn take_l1_hook(&mut self) -> Option<Box<dyn L1Observer>> {
         self.hook.take()
+    }
+
+    /// The thread-block management's state (runs with `tb_manage`).
+    pub fn tb_manager(&self) -> Option<&super::fgtb::manager::Manager> {
+        self.tbm.as_deref()
+    }
+
+    /// What the thread-block management did (runs with `tb_manage`).
+    pub fn tb_manage_report(&self) -> Option<super::fgtb::manager::ManageReport> {
+        self.tbm.as_ref().map(|m| m.report())
+    }
+
+    /// Whole-run mean levels per function id, as measured by the management's
+    /// monitors (the oracle of a later `static-oracle` run).
+    pub fn function_levels(&self) -> Option<std::collections::HashMap<u32, super::fgtb::Levels>> {
+        self.tbm.as_ref().map(|m| m.function_levels())
     }
 
     /// Device-launch statistics (runs with `dp`).
@@ -349,6 +386,9 @@ impl<D: DramBackend> GpuSim<D> {
     /// Dispatches up to `tb_dispatch_per_cycle` TBs at `t`; returns how many.
     fn dispatch(&mut self, t: u64) -> u32 {
         let mut n = 0;
+        if let Some(m) = self.tbm.as_mut() {
+            n += m.restore_victims(t, &mut self.sms, self.p.g.tb_dispatch_per_cycle);
+        }
         while n < self.p.g.tb_dispatch_per_cycle {
             let ks: Vec<u32> = self.fe.dispatchable().collect();
             if ks.is_empty() {
@@ -356,9 +396,12 @@ impl<D: DramBackend> GpuSim<D> {
             }
             let sms = &self.sms;
             let rts = &self.rts;
-            let pick = self.policy.select(ks.len(), sms.len(), &mut |k, sm| {
-                sms[sm].fits(&rts[ks[k] as usize])
-            });
+            let pick = match self.tbm.as_mut() {
+                Some(m) => m.select(&ks, &self.fe, rts, sms),
+                None => self.policy.select(ks.len(), sms.len(), &mut |k, sm| {
+                    sms[sm].fits(&rts[ks[k] as usize])
+                }),
+            };
             let Some((k, sm)) = pick else {
                 break;
             };
@@ -373,6 +416,9 @@ impl<D: DramBackend> GpuSim<D> {
                 time: t,
             });
             self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
+            if let Some(m) = self.tbm.as_mut() {
+                m.on_dispatch(&self.fe, rt, sm, self.next_tb_gid, tb, t, &self.sms[sm]);
+            }
             self.next_age += nw;
             self.next_tb_gid += 1;
             n += 1;
@@ -425,8 +471,16 @@ impl<D: DramBackend> GpuSim<D> {
                     }
                 }
             }
+            if let Some(m) = self.tbm.as_mut() {
+                dirty |= m.poll(t, &mut self.sms);
+                m.collect(t, &mut self.sms);
+                dirty |= m.pump(t, &mut self.mem, &mut self.sms);
+            }
             if !exits.is_empty() {
                 for e in exits.drain(..) {
+                    if let Some(m) = self.tbm.as_mut() {
+                        m.on_exit(&e);
+                    }
                     self.policy.on_tb_exit(e.sm as usize);
                     if self.fe.tb_exit(e.kernel, e.time, e.start) {
                         last_end = last_end.max(e.time);
@@ -454,6 +508,14 @@ impl<D: DramBackend> GpuSim<D> {
             if let Some(k) = self.fe.next_event(t) {
                 nt = nt.min(k);
             }
+            if let Some(m) = &self.tbm {
+                if let Some(k) = m.next_event(t) {
+                    nt = nt.min(k);
+                }
+                if dirty && m.victims_ready() {
+                    nt = nt.min(t + 1);
+                }
+            }
             if let Some(m) = self.mem.next_event_time() {
                 nt = nt.min(m.max(t + 1));
             }
@@ -479,6 +541,13 @@ impl<D: DramBackend> GpuSim<D> {
             self.mem.drain_completions(&mut comps);
             for c in comps.drain(..) {
                 let sm = c.requester as usize;
+                if super::fgtb::context::is_context_token(c.token) {
+                    if let Some(m) = self.tbm.as_mut() {
+                        m.context_read_done(sm, c.token, c.addr, c.time, &mut self.sms);
+                        dirty = true;
+                    }
+                    continue;
+                }
                 self.sms[sm].complete(&c, &mut self.mem, &mut exits);
             }
             t = nt;

@@ -263,6 +263,16 @@ impl L1 {
         line
     }
 
+    /// Installs `line` without a request (FGTB's cacheable context lines,
+    /// `gpu/fgtb/context.rs`): it evicts like a fill.
+    pub fn install(&mut self, line: u64, who: Owner) {
+        let slot = match self.array.access(line) {
+            Some(slot) => slot,
+            None => self.array.insert(line).0,
+        };
+        self.owners[slot] = who;
+    }
+
     /// The first waiter of MSHR `id` (whose owner the fill records).
     pub fn first_waiter(&self, id: u32) -> u64 {
         self.mshrs[id as usize]

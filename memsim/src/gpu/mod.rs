@@ -14,6 +14,7 @@ pub mod code;
 pub mod config;
 pub mod dp;
 pub mod engine;
+pub mod fgtb;
 pub mod frontend;
 pub mod l1;
 pub mod sched;

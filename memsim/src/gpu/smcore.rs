@@ -36,6 +36,7 @@
 use super::coalesce::{Coalescer, Transaction};
 use super::code::{Code, Inst};
 use super::config::GpuConfig;
+use super::fgtb::monitor::TbCounters;
 use super::l1::{L1Observer, Owner, L1};
 use super::sched::{warp_scheduler, Cand, WarpScheduler};
 use super::sm::{SmResources, TbCost};
@@ -53,6 +54,7 @@ mod resources;
 use eval::WarpCtx;
 use gate::{Gate, Wait};
 use lsu::Pending;
+pub use resources::{ResidentTb, SavedTb};
 
 /// Why a scheduler issued nothing in a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,6 +112,11 @@ struct TbSlot {
     live: u32,
     arrived: u32,
     start: u64,
+    /// FGTB per-TB counters (memory throttle, FPU).
+    mon: TbCounters,
+    /// Being preempted: its warps no longer issue; it leaves once no load of
+    /// it is outstanding (`resources.rs`).
+    preempting: bool,
 }
 
 /// A TB that left its SM.
@@ -125,6 +132,8 @@ pub struct TbExit {
     pub time: u64,
     /// Cycle it was dispatched.
     pub start: u64,
+    /// Its FGTB counters at exit.
+    pub mon: TbCounters,
 }
 
 /// One issued warp instruction (issue trace).
@@ -233,6 +242,8 @@ pub struct Sm {
     /// Device-launch calls issued this step, for the engine's launch unit (the
     /// warp waits until [`Sm::resolve_launch`]).
     pub launch_out: Vec<super::dp::LaunchCall>,
+    /// Preempted TBs whose loads drained, for the engine to save (FGTB).
+    pub preempted: Vec<SavedTb>,
 }
 
 const LOCAL_BASE: u64 = 0x7000_0000_0000;
@@ -275,6 +286,7 @@ impl Sm {
             per_kernel: Vec::new(),
             trace: None,
             launch_out: Vec::new(),
+            preempted: Vec::new(),
             p,
         }
     }
@@ -322,15 +334,19 @@ impl Sm {
         if w.blocked == Some(Stall::Memory) {
             w.blocked = None;
         }
-        if w.load_returned(waiter as u32, t) && w.finished && w.outstanding == 0 {
-            let tb = w.tb;
-            self.maybe_exit_tb(tb, t, exits);
+        if w.load_returned(waiter as u32, t) && w.outstanding == 0 {
+            let (tb, finished) = (w.tb, w.finished);
+            if self.tbs[tb as usize].preempting {
+                self.maybe_drain(tb, t);
+            } else if finished {
+                self.maybe_exit_tb(tb, t, exits);
+            }
         }
     }
 
     fn maybe_exit_tb(&mut self, tb: u32, t: u64, exits: &mut Vec<TbExit>) {
         let s = &self.tbs[tb as usize];
-        if !s.used || s.live > 0 {
+        if !s.used || s.live > 0 || s.preempting {
             return;
         }
         if s.warps
@@ -353,6 +369,7 @@ impl Sm {
             sm: self.id,
             time: t,
             start: s.start,
+            mon: s.mon,
         });
     }
 
@@ -393,8 +410,17 @@ impl Sm {
                         (f > t).then_some((f, Stall::FuBusy))
                     }
                     Wait::Smem => (self.smem_free > t).then_some((self.smem_free, Stall::FuBusy)),
-                    Wait::Lsu => (self.miss_q.len() >= self.p.g.lsu_queue as usize)
-                        .then_some((u64::MAX, Stall::LsuFull)),
+                    Wait::Lsu => {
+                        if self.miss_q.len() >= self.p.g.lsu_queue as usize {
+                            Some((u64::MAX, Stall::LsuFull))
+                        } else {
+                            // The queue has room: the warp's throttle interval
+                            // (opened where `ready` returned `Wait::Lsu`) ends.
+                            let tbi = self.warps[ws as usize].tb as usize;
+                            self.tbs[tbi].mon.throttle_off(t);
+                            None
+                        }
+                    }
                 };
                 let r = match shut {
                     Some(e) => Err(e),
@@ -576,6 +602,11 @@ impl Sm {
                             return Err((self.smem_free, Stall::FuBusy, Wait::Smem));
                         }
                     } else if self.miss_q.len() >= self.p.g.lsu_queue as usize {
+                        // The warp becomes memory-throttled (fine-grained TB
+                        // management's monitor); the scan ends the interval when
+                        // its `Wait::Lsu` gate opens.
+                        let tbi = w.tb as usize;
+                        self.tbs[tbi].mon.throttle_on(t);
                         return Err((u64::MAX, Stall::LsuFull, Wait::Lsu));
                     }
                     return Ok(());
@@ -615,6 +646,7 @@ impl Sm {
         self.c.issued += 1;
         self.per_kernel[kernel as usize] += 1;
         self.c.lanes += top.mask.count_ones() as u64;
+        self.tbs[tbi].mon.issued += 1;
         w.issued += 1;
         w.ready_at = t + 1;
         self.gates[ws as usize] = Gate::OPEN;
@@ -628,6 +660,9 @@ impl Sm {
         }
         match &code.insts[pc] {
             Inst::Unit { class, n, ilp } => {
+                if *class == UnitClass::Fp {
+                    self.tbs[tbi].mon.fp_issued += 1;
+                }
                 let unit = unit_index(*class);
                 let fu = match unit {
                     0 => g.sp,

@@ -9,6 +9,7 @@ mod golden;
 mod gpu;
 mod gpu_core;
 mod gpu_dp;
+mod gpu_fgtb;
 mod gpu_workload;
 mod hostile;
 mod manycore_golden;

@@ -144,6 +144,10 @@ pub(crate) fn eval(e: &Expr, cx: &WarpCtx, tables: &Tables, out: &mut Lanes) {
             arg(args.first(), cx, tables, out);
             out.iter_mut().for_each(|x| *x = x.wrapping_abs());
         }
+        Expr::Call(Func::Popc, args) => {
+            arg(args.first(), cx, tables, out);
+            out.iter_mut().for_each(|x| *x = x.count_ones() as i64);
+        }
         Expr::Call(Func::Select, args) => {
             arg(args.first(), cx, tables, out);
             let mut a = [0i64; 32];
@@ -242,6 +246,7 @@ fn builtin(b: Builtin, cx: &WarpCtx, out: &mut Lanes) {
         Builtin::NctaidX => *out = [g.grid[0] as i64; 32],
         Builtin::NctaidY => *out = [g.grid[1] as i64; 32],
         Builtin::NctaidZ => *out = [g.grid[2] as i64; 32],
+        Builtin::ActiveMask => *out = [cx.w.top().mask as i64; 32],
     }
 }
 
@@ -299,6 +304,7 @@ mod tests {
             Expr::Call(Func::Max, vec![Expr::Var(Var(0)), Expr::Const(3)]),
             Expr::Call(Func::Ceil, vec![Expr::Var(Var(0)), Expr::Var(Var(1))]),
             Expr::Call(Func::Abs, vec![Expr::Var(Var(0))]),
+            Expr::Call(Func::Popc, vec![Expr::Var(Var(0))]),
             Expr::Call(
                 Func::Select,
                 vec![Expr::Var(Var(1)), Expr::Const(1), Expr::Var(Var(0))],
