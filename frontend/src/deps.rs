@@ -142,12 +142,29 @@ pub fn analyze<'ctx>(
             .filter(|a| a.loop_id.map(|m| forest.encloses(l.id, m)).unwrap_or(false))
             .collect();
         let mut n_mem = 0usize;
+        // Writes through an index array first: the remark names that
+        // dependence (the inspector's case) before any other.
+        for a in inside.iter().filter(|a| indirect_store(a)) {
+            let r = indirect_reason(a, a);
+            if n_mem == 0 {
+                d.reasons.push(format!("memory dependence: {r}"));
+            }
+            n_mem += 1;
+            d.carried.push(CarriedDep {
+                src: a.id,
+                dst: a.id,
+                reason: r,
+            });
+        }
         // Base pairs a run-time check could separate.
         let mut checked: Vec<(Base<'ctx>, Base<'ctx>)> = Vec::new();
         'pairs: for a in &inside {
             for b in &inside {
                 if a.kind != AccessKind::Store && b.kind != AccessKind::Store {
                     continue;
+                }
+                if a.id == b.id && indirect_store(a) {
+                    continue; // (reported above)
                 }
                 if a.id > b.id && a.kind == b.kind {
                     // Symmetric store/store pairs are tested once each way below.
@@ -275,6 +292,11 @@ fn per_dimension_independent(
     xa.iter()
         .zip(&xb)
         .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok())
+}
+
+/// Whether `a` stores through an index array.
+fn indirect_store(a: &Access<'_>) -> bool {
+    a.kind == AccessKind::Store && matches!(a.class, AccessClass::Indirect { .. })
 }
 
 /// Why two accesses to one base, one of them through an index array

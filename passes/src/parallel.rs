@@ -273,12 +273,18 @@ pub fn emit_sequential_fallback<'ctx>(
 }
 
 /// The remark's note on a run-time alias check (empty without one).
-fn versioned_note(version: Option<&VersionSpec<'_>>) -> String {
+/// `ordered`: the loop runs in fixed blocks ([`outline::emit_ordered`]).
+fn versioned_note(version: Option<&VersionSpec<'_>>, ordered: bool) -> String {
     match version {
         Some(v) => format!(
-            "; versioned on a run-time alias check of {} base pair(s) ({}), sequential body when it fails",
+            "; versioned on a run-time alias check of {} base pair(s) ({}), {} when it fails",
             v.pairs(),
-            v.describe
+            v.describe,
+            if ordered {
+                "the blocks in order on the calling thread"
+            } else {
+                "sequential body"
+            }
         ),
         None => String::new(),
     }
@@ -304,7 +310,7 @@ impl Pass for ParallelFor {
                 let version = spec.borrow_mut().take();
                 if plan.reductions.iter().any(|r| r.op.is_float()) {
                     let msg = outline::emit_ordered_loop(m, &plan, version.as_ref())?;
-                    return Ok(format!("{msg}{}", versioned_note(version.as_ref())));
+                    return Ok(format!("{msg}{}", versioned_note(version.as_ref(), true)));
                 }
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
@@ -327,7 +333,7 @@ impl Pass for ParallelFor {
                     } else {
                         String::new()
                     },
-                    versioned_note(version.as_ref())
+                    versioned_note(version.as_ref(), false)
                 ))
             },
         )?;

@@ -8,7 +8,7 @@
 // CHECK: weft.fallback:
 // CHECK: call void @kernel.weft.blocks.0(ptr %weft.blocks.ctx, i64 0, i64 64)
 // CHECK: call void @kernel.weft.fold.0(
-// REMARK: combined in block order (--fp-reassoc: reproducible for any worker count, not bit-equal to the sequential order); versioned on a run-time alias check of 1 base pair(s)
+// REMARK: combined in block order (--fp-reassoc: reproducible for any worker count, not bit-equal to the sequential order); versioned on a run-time alias check of 1 base pair(s) (x/y), the blocks in order on the calling thread when it fails
 // cores: 1,2,3
 // run: @test(1000, 0)
 // run: @test(1000, 1)
