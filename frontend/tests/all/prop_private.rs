@@ -25,9 +25,11 @@ enum Temp {
 
 #[derive(Debug, Clone)]
 struct Case {
-    /// Trip count of an enclosing loop `i0`, if any (2..=5).
+    /// Trip count of an enclosing loop `i0`, if any (2..=4).
     outer: Option<u32>,
-    /// Trip count of the loop `i` whose iterations use the temporary (6..=11).
+    /// Trip count of the loop `i` whose iterations use the temporary (5..=8;
+    /// below every `j` loop's, `w - 3` or more, so trip counts tell the
+    /// loops apart).
     n: u32,
     /// Elements of the temporary and of a row of `in` (12..=16).
     w: u32,
@@ -48,8 +50,8 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        proptest::option::of(2u32..=5),
-        6u32..=11,
+        proptest::option::of(2u32..=4),
+        5u32..=8,
         12u32..=16,
         prop_oneof![Just(Temp::Local), Just(Temp::GlobalArray), Just(Temp::GlobalScalar)],
         // bias towards the plain pattern: each counter-example about 1 in 4
