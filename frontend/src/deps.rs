@@ -335,7 +335,9 @@ fn indirect_reason(a: &Access<'_>, b: &Access<'_>) -> String {
             describe(other)
         )
     };
-    format!("{what} (a dependence unless the inspector, insert-inspector, rules it out at run time)")
+    format!(
+        "{what} (a dependence unless the inspector, insert-inspector, rules it out at run time)"
+    )
 }
 
 /// Why a pair of possibly aliasing accesses gets no run-time alias check

@@ -33,11 +33,56 @@ use crate::ir;
 /// C math functions whose only side effect is `errno` (C11 7.12), without
 /// their `f`/`l` suffixes.
 const LIBM: &[&str] = &[
-    "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logb",
-    "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
-    "acosh", "atanh", "erf", "erfc", "tgamma", "fmod", "remainder", "fabs", "floor", "ceil",
-    "round", "trunc", "rint", "nearbyint", "lround", "lrint", "llround", "llrint", "fmin", "fmax",
-    "fdim", "fma", "copysign", "ldexp", "scalbn", "ilogb", "nextafter",
+    "sqrt",
+    "cbrt",
+    "hypot",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "logb",
+    "pow",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "erfc",
+    "tgamma",
+    "fmod",
+    "remainder",
+    "fabs",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "rint",
+    "nearbyint",
+    "lround",
+    "lrint",
+    "llround",
+    "llrint",
+    "fmin",
+    "fmax",
+    "fdim",
+    "fma",
+    "copysign",
+    "ldexp",
+    "scalbn",
+    "ilogb",
+    "nextafter",
 ];
 
 /// Whether `name` is one of the [`LIBM`] functions or their `f`/`l` variants.
@@ -133,7 +178,9 @@ mod tests {
         for n in ["sqrt", "sqrtf", "sqrtl", "exp", "fabs", "powf", "atan2l"] {
             assert!(is_libm(n), "{n}");
         }
-        for n in ["lgamma", "frexp", "modf", "sincos", "rand", "printf", "sqrtx", "s", ""] {
+        for n in [
+            "lgamma", "frexp", "modf", "sincos", "rand", "printf", "sqrtx", "s", "",
+        ] {
             assert!(!is_libm(n), "{n}");
         }
     }

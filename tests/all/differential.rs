@@ -564,8 +564,8 @@ fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
     // The IR of `ir` after `pipeline`, as text.
     let optimized = |ir: &Path, pipeline: &str| -> Result<String, String> {
         let ctx = Context::create();
-        let m = weft_frontend::load_module(&ctx, ir, &Default::default())
-            .map_err(|e| e.to_string())?;
+        let m =
+            weft_frontend::load_module(&ctx, ir, &Default::default()).map_err(|e| e.to_string())?;
         let cfg = PipelineConfig {
             min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
             ..PipelineConfig::new()
@@ -603,7 +603,9 @@ fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
         for &c in CORES {
             let (out, got) = run_recording(&fp.exe, &args, c, &bdir.join(format!("fp{c}.values")))?;
             if plain_stdout(&out) != plain_stdout(&want_out) {
-                return Err(format!("cores={c}: stdout differs:\n{out}\noriginal:\n{want_out}"));
+                return Err(format!(
+                    "cores={c}: stdout differs:\n{out}\noriginal:\n{want_out}"
+                ));
             }
             let e = max_rel_error(&want, &got).map_err(|e| format!("cores={c}: {e}"))?;
             if e > FP_RTOL {

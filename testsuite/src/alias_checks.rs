@@ -56,7 +56,8 @@ pub fn style(src: &str) -> &'static str {
 
 /// `(outermost loops, applied without a check, applied)` for kernel `k`.
 pub fn count(k: &Benchmark, restrict: bool, dir: &Path) -> Result<(usize, usize, usize), String> {
-    let ll = bench::emit_ir(k, dir, &crate::polly::opts(restrict, &[])).map_err(|e| e.to_string())?;
+    let ll =
+        bench::emit_ir(k, dir, &crate::polly::opts(restrict, &[])).map_err(|e| e.to_string())?;
     let ctx = inkwell::context::Context::create();
     let module =
         weft_frontend::load_module(&ctx, &ll, &Default::default()).map_err(|e| e.to_string())?;
@@ -127,7 +128,14 @@ pub fn markdown(rows: &[Row]) -> String {
             r.plain_after
         ));
     }
-    let cols = |r: &Row| [r.written_before, r.written_after, r.plain_before, r.plain_after];
+    let cols = |r: &Row| {
+        [
+            r.written_before,
+            r.written_after,
+            r.plain_before,
+            r.plain_after,
+        ]
+    };
     let mut kernels = [0usize; 4];
     let mut loops = [0usize; 4];
     for r in rows {
@@ -158,7 +166,10 @@ mod tests {
         assert_eq!(style("static double A[KC_MAX][KC_MAX];"), "globals");
         assert_eq!(style("double *a = kc_array(n); /* KC_MAX */"), "helper");
         // `restrict` inside another identifier is not the keyword.
-        assert_eq!(style("int unrestricted; double *a = kc_array(n);"), "helper");
+        assert_eq!(
+            style("int unrestricted; double *a = kc_array(n);"),
+            "helper"
+        );
     }
 
     #[test]

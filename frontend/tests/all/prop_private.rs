@@ -53,7 +53,11 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::option::of(2u32..=4),
         5u32..=8,
         12u32..=16,
-        prop_oneof![Just(Temp::Local), Just(Temp::GlobalArray), Just(Temp::GlobalScalar)],
+        prop_oneof![
+            Just(Temp::Local),
+            Just(Temp::GlobalArray),
+            Just(Temp::GlobalScalar)
+        ],
         // bias towards the plain pattern: each counter-example about 1 in 4
         (0u32..4, 0u32..4, 0u32..4, 0u32..4, 0u32..4, 0u32..4),
     )
