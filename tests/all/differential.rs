@@ -621,8 +621,10 @@ fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
             }
         }
         Ok(Some(format!(
-            "{} (max relative error {worst:.2e}, {} loop(s))",
-            b.name, fp.transformed
+            "{}{} (max relative error {worst:.2e}, {} loop(s))",
+            if corpus { "kernels/" } else { "" },
+            b.name,
+            fp.transformed
         )))
     };
     let next = std::sync::atomic::AtomicUsize::new(0);
