@@ -249,7 +249,7 @@ impl Case {
             && !self.cond
             && !self.read_first
             && !self.reversed
-            && !(self.temp == Temp::Local && self.live_after)
+            && (self.temp != Temp::Local || !self.live_after)
             && self.stride > self.w
     }
 }
