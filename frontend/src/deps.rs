@@ -142,12 +142,29 @@ pub fn analyze<'ctx>(
             .filter(|a| a.loop_id.map(|m| forest.encloses(l.id, m)).unwrap_or(false))
             .collect();
         let mut n_mem = 0usize;
+        // Writes through an index array first: the remark names that
+        // dependence (the inspector's case) before any other.
+        for a in inside.iter().filter(|a| indirect_store(a)) {
+            let r = indirect_reason(a, a);
+            if n_mem == 0 {
+                d.reasons.push(format!("memory dependence: {r}"));
+            }
+            n_mem += 1;
+            d.carried.push(CarriedDep {
+                src: a.id,
+                dst: a.id,
+                reason: r,
+            });
+        }
         // Base pairs a run-time check could separate.
         let mut checked: Vec<(Base<'ctx>, Base<'ctx>)> = Vec::new();
         'pairs: for a in &inside {
             for b in &inside {
                 if a.kind != AccessKind::Store && b.kind != AccessKind::Store {
                     continue;
+                }
+                if a.id == b.id && indirect_store(a) {
+                    continue; // (reported above)
                 }
                 if a.id > b.id && a.kind == b.kind {
                     // Symmetric store/store pairs are tested once each way below.
@@ -165,11 +182,12 @@ pub fn analyze<'ctx>(
                 let reason = match rel {
                     Alias::Distinct => continue,
                     Alias::May => Some(format!(
-                        "{} and {} may alias (bases {} and {} are not provably distinct)",
+                        "{} and {} may alias (bases {} and {} are not provably distinct{})",
                         describe(a),
                         describe(b),
                         a.base.name,
-                        b.base.name
+                        b.base.name,
+                        unchecked_because(a, b)
                     )),
                     Alias::Same => match (&a.class, &b.class) {
                         (
@@ -182,12 +200,7 @@ pub fn analyze<'ctx>(
                             t.test(l.id, a, fa, b, fb).err()
                         }
                         (AccessClass::Indirect { .. }, _) | (_, AccessClass::Indirect { .. }) => {
-                            Some(format!(
-                                "{} and {} on {}: indirect index, locations known only at run time",
-                                describe(a),
-                                describe(b),
-                                a.base.name
-                            ))
+                            Some(indirect_reason(a, b))
                         }
                         _ => Some(format!(
                             "{} and {} on {}: unknown access function",
@@ -281,6 +294,73 @@ fn per_dimension_independent(
         .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok())
 }
 
+/// Whether `a` stores through an index array.
+fn indirect_store(a: &Access<'_>) -> bool {
+    a.kind == AccessKind::Store && matches!(a.class, AccessClass::Indirect { .. })
+}
+
+/// Why two accesses to one base, one of them through an index array
+/// (`x[idx[i]]`), may conflict across iterations: only the values of the
+/// index array can tell, which the inspector (`insert-inspector`, §4.4)
+/// reads at run time.
+fn indirect_reason(a: &Access<'_>, b: &Access<'_>) -> String {
+    let (ind, other) = match a.class {
+        AccessClass::Indirect { .. } => (a, b),
+        _ => (b, a),
+    };
+    let idx = match &ind.class {
+        AccessClass::Indirect { index_array, .. } => index_array.name.as_str(),
+        _ => "?",
+    };
+    let what = if ind.kind == AccessKind::Store {
+        if ind.id == other.id {
+            format!(
+                "{} writes {} through index array {idx}: two iterations may write the same element",
+                describe(ind),
+                ind.base.name
+            )
+        } else {
+            format!(
+                "{} writes {} through index array {idx}, possibly where {} in another iteration accesses it",
+                describe(ind),
+                ind.base.name,
+                describe(other)
+            )
+        }
+    } else {
+        format!(
+            "{} reads {} through index array {idx}, possibly where {} writes in another iteration",
+            describe(ind),
+            ind.base.name,
+            describe(other)
+        )
+    };
+    format!(
+        "{what} (a dependence unless the inspector, insert-inspector, rules it out at run time)"
+    )
+}
+
+/// Why a pair of possibly aliasing accesses gets no run-time alias check
+/// (empty when both are affine, or the reason is elsewhere).
+fn unchecked_because(a: &Access<'_>, b: &Access<'_>) -> String {
+    for x in [a, b] {
+        match &x.class {
+            AccessClass::Indirect { index_array, .. } => {
+                return format!(
+                    "; {} goes through index array {}, so its range is unknown until the index array is read",
+                    describe(x),
+                    index_array.name
+                )
+            }
+            AccessClass::Unknown { .. } => {
+                return format!("; {} has an unknown access function", describe(x))
+            }
+            AccessClass::Affine { .. } => {}
+        }
+    }
+    String::new()
+}
+
 fn describe(a: &Access<'_>) -> String {
     format!(
         "{} #{}",
@@ -344,6 +424,9 @@ fn calls(cfg: &Cfg<'_>, forest: &LoopForest, l: LoopId, d: &mut LoopDeps<'_>) {
             if i.get_opcode() != InstructionOpcode::Call
                 && i.get_opcode() != InstructionOpcode::Invoke
             {
+                continue;
+            }
+            if crate::pure_calls::is_pure_call(i) {
                 continue;
             }
             match ir::callee_name(i) {

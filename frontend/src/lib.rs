@@ -37,6 +37,7 @@ pub mod iv;
 pub mod load;
 pub mod loops;
 pub mod privatize;
+pub mod pure_calls;
 pub mod reduction;
 pub mod regions;
 pub mod summary;

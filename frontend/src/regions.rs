@@ -244,7 +244,7 @@ pub fn find<'ctx>(
                 }
                 InstructionOpcode::Call | InstructionOpcode::Invoke => {
                     let name = ir::callee_name(i).unwrap_or_else(|| "<indirect>".into());
-                    if ir::is_pure_intrinsic(&name) {
+                    if ir::is_pure_intrinsic(&name) || crate::pure_calls::is_pure_call(i) {
                         continue;
                     }
                     let args = ir::value_operands(i);

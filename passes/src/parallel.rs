@@ -164,7 +164,8 @@ pub fn drive<'ctx>(
 /// Decides on loop `l`; a loop parallel only under run-time alias checks
 /// leaves its [`VersionSpec`] in `spec` for the transformation. Privatisation
 /// is tried first; a loop that needs both privatisation and a run-time check
-/// is refused (the two are not combined).
+/// is refused (the two are not combined). A run-time check and an ordered
+/// floating-point reduction combine: see [`outline::emit_ordered`].
 fn decide_parallel<'ctx>(
     fa: &FunctionAnalysis<'ctx>,
     l: LoopId,
@@ -189,12 +190,6 @@ fn decide_parallel<'ctx>(
         }
     };
     match outline::plan_loop_with(fa, l, opts) {
-        Ok(p) if spec.borrow().is_some() && p.reductions.iter().any(|r| r.op.is_float()) => {
-            *spec.borrow_mut() = None;
-            Decision::Skip(
-                "not parallel without a run-time alias check, and an ordered floating-point reduction is not combined with one yet".into(),
-            )
-        }
         Ok(mut p) => {
             p.private = private;
             Decision::Transform(Box::new(p))
@@ -211,33 +206,10 @@ fn emit_versioned<'ctx>(
     body: inkwell::values::FunctionValue<'ctx>,
     spec: &VersionSpec<'ctx>,
 ) -> Result<()> {
-    let ok = versioning::emit_check(module, &site.builder, spec)?;
-    let cx = module.get_context();
-    let i32t = cx.i32_type();
-    let b = &site.builder;
-    let cur = b
-        .get_insert_block()
-        .ok_or_else(|| crate::error::PassError::Internal("builder not positioned".into()))?;
-    let term = cur
-        .get_terminator()
-        .ok_or_else(|| crate::error::PassError::Internal("block without terminator".into()))?;
-    let par = cx.insert_basic_block_after(cur, "weft.alias.ok");
-    let join = cx.insert_basic_block_after(par, "weft.alias.join");
-    term.remove_from_basic_block();
-    b.position_at_end(cur);
-    b.build_conditional_branch(ok, par, join)?;
-    b.position_at_end(par);
-    let st = call_parallel_for(module, site, body)?;
-    let par_end = b
-        .get_insert_block()
-        .ok_or_else(|| crate::error::PassError::Internal("builder not positioned".into()))?;
-    b.build_unconditional_branch(join)?;
-    b.position_at_end(join);
-    let phi = b.build_phi(i32t, "weft.alias.status")?;
-    phi.add_incoming(&[(&st, par_end), (&i32t.const_int(1, false), cur)]);
-    b.insert_instruction(&term, None);
-    b.position_before(&term);
-    emit_sequential_fallback(module, site, body, phi.as_basic_value().into_int_value())
+    let st = versioning::emit_guarded(module, &site.builder, spec, || {
+        call_parallel_for(module, site, body)
+    })?;
+    emit_sequential_fallback(module, site, body, st)
 }
 
 /// `weft_parallel_for(0, tc, body, ctx)` at the site; returns its status.
@@ -300,6 +272,24 @@ pub fn emit_sequential_fallback<'ctx>(
     })
 }
 
+/// The remark's note on a run-time alias check (empty without one).
+/// `ordered`: the loop runs in fixed blocks ([`outline::emit_ordered`]).
+fn versioned_note(version: Option<&VersionSpec<'_>>, ordered: bool) -> String {
+    match version {
+        Some(v) => format!(
+            "; versioned on a run-time alias check of {} base pair(s) ({}), {} when it fails",
+            v.pairs(),
+            v.describe,
+            if ordered {
+                "the blocks in order on the calling thread"
+            } else {
+                "sequential body"
+            }
+        ),
+        None => String::new(),
+    }
+}
+
 impl Pass for ParallelFor {
     fn name(&self) -> &'static str {
         "parallel-for"
@@ -317,15 +307,16 @@ impl Pass for ParallelFor {
             &self.only,
             &mut |fa, l| decide_parallel(fa, l, opts, &spec),
             &mut |m, plan, cx| {
+                let version = spec.borrow_mut().take();
                 if plan.reductions.iter().any(|r| r.op.is_float()) {
-                    return outline::emit_ordered_loop(m, &plan);
+                    let msg = outline::emit_ordered_loop(m, &plan, version.as_ref())?;
+                    return Ok(format!("{msg}{}", versioned_note(version.as_ref(), true)));
                 }
                 let body = outline::clone_body(m, &plan, CloneKind::Executor)?;
                 let nred = plan.reductions.len();
                 let npriv = plan.private.len() + plan.last_values.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
                 let inline = Some((body.function, cx.config.min_parallel_iters));
-                let version = spec.borrow_mut().take();
                 outline::replace_loop(m, &plan, inline, |site| match &version {
                     Some(v) => emit_versioned(m, site, body.function, v),
                     None => emit_parallel_for(m, site, body.function),
@@ -342,14 +333,7 @@ impl Pass for ParallelFor {
                     } else {
                         String::new()
                     },
-                    match &version {
-                        Some(v) => format!(
-                            "; versioned on a run-time alias check of {} base pair(s) ({}), sequential body when it fails",
-                            v.pairs(),
-                            v.describe
-                        ),
-                        None => String::new(),
-                    }
+                    versioned_note(version.as_ref(), false)
                 ))
             },
         )?;

@@ -100,6 +100,49 @@ fn to_i64<'ctx>(
     })
 }
 
+/// Emits `st = check ? parallel() : 1` at `b` (positioned before its
+/// block's terminator): the check, a block where it passed running
+/// `parallel` (which emits the runtime call and returns its status), and a
+/// join where the status is a phi. Returns the status, with `b` positioned
+/// before the terminator, which moved to the join block; a non-zero status
+/// means nothing ran and the caller's sequential fallback must run.
+pub fn emit_guarded<'ctx>(
+    module: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    spec: &VersionSpec<'ctx>,
+    parallel: impl FnOnce() -> Result<IntValue<'ctx>>,
+) -> Result<IntValue<'ctx>> {
+    let ok = emit_check(module, b, spec)?;
+    let cx = module.get_context();
+    let i32t = cx.i32_type();
+    let cur = b
+        .get_insert_block()
+        .ok_or_else(|| PassError::Internal("builder not positioned".into()))?;
+    let term = cur
+        .get_terminator()
+        .ok_or_else(|| PassError::Internal("block without terminator".into()))?;
+    let par = cx.insert_basic_block_after(cur, "weft.alias.ok");
+    let join = cx.insert_basic_block_after(par, "weft.alias.join");
+    term.remove_from_basic_block();
+    b.position_at_end(cur);
+    b.build_conditional_branch(ok, par, join)?;
+    b.position_at_end(par);
+    let st = parallel()?;
+    if st.get_type() != i32t {
+        return Err(PassError::Internal("runtime status is not an i32".into()));
+    }
+    let par_end = b
+        .get_insert_block()
+        .ok_or_else(|| PassError::Internal("builder not positioned".into()))?;
+    b.build_unconditional_branch(join)?;
+    b.position_at_end(join);
+    let phi = b.build_phi(i32t, "weft.alias.status")?;
+    phi.add_incoming(&[(&st, par_end), (&i32t.const_int(1, false), cur)]);
+    b.insert_instruction(&term, None);
+    b.position_before(&term);
+    Ok(phi.as_basic_value().into_int_value())
+}
+
 /// Emits the check at `b` and returns its `i1` (true: ranges disjoint).
 pub fn emit_check<'ctx>(
     module: &Module<'ctx>,

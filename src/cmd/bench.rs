@@ -23,7 +23,8 @@ use weft_memsim::trace::{synthetic, TimedRequest};
   weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`
   weft bench kernels                    # corpus, small size, 2 workers, median of 5
   weft bench kernels --size medium --kernels gemm,lu --runs 3 --json
-  weft bench polly                      # parallel loops: weft vs Polly, restrict and not")]
+  weft bench polly                      # parallel loops: weft vs Polly, restrict and not
+  weft bench alias-checks               # outermost loops needing a run-time alias check")]
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
@@ -49,6 +50,11 @@ pub enum What {
     /// Polly's parallel loops, with `restrict` and without (`-Drestrict=`);
     /// Markdown table for `docs/parallelism.md`.
     Polly(PollyArgs),
+    /// Kernel corpus: outermost kernel loops `parallel-for` runs in parallel,
+    /// as written and with `restrict` removed, before and after run-time alias
+    /// checks (the remark says `versioned`); Markdown table for
+    /// `docs/alias-checks.md`.
+    AliasChecks(PollyArgs),
 }
 
 /// Options of `weft bench polly`.
@@ -170,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         What::Sim(a) => sim(a),
         What::Kernels(a) => kernels(a),
         What::Polly(a) => polly(a),
+        What::AliasChecks(a) => alias_checks(a),
         What::Gpusim(a) => super::gpusim::bench(a),
     }
 }
@@ -351,6 +358,25 @@ fn polly(a: PollyArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
         print!("{}", weft_testsuite::polly::markdown(&rows));
+    }
+    Ok(())
+}
+
+fn alias_checks(a: PollyArgs) -> anyhow::Result<()> {
+    let list = weft_testsuite::kernels::select(a.kernels.as_deref())?;
+    let tmp = tempfile::Builder::new().prefix("weft-alias-").tempdir()?;
+    let root = a.keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let mut rows = Vec::new();
+    for k in list {
+        eprintln!("{}", k.name);
+        let r = weft_testsuite::alias_checks::row(k, &root)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
+        rows.push(r);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print!("{}", weft_testsuite::alias_checks::markdown(&rows));
     }
     Ok(())
 }

@@ -341,3 +341,331 @@ fn kernel_corpus_matches_at_1_and_3_workers() {
         failures.join("\n")
     );
 }
+
+/// Support library whose result-hashing calls also record the values they
+/// hash (`WEFT_VALUES=<file>`: a kind byte, a `u64` count, the raw elements),
+/// so a run can be compared within a tolerance and not only by checksum. The
+/// program's own code is untouched: its calls reach these wrappers, which
+/// call the renamed originals.
+const VALUES_SUPPORT: &str = r#"
+#define wb_hash_doubles wb_hash_doubles_real
+#define wb_hash_ints wb_hash_ints_real
+#define wb_hash_u64 wb_hash_u64_real
+#define wb_hash_bytes wb_hash_bytes_real
+#define wb_print_double wb_print_double_real
+#include "SUPPORT_C"
+#undef wb_hash_doubles
+#undef wb_hash_ints
+#undef wb_hash_u64
+#undef wb_hash_bytes
+#undef wb_print_double
+static FILE *wbv_file(void) {
+    static FILE *f;
+    static int opened;
+    if (!opened) {
+        const char *p = getenv("WEFT_VALUES");
+        opened = 1;
+        if (p) f = fopen(p, "wb");
+    }
+    return f;
+}
+static void wbv_record(char kind, const void *p, uint64_t n, size_t elem) {
+    FILE *f = wbv_file();
+    if (!f) return;
+    fputc(kind, f);
+    fwrite(&n, sizeof n, 1, f);
+    if (n) fwrite(p, elem, (size_t)n, f);
+    fflush(f);
+}
+void wb_hash_doubles(wb_hash *h, const double *v, long n) {
+    wbv_record('d', v, (uint64_t)n, sizeof *v);
+    wb_hash_doubles_real(h, v, n);
+}
+void wb_hash_ints(wb_hash *h, const int *v, long n) {
+    wbv_record('i', v, (uint64_t)n, sizeof *v);
+    wb_hash_ints_real(h, v, n);
+}
+void wb_hash_u64(wb_hash *h, uint64_t v) {
+    wbv_record('u', &v, 1, sizeof v);
+    wb_hash_u64_real(h, v);
+}
+void wb_hash_bytes(wb_hash *h, const void *p, size_t n) {
+    wbv_record('b', p, (uint64_t)n, 1);
+    wb_hash_bytes_real(h, p, n);
+}
+void wb_print_double(const char *label, double v) {
+    wbv_record('d', &v, 1, sizeof v);
+    wb_print_double_real(label, v);
+}
+"#;
+
+/// Normwise relative tolerance of `--fp-reassoc` results: every element of a
+/// hashed `double` array may differ from the sequential build's by at most
+/// `FP_RTOL` times the array's largest magnitude (a regrouped sum of `n`
+/// terms errs by about `n * 2^-53` of the sum of their magnitudes).
+const FP_RTOL: f64 = 1e-9;
+
+/// One recorded call: kind (`d` doubles, `i` ints, `u` a u64, `b` bytes) and
+/// the raw elements.
+#[derive(Debug, Clone, PartialEq)]
+struct Record {
+    kind: u8,
+    bytes: Vec<u8>,
+}
+
+fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while at < data.len() {
+        let kind = data[at];
+        let n = data
+            .get(at + 1..at + 9)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()) as usize)
+            .ok_or("truncated record header")?;
+        let elem = match kind {
+            b'd' | b'u' => 8,
+            b'i' => 4,
+            b'b' => 1,
+            k => return Err(format!("unknown record kind {k}")),
+        };
+        let end = at + 9 + n * elem;
+        let bytes = data.get(at + 9..end).ok_or("truncated record")?.to_vec();
+        out.push(Record { kind, bytes });
+        at = end;
+    }
+    Ok(out)
+}
+
+fn doubles(r: &Record) -> Vec<f64> {
+    r.bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Largest normwise relative difference of `got` from `want` over the
+/// `double` records (exact equality required of every other record); an
+/// error when the shapes differ.
+fn max_rel_error(want: &[Record], got: &[Record]) -> Result<f64, String> {
+    if want.len() != got.len() {
+        return Err(format!("{} records, original {}", got.len(), want.len()));
+    }
+    let mut worst = 0.0f64;
+    for (k, (w, g)) in want.iter().zip(got).enumerate() {
+        if w.kind != g.kind || w.bytes.len() != g.bytes.len() {
+            return Err(format!("record {k}: different kind or length"));
+        }
+        if w.kind != b'd' {
+            if w.bytes != g.bytes {
+                return Err(format!("record {k} ({}) differs", w.kind as char));
+            }
+            continue;
+        }
+        let (w, g) = (doubles(w), doubles(g));
+        let scale = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (i, (a, b)) in w.iter().zip(&g).enumerate() {
+            if a.is_nan() || b.is_nan() {
+                if a.is_nan() != b.is_nan() {
+                    return Err(format!("record {k}[{i}]: {b}, original {a}"));
+                }
+                continue;
+            }
+            let diff = (a - b).abs();
+            if diff == 0.0 {
+                continue;
+            }
+            if scale == 0.0 || !diff.is_finite() {
+                return Err(format!("record {k}[{i}]: {b}, original {a}"));
+            }
+            worst = worst.max(diff / scale);
+        }
+    }
+    Ok(worst)
+}
+
+/// Stdout without the checksum line and the `label: <hex float>` lines of
+/// `wb_print_double` (their values are compared as records).
+fn plain_stdout(s: &str) -> Vec<&str> {
+    s.lines()
+        .filter(|l| !l.starts_with("checksum: "))
+        .filter(|l| {
+            let v = l.rsplit(": ").next().unwrap_or("");
+            !(v.trim_start_matches('-').starts_with("0x") && v.contains('p'))
+        })
+        .collect()
+}
+
+/// Runs `exe` recording its hashed values into `values`.
+fn run_recording(
+    exe: &Path,
+    args: &[String],
+    cores: u32,
+    values: &Path,
+) -> Result<(String, Vec<Record>), String> {
+    let out = launch(exe, args, cores, &[("WEFT_VALUES", values.as_os_str())])?;
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        read_records(values)?,
+    ))
+}
+
+/// `--fp-reassoc` (issue 35 part 4) over every benchmark and corpus kernel.
+/// The flag only changes what `parallel-for` does with floating-point
+/// reductions, so each program's IR is first optimized with the default
+/// pipeline with and without it, in process: where the two agree, the
+/// flag changes nothing and the other differential tests cover the program.
+/// Where they differ, the program is built both ways (`--passes=none` and
+/// the default pipeline with `parallel-for<fp-reassoc>`) and run at 1 and 3
+/// workers: the flagged build must give the same bits at both worker counts
+/// (partials combined in a fixed order), and every hashed value must be
+/// within [`FP_RTOL`] (normwise) of the sequential build's, every integer
+/// and every other output line identical.
+#[test]
+fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
+    use weft_testsuite::kernels;
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = weft_passes::link::find_runtime(None).expect("libweft_runtime.a");
+    let support_c = bench::benchmarks_dir().join("common/weft_bench.c");
+    let wrapper = dir.path().join("values.c");
+    std::fs::write(
+        &wrapper,
+        VALUES_SUPPORT.replace("SUPPORT_C", &support_c.display().to_string()),
+    )
+    .unwrap();
+    let support = dir.path().join("values.o");
+    let opts = CompileOptions::default();
+    let cc = Command::new(&opts.cc)
+        .arg("-std=c11")
+        .args(&opts.opt_flags)
+        .arg(format!(
+            "-I{}",
+            bench::benchmarks_dir().join("common").display()
+        ))
+        .arg(format!(
+            "-DWEFT_DATA_DIR=\"{}\"",
+            bench::data_dir().display()
+        ))
+        .arg("-c")
+        .arg(&wrapper)
+        .arg("-o")
+        .arg(&support)
+        .output()
+        .expect("clang-19");
+    assert!(
+        cc.status.success(),
+        "values.c: {}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let flagged = weft_passes::DEFAULT_PIPELINE.replace("parallel-for", "parallel-for<fp-reassoc>");
+    assert_ne!(flagged, weft_passes::DEFAULT_PIPELINE);
+    let programs: Vec<&'static bench::Benchmark> =
+        bench::all().iter().chain(kernels::all()).collect();
+    // The IR of `ir` after `pipeline`, as text.
+    let optimized = |ir: &Path, pipeline: &str| -> Result<String, String> {
+        let ctx = Context::create();
+        let m =
+            weft_frontend::load_module(&ctx, ir, &Default::default()).map_err(|e| e.to_string())?;
+        let cfg = PipelineConfig {
+            min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
+            ..PipelineConfig::new()
+        };
+        PassManager::parse(pipeline, cfg)
+            .map_err(|e| e.to_string())?
+            .run(&m)
+            .map_err(|e| e.to_string())?;
+        Ok(m.print_to_string().to_string())
+    };
+    let check = |b: &'static bench::Benchmark| -> Result<Option<String>, String> {
+        // (Corpus kernels and benchmarks share some names.)
+        let corpus = b.sources[0].starts_with("kernels/");
+        let bdir = dir
+            .path()
+            .join(format!("{}{}", if corpus { "k-" } else { "" }, b.name));
+        let ir = bench::emit_ir(b, &bdir, &opts).map_err(|e| e.to_string())?;
+        if optimized(&ir, weft_passes::DEFAULT_PIPELINE)? == optimized(&ir, &flagged)? {
+            return Ok(None);
+        }
+        let src = kernels::Sources {
+            ir,
+            support: support.clone(),
+            runtime: runtime.clone(),
+        };
+        let args = b.args(RunSize::Quick);
+        let orig = kernels::build(&src, "none", &bdir, "orig")?;
+        let fp = kernels::build(&src, &flagged, &bdir, "fp")?;
+        let (want_out, want) = run_recording(&orig.exe, &args, 1, &bdir.join("orig.values"))?;
+        if want.is_empty() {
+            return Err("no value recorded".into());
+        }
+        let mut first: Option<Vec<Record>> = None;
+        let mut worst = 0.0f64;
+        for &c in CORES {
+            let (out, got) = run_recording(&fp.exe, &args, c, &bdir.join(format!("fp{c}.values")))?;
+            if plain_stdout(&out) != plain_stdout(&want_out) {
+                return Err(format!(
+                    "cores={c}: stdout differs:\n{out}\noriginal:\n{want_out}"
+                ));
+            }
+            let e = max_rel_error(&want, &got).map_err(|e| format!("cores={c}: {e}"))?;
+            if e > FP_RTOL {
+                return Err(format!(
+                    "cores={c}: relative error {e:.3e} above {FP_RTOL:.0e}"
+                ));
+            }
+            worst = worst.max(e);
+            match &first {
+                None => first = Some(got),
+                Some(f) if *f == got => {}
+                Some(_) => return Err(format!("cores={c}: values differ from 1 worker's")),
+            }
+        }
+        Ok(Some(format!(
+            "{}{} (max relative error {worst:.2e}, {} loop(s))",
+            if corpus { "kernels/" } else { "" },
+            b.name,
+            fp.transformed
+        )))
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(&str, Result<Option<String>, String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut r = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(b) = programs.get(i) else { break };
+                        r.push((b.name, check(b)));
+                    }
+                    r
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker panicked"))
+            .collect()
+    });
+    let mut failures = Vec::new();
+    let mut changed = Vec::new();
+    for (name, r) in results {
+        match r {
+            Ok(Some(s)) => changed.push(s),
+            Ok(None) => {}
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "fp-reassoc: {} of {} programs change with the flag: {}",
+        changed.len(),
+        programs.len(),
+        changed.join(", ")
+    );
+    assert!(
+        failures.is_empty(),
+        "--fp-reassoc differential failures:\n{}",
+        failures.join("\n")
+    );
+    assert!(!changed.is_empty(), "--fp-reassoc changed no program");
+}

@@ -5,6 +5,7 @@
 //! correctness tests, and the harness behind `weft eval`.
 #![warn(missing_docs)]
 
+pub mod alias_checks;
 pub mod bench;
 pub mod data;
 pub mod eval;

@@ -64,7 +64,9 @@ pub fn count_polly_subfns(ir: &str) -> usize {
         .count()
 }
 
-fn opts(restrict: bool, opt: &[&str]) -> CompileOptions {
+/// Compile options of the corpus as written (`restrict`) or with `-Drestrict=`,
+/// with `opt` instead of the default optimisation flags when not empty.
+pub(crate) fn opts(restrict: bool, opt: &[&str]) -> CompileOptions {
     let mut o = CompileOptions::default();
     if !opt.is_empty() {
         o = o.with_opt(opt);

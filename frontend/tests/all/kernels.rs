@@ -146,7 +146,11 @@ fn gauss_seidel() {
         !l0.parallel,
         "x[i] is written and x[col[p]] read across rows"
     );
-    assert!(l0.reason.as_deref().unwrap().contains("on x"));
+    assert!(l0
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("reads x through index array col"));
     assert!(!l1.parallel);
     assert_eq!(
         accesses(l1),

@@ -5,3 +5,4 @@ mod errors;
 mod forms;
 mod kernels;
 mod prop;
+mod prop_private;

@@ -19,6 +19,14 @@
 //! order, and there is no short-loop inline path, so every run of a site
 //! agrees.
 //!
+//! A loop parallel only under a run-time alias check
+//! ([`crate::versioning`]) runs the check first; when it fails, the
+//! fallback runs: the blocks one after the other on the calling thread,
+//! which is every iteration in the original order (memory sees the
+//! sequential loop) with the reductions grouped by block as in the parallel
+//! path. The reduction values are then the same bits whichever way the check
+//! goes, and only the order of memory accesses, which the check protects,
+//! depends on it.
 
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
@@ -32,6 +40,7 @@ use super::plan::{LoopPlan, RedOp};
 use super::replace::{replace_loop, CallSite};
 use crate::error::Result;
 use crate::rtabi::{self, RtFn};
+use crate::versioning::{self, VersionSpec};
 
 /// Number of blocks the iteration range is cut into (at least the largest
 /// worker count weft runs, so every worker can get a block).
@@ -195,14 +204,16 @@ fn combine<'ctx>(
 
 /// Emits the ordered executor call at `site` for `body` (cloned with
 /// [`super::CloneKind::Partial`]): the runtime runs the block wrapper over
-/// `[0, BLOCKS)` (sequentially on a non-zero status), then the partials are
-/// folded into the context's reduction slots in block order, where
-/// [`super::replace_loop`] reads the final values.
+/// `[0, BLOCKS)` (sequentially on a non-zero status, or when the run-time
+/// alias check `version` fails), then the partials are folded into the
+/// context's reduction slots in block order, where [`super::replace_loop`]
+/// reads the final values.
 pub fn emit_ordered<'ctx>(
     module: &Module<'ctx>,
     site: &CallSite<'ctx>,
     plan: &LoopPlan<'ctx>,
     body: FunctionValue<'ctx>,
+    version: Option<&VersionSpec<'ctx>>,
 ) -> Result<()> {
     let cx = module.get_context();
     let i64t = cx.i64_type();
@@ -233,12 +244,17 @@ pub fn emit_ordered<'ctx>(
         fn_ptr(wrapper).into(),
         wctx.into(),
     ];
-    let st = b
-        .build_call(pf, &args, "weft.status")?
-        .try_as_basic_value()
-        .basic()
-        .ok_or_else(|| util_err("weft_parallel_for returns void"))?
-        .into_int_value();
+    let call = || -> Result<inkwell::values::IntValue<'ctx>> {
+        Ok(b.build_call(pf, &args, "weft.status")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| util_err("weft_parallel_for returns void"))?
+            .into_int_value())
+    };
+    let st = match version {
+        Some(v) => versioning::emit_guarded(module, b, v, call)?,
+        None => call()?,
+    };
     let bad = b.build_int_compare(IntPredicate::NE, st, st.get_type().const_zero(), "")?;
     emit_if(module, b, bad, "weft.fallback", |b| {
         b.build_call(
@@ -302,8 +318,13 @@ fn fold_function<'ctx>(
 }
 
 /// Outlines `plan` (which has a floating-point reduction, accepted under
-/// `--fp-reassoc`) with the ordered executor call; returns the remark.
-pub fn emit_ordered_loop<'ctx>(module: &Module<'ctx>, plan: &LoopPlan<'ctx>) -> Result<String> {
+/// `--fp-reassoc`) with the ordered executor call, behind the run-time alias
+/// check `version` if any; returns the remark.
+pub fn emit_ordered_loop<'ctx>(
+    module: &Module<'ctx>,
+    plan: &LoopPlan<'ctx>,
+    version: Option<&VersionSpec<'ctx>>,
+) -> Result<String> {
     let reds: Vec<String> = plan
         .reductions
         .iter()
@@ -315,7 +336,7 @@ pub fn emit_ordered_loop<'ctx>(module: &Module<'ctx>, plan: &LoopPlan<'ctx>) -> 
     let body = clone_body(module, plan, CloneKind::Partial)?;
     let bname = body.function.get_name().to_string_lossy().into_owned();
     replace_loop(module, plan, None, |site| {
-        emit_ordered(module, site, plan, body.function)
+        emit_ordered(module, site, plan, body.function, version)
     })?;
     Ok(format!(
         "executor form: body @{bname} run by weft_parallel_for over {BLOCKS} fixed blocks; reduction(s) {} combined in block order (--fp-reassoc: reproducible for any worker count, not bit-equal to the sequential order)",

@@ -439,7 +439,7 @@ pub fn plan_loop_with<'ctx>(
             match i.get_opcode() {
                 InstructionOpcode::Call => {
                     let n = util::callee_name(i).unwrap_or_else(|| "<indirect>".into());
-                    if !util::is_pure_intrinsic(&n) {
+                    if !util::is_pure_intrinsic(&n) && !weft_frontend::pure_calls::is_pure_call(i) {
                         return Err(format!("calls @{n}, whose effects are unknown"));
                     }
                 }
