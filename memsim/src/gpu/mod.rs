@@ -16,10 +16,12 @@ pub mod dp;
 pub mod engine;
 pub mod frontend;
 pub mod l1;
+pub mod reuse;
 pub mod sched;
 pub mod sm;
 pub mod smcore;
 pub mod stats;
+pub mod tbsched;
 pub mod warp;
 pub mod workload;
 
