@@ -35,8 +35,9 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
-    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp"])]
+    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; gpu-sched: LaPerm and
+    /// LASER TB scheduling, written to DIR/gpu-sched/).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "gpu-sched"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -114,7 +115,7 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
-            .filter(|s| *s != "dp")
+            .filter(|s| *s != "dp" && *s != "gpu-sched")
             .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
             .collect();
     }
@@ -141,6 +142,28 @@ pub fn options(args: &Args) -> EvalOptions {
     o
 }
 
+/// Runs `--study gpu-sched` when asked.
+fn gpu_sched(args: &Args) -> anyhow::Result<()> {
+    if !args.study.iter().any(|s| s == "gpu-sched") {
+        return Ok(());
+    }
+    let out = args.out.join("gpu-sched");
+    let mut o = if args.quick || args.tiny {
+        eval::gpu_sched::SchedStudyOptions::quick(&out)
+    } else {
+        eval::gpu_sched::SchedStudyOptions::full(&out)
+    };
+    o.verbose = !args.quiet && !args.json;
+    let s = eval::gpu_sched::run(&o).map_err(|e| anyhow::anyhow!("gpu-sched study: {e}"))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        print!("{}", eval::gpu_sched::report(&s, &o));
+        println!("report: {}", out.join("gpu-sched.md").display());
+    }
+    Ok(())
+}
+
 /// Runs the evaluation and prints the summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.study.iter().any(|s| s == "dp") {
@@ -158,9 +181,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             print!("{}", eval::gpu_dp::report(&s, &o));
             println!("report: {}", out.join("dp.md").display());
         }
-        if args.study.iter().all(|s| s == "dp") {
-            return Ok(());
-        }
+    }
+    let gpu_only =
+        !args.study.is_empty() && args.study.iter().all(|s| s == "dp" || s == "gpu-sched");
+    gpu_sched(&args)?;
+    if gpu_only {
+        return Ok(());
     }
     let opts = options(&args);
     eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;

@@ -5,6 +5,7 @@ pub mod build;
 pub mod demo;
 pub mod eval;
 pub mod gpusim;
+pub mod gpusim_reuse;
 pub mod opt;
 pub mod run;
 pub mod schedule;
