@@ -44,7 +44,7 @@ fn run(policy: &mut dyn TbDispatchPolicy, rounds: usize) -> Vec<[String; 4]> {
     let mut out = Vec::new();
     for round in 0..rounds {
         let mut row: [String; 4] = Default::default();
-        for s in 0..4usize {
+        for (s, cell) in row.iter_mut().enumerate() {
             let now = (round * 4 + s) as u64;
             // visible units with TBs left, FCFS (launch order)
             let mut view = Vec::new();
@@ -93,9 +93,9 @@ fn run(policy: &mut dyn TbDispatchPolicy, rounds: usize) -> Vec<[String; 4]> {
                     parent_at[tb as usize] = Some((round, sm as u32));
                 }
                 policy.on_dispatch(i as u32, tb, sm, now);
-                row[s] = format!("{}{}", units[i].prefix, units[i].base + tb);
+                *cell = format!("{}{}", units[i].prefix, units[i].base + tb);
             } else {
-                row[s] = "-".into();
+                *cell = "-".into();
             }
         }
         out.push(row);
