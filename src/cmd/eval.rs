@@ -36,9 +36,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
-    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; tbm: the GPU
-    /// thread-block management study, DIR/tbm/, smaller with --quick or --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "tbm"])]
+    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; gpu-sched: LaPerm and
+    /// LASER TB scheduling, written to DIR/gpu-sched/; tbm: the GPU thread-block
+    /// management study, DIR/tbm/, smaller with --quick or --tiny).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "gpu-sched", "tbm"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -86,6 +87,9 @@ pub struct Args {
 }
 
 /// Builds the harness options from the arguments.
+/// The GPU studies: each runs on its own and writes under DIR/<name>/.
+pub const GPU_STUDIES: &[&str] = &["dp", "gpu-sched", "tbm"];
+
 pub fn options(args: &Args) -> EvalOptions {
     let mut o = if args.quick || args.tiny {
         EvalOptions::quick(&args.out)
@@ -120,7 +124,7 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
-            .filter(|s| *s != "dp" && *s != "tbm")
+            .filter(|s| !GPU_STUDIES.contains(&s.as_str()))
             .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
             .collect();
     }
@@ -147,6 +151,28 @@ pub fn options(args: &Args) -> EvalOptions {
     o
 }
 
+/// Runs `--study gpu-sched` when asked.
+fn gpu_sched(args: &Args) -> anyhow::Result<()> {
+    if !args.study.iter().any(|s| s == "gpu-sched") {
+        return Ok(());
+    }
+    let out = args.out.join("gpu-sched");
+    let mut o = if args.quick || args.tiny {
+        eval::gpu_sched::SchedStudyOptions::quick(&out)
+    } else {
+        eval::gpu_sched::SchedStudyOptions::full(&out)
+    };
+    o.verbose = !args.quiet && !args.json;
+    let s = eval::gpu_sched::run(&o).map_err(|e| anyhow::anyhow!("gpu-sched study: {e}"))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        print!("{}", eval::gpu_sched::report(&s, &o));
+        println!("report: {}", out.join("gpu-sched.md").display());
+    }
+    Ok(())
+}
+
 /// Runs the evaluation and prints the summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.study.iter().any(|s| s == "dp") {
@@ -169,7 +195,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let out = args.out.join("tbm");
         super::gpusim_tbm::study(&out, args.quick || args.tiny, args.quiet, args.json)?;
     }
-    if !args.study.is_empty() && args.study.iter().all(|s| s == "dp" || s == "tbm") {
+    gpu_sched(&args)?;
+    if !args.study.is_empty() && args.study.iter().all(|s| GPU_STUDIES.contains(&s.as_str())) {
         return Ok(());
     }
     let opts = options(&args);

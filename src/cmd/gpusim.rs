@@ -19,6 +19,8 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
   weft gpusim --machine k20c-dtbl --app bfs --dp dtbl            # device launches as DTBL groups
   weft gpusim --machine v100-fgtb --app bfs --tb-manage fine-grained   # FGTB TB management
+  weft gpusim --app bfs --dp dtbl --tb-sched adaptive-bind        # LaPerm under DTBL
+  weft gpusim reuse --app bfs --dp cdp --out r                    # reuse characterisation
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
 [gpu] table. Shipped apps: bfs, sssp, clr, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
@@ -41,7 +43,8 @@ pub struct Args {
     /// Warp scheduler: lrr | gto | two-level (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub warp_sched: Option<String>,
-    /// Thread-block dispatcher: rr (default: the machine's).
+    /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm) or
+    /// laser (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
@@ -69,6 +72,17 @@ pub struct Args {
     /// results; default: 2 when the host has two or more cores).
     #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u32).range(1..=2))]
     pub threads: Option<u32>,
+    /// `reuse`: the offline reuse characterisation instead of a plain run.
+    #[command(subcommand)]
+    pub sub: Option<Sub>,
+}
+
+/// `weft gpusim` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Sub {
+    /// Offline data-reuse characterisation of a run's tagged L1 trace (LASER
+    /// ratios, histograms, chains, reuse distances; LaPerm shared footprints).
+    Reuse(super::gpusim_reuse::Args),
 }
 
 /// Loads the workload named by `--workload` or `--app` / `--graph`.
@@ -114,7 +128,12 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .tb_sched
         .as_deref()
         .map(|s| {
-            TbSchedKind::parse(s).ok_or_else(|| anyhow!("unknown TB scheduler `{s}` (expected rr)"))
+            TbSchedKind::parse(s).ok_or_else(|| {
+                anyhow!(
+                    "unknown TB scheduler `{s}` (expected {})",
+                    TbSchedKind::NAMES.join(", ")
+                )
+            })
         })
         .transpose()?;
     let dp = args
@@ -138,7 +157,10 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
 }
 
 /// Runs the simulation.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(mut args: Args) -> anyhow::Result<()> {
+    if let Some(Sub::Reuse(r)) = args.sub.take() {
+        return super::gpusim_reuse::run(r);
+    }
     let machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
     let mut opts = options(&args)?;
@@ -177,9 +199,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let (Some(r), Some(o)) = (sim.tb_manage_report(), v.as_object_mut()) {
             o.insert("tb_manage".into(), serde_json::to_value(r)?);
         }
+        if let (Some(p), Some(o)) = (sim.tb_policy_report(), v.as_object_mut()) {
+            o.insert("tb_policy".into(), p);
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_summary(&stats, secs);
+        if let Some(p) = sim.tb_policy_report() {
+            println!("TB policy          {p}");
+        }
         if let Some(d) = &dp {
             print_dp(d, sim.lane_mem_ops());
         }

@@ -5,6 +5,7 @@ pub mod build;
 pub mod demo;
 pub mod eval;
 pub mod gpusim;
+pub mod gpusim_reuse;
 pub mod gpusim_tbm;
 pub mod opt;
 pub mod run;

@@ -49,13 +49,28 @@ pub enum TbSchedKind {
     /// Round-robin over the SMs (digest §2.2).
     #[default]
     Rr,
+    /// LaPerm TB prioritising (digest §2.1 a).
+    TbPri,
+    /// LaPerm prioritised SMX binding (digest §2.1 b).
+    SmxBind,
+    /// LaPerm adaptive prioritised SMX binding (digest §2.1 c).
+    AdaptiveBind,
+    /// LASER's practical WG scheduler with reuse monitors (digest §4.3).
+    Laser,
 }
 
 impl TbSchedKind {
-    /// Parses `rr`.
+    /// Every policy, in `parse` spelling.
+    pub const NAMES: [&'static str; 5] = ["rr", "tb-pri", "smx-bind", "adaptive-bind", "laser"];
+
+    /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind` or `laser`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "rr" => Some(Self::Rr),
+            "tb-pri" => Some(Self::TbPri),
+            "smx-bind" => Some(Self::SmxBind),
+            "adaptive-bind" => Some(Self::AdaptiveBind),
+            "laser" => Some(Self::Laser),
             _ => None,
         }
     }

@@ -272,12 +272,15 @@ impl<D: DramBackend> GpuSim<D> {
                 cfg.core.freq_mhz,
             ))
         });
-        Ok(GpuSim {
+        let mut sim = GpuSim {
             tbm,
             machine: cfg.name.clone(),
             sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
             fe,
-            policy: tb_policy(g.tb_scheduler),
+            policy: tb_policy(
+                g.tb_scheduler,
+                matches!(opts.dp, Some(super::dp::DpMode::Dtbl { .. })),
+            ),
             codes: wl
                 .functions
                 .iter()
@@ -299,12 +302,18 @@ impl<D: DramBackend> GpuSim<D> {
             stream_app,
             mem,
             p,
-        })
+        };
+        sim.hook = sim.policy.l1_observer();
+        Ok(sim)
     }
 
-    /// Installs an L1 access hook (every SM's L1 reports to it).
+    /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB
+    /// policy's monitor if it has one).
     pub fn set_l1_hook(&mut self, h: Box<dyn L1Observer>) {
-        self.hook = Some(h);
+        self.hook = Some(match self.policy.l1_observer() {
+            Some(m) => Box::new(super::tbsched::Tee(m, h)),
+            None => h,
+        });
     }
 
     /// Takes the L1 access hook back.
@@ -389,6 +398,9 @@ impl<D: DramBackend> GpuSim<D> {
         if let Some(m) = self.tbm.as_mut() {
             n += m.restore_victims(t, &mut self.sms, self.p.g.tb_dispatch_per_cycle);
         }
+        if self.policy.wants_units() {
+            return n + self.dispatch_units(t);
+        }
         while n < self.p.g.tb_dispatch_per_cycle {
             let ks: Vec<u32> = self.fe.dispatchable().collect();
             if ks.is_empty() {
@@ -424,6 +436,53 @@ impl<D: DramBackend> GpuSim<D> {
             n += 1;
         }
         n
+    }
+
+    /// [`Self::dispatch`] for policies that pick [`super::sched::DispatchUnit`]s.
+    fn dispatch_units(&mut self, t: u64) -> u32 {
+        let mut n = 0;
+        while n < self.p.g.tb_dispatch_per_cycle {
+            let units = self.fe.units();
+            if units.is_empty() {
+                break;
+            }
+            let (sms, rts) = (&self.sms, &self.rts);
+            let pick = self.policy.select_unit(
+                &units,
+                sms.len(),
+                &mut |u, sm| sms[sm].fits(&rts[units[u].record as usize]),
+                t,
+            );
+            let Some((u, sm)) = pick else {
+                break;
+            };
+            let (kid, tb, ctaid) = self.fe.take_unit_tb(units[u].kernel, units[u].record, t);
+            self.policy.on_dispatch(kid, tb, sm, t);
+            let rt = &self.rts[kid as usize];
+            let nw = rt.cost.warps as u64;
+            self.dispatches.push(Dispatch {
+                tb: self.next_tb_gid,
+                kernel: kid,
+                index: tb,
+                sm: sm as u32,
+                time: t,
+            });
+            self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
+            self.next_age += nw;
+            self.next_tb_gid += 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// The TB policy's counters (`None` for round-robin).
+    pub fn tb_policy_report(&self) -> Option<serde_json::Value> {
+        self.policy.report()
+    }
+
+    /// Kernel instances so far (with their parents), by id.
+    pub fn kernels(&self) -> &[super::frontend::Kernel] {
+        &self.fe.kernels
     }
 
     /// Hands SM `i`'s launch calls to the front end's launch unit and answers them.
@@ -482,6 +541,9 @@ impl<D: DramBackend> GpuSim<D> {
                         m.on_exit(&e);
                     }
                     self.policy.on_tb_exit(e.sm as usize);
+                    let index = self.dispatches[e.tb as usize].index;
+                    self.policy
+                        .on_tb_done(e.kernel, index, e.sm as usize, e.time);
                     if self.fe.tb_exit(e.kernel, e.time, e.start) {
                         last_end = last_end.max(e.time);
                     }
@@ -504,6 +566,10 @@ impl<D: DramBackend> GpuSim<D> {
             }
             if dirty && self.fe.dispatchable().next().is_some() {
                 nt = nt.min(t + 1);
+            }
+            if let Some(w) = self.policy.wake_at(t) {
+                nt = nt.min(w);
+                dirty = true;
             }
             if let Some(k) = self.fe.next_event(t) {
                 nt = nt.min(k);

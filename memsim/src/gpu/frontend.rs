@@ -28,6 +28,7 @@ use super::dp::dtbl::{DtblTb, KernelShape, TbUnit};
 use super::dp::pool::{DeviceStream, ParentInfo, PendingLaunch};
 use super::dp::spawn::{Decision, LaunchRequest};
 use super::dp::{DpMode, DpStats, DpUnit, LaunchCall};
+use super::sched::DispatchUnit;
 use super::sm::TbCost;
 use super::workload::{FuncId, HostStep, LaunchMode};
 use std::collections::VecDeque;
@@ -395,6 +396,65 @@ impl FrontEnd {
                 (k, kern.next_tb - 1)
             }
         };
+        self.started(rk, tb, t)
+    }
+
+    /// The dispatch units (a kernel's own TBs or, under DTBL, one group) with their
+    /// parents, for the policies that pick units (`TbDispatchPolicy::select_unit`).
+    pub fn units(&self) -> Vec<DispatchUnit> {
+        let unit = |kernel: u32, record: u32, left: u64, tbs: u64| {
+            let r = &self.kernels[record as usize];
+            DispatchUnit {
+                kernel,
+                record,
+                group: kernel != record,
+                parent: r.parent,
+                depth: r.depth,
+                left,
+                tbs,
+            }
+        };
+        match self.dp.as_ref().and_then(|u| u.dtbl.as_ref()) {
+            Some(d) => d
+                .marked()
+                .flat_map(|k| {
+                    d.units(k)
+                        .into_iter()
+                        .map(move |(g, left, tbs)| unit(k, g.map_or(k, |g| g as u32), left, tbs))
+                })
+                .collect(),
+            None => self
+                .dispatchable()
+                .map(|k| {
+                    let r = &self.kernels[k as usize];
+                    unit(k, k, r.tbs - r.next_tb, r.tbs)
+                })
+                .collect(),
+        }
+    }
+
+    /// Takes the next TB of unit (`k`, `record`) (see [`Self::units`]) at `t`;
+    /// as [`Self::take_tb`].
+    pub fn take_unit_tb(&mut self, k: u32, record: u32, t: u64) -> (u32, u64, [u32; 3]) {
+        let (rk, tb) = match self.dp.as_mut().and_then(|u| u.dtbl.as_mut()) {
+            Some(d) => {
+                let tb = d.take_unit(k, (record != k).then_some(record as u64));
+                match tb.unit {
+                    TbUnit::Native => (k, tb.blkid),
+                    TbUnit::Group { group, .. } => (group as u32, tb.blkid),
+                }
+            }
+            None => {
+                let kern = &mut self.kernels[k as usize];
+                kern.next_tb += 1;
+                (k, kern.next_tb - 1)
+            }
+        };
+        self.started(rk, tb, t)
+    }
+
+    /// Bookkeeping of TB `tb` of kernel record `rk` starting at `t`.
+    fn started(&mut self, rk: u32, tb: u64, t: u64) -> (u32, u64, [u32; 3]) {
         let kern = &mut self.kernels[rk as usize];
         if kern.start.is_none() {
             kern.start = Some(t);

@@ -188,7 +188,9 @@ impl L1 {
             self.per_kernel[k][0] += 1;
             self.per_kernel[k][1] += matches!(r, Lookup::Hit { .. }) as u64;
         }
-        if let Some(h) = hook.as_deref_mut() {
+        // A refused lookup is retried: the hook sees the request once, when it is
+        // served.
+        if let Some(h) = hook.as_deref_mut().filter(|_| !matches!(r, Lookup::Stall)) {
             h.on_access(&L1Event {
                 sm: self.sm,
                 line,

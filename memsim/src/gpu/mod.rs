@@ -17,10 +17,12 @@ pub mod engine;
 pub mod fgtb;
 pub mod frontend;
 pub mod l1;
+pub mod reuse;
 pub mod sched;
 pub mod sm;
 pub mod smcore;
 pub mod stats;
+pub mod tbsched;
 pub mod warp;
 pub mod workload;
 

@@ -1,6 +1,7 @@
 //! Scheduling policies behind traits (digest §8.3): the warp schedulers of an SM
 //! ([`WarpScheduler`]: LRR, GTO, two-level) and the thread-block dispatcher
-//! ([`TbDispatchPolicy`]: round-robin, digest §2.2).
+//! ([`TbDispatchPolicy`]: round-robin, digest §2.2; the locality-aware policies
+//! that need each TB's parent live in [`super::tbsched`]).
 //!
 //! A warp scheduler sees the warps that can issue this cycle, as candidates in
 //! warp-slot order with their age (launch order, smaller = older), and picks one;
@@ -8,6 +9,8 @@
 //! meta-policies wrap these.
 
 use super::config::{TbSchedKind, WarpSchedKind};
+use super::dp::ParentInfo;
+use super::l1::L1Observer;
 
 /// A warp that can issue now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +138,34 @@ pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Box<dyn WarpScheduler> {
     }
 }
 
+/// A source of TBs as policies with the parent view see it (LaPerm, LASER): a
+/// distributor kernel's own TBs, or under DTBL one aggregated group coalesced into
+/// it. Listed in the dispatcher's FCFS order (a kernel's native TBs before its
+/// groups, groups in NAGEI order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DispatchUnit {
+    /// Distributor kernel the TBs are taken through.
+    pub kernel: u32,
+    /// Kernel record the TBs run as (`kernel` itself, or a DTBL group's record).
+    pub record: u32,
+    /// A DTBL aggregated group.
+    pub group: bool,
+    /// Launching thread (`None`: host launch).
+    pub parent: Option<ParentInfo>,
+    /// Nesting depth (host kernels 0).
+    pub depth: u32,
+    /// TBs left to dispatch (at least 1).
+    pub left: u64,
+    /// TBs in the unit.
+    pub tbs: u64,
+}
+
 /// The thread-block dispatcher's policy: where the next TB goes.
+///
+/// Two views: [`Self::select`] sees the runnable kernels only (round-robin);
+/// a policy whose [`Self::wants_units`] is true is asked [`Self::select_unit`]
+/// with every [`DispatchUnit`] and its parent instead, and told of dispatches and
+/// exits ([`Self::on_dispatch`], [`Self::on_tb_done`]).
 pub trait TbDispatchPolicy {
     /// Policy name.
     fn name(&self) -> &'static str;
@@ -150,6 +180,39 @@ pub trait TbDispatchPolicy {
     ) -> Option<(usize, usize)>;
     /// A TB exited from `sm`.
     fn on_tb_exit(&mut self, _sm: usize) {}
+    /// Whether the policy dispatches from [`DispatchUnit`]s (default: kernels).
+    fn wants_units(&self) -> bool {
+        false
+    }
+    /// Picks a unit (index into `units`) and an SM at cycle `now`; `fits(u, sm)`
+    /// says whether unit `u`'s next TB fits SM `sm` now. Only called when
+    /// [`Self::wants_units`].
+    fn select_unit(
+        &mut self,
+        _units: &[DispatchUnit],
+        _sms: usize,
+        _fits: &mut dyn FnMut(usize, usize) -> bool,
+        _now: u64,
+    ) -> Option<(usize, usize)> {
+        None
+    }
+    /// TB `index` of kernel record `record` went to `sm` at `now`.
+    fn on_dispatch(&mut self, _record: u32, _index: u64, _sm: usize, _now: u64) {}
+    /// TB `index` of kernel record `record` left `sm` at `now`.
+    fn on_tb_done(&mut self, _record: u32, _index: u64, _sm: usize, _now: u64) {}
+    /// Earliest cycle after `now` at which the policy has a TB to offer that it
+    /// hides now (an entry on its way from a global-memory overflow).
+    fn wake_at(&self, _now: u64) -> Option<u64> {
+        None
+    }
+    /// The policy's L1 monitor (LASER's reuse monitors), installed as an L1 hook.
+    fn l1_observer(&mut self) -> Option<Box<dyn L1Observer>> {
+        None
+    }
+    /// Policy counters for the statistics (`tb_policy` in the JSON).
+    fn report(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes
@@ -182,10 +245,12 @@ impl TbDispatchPolicy for RoundRobin {
     }
 }
 
-/// A TB dispatch policy of kind `k`.
-pub fn tb_policy(k: TbSchedKind) -> Box<dyn TbDispatchPolicy> {
+/// A TB dispatch policy of kind `k`; `dtbl`: device launches are DTBL groups
+/// (LaPerm's on-chip queue capacities differ between CDP and DTBL).
+pub fn tb_policy(k: TbSchedKind, dtbl: bool) -> Box<dyn TbDispatchPolicy> {
     match k {
         TbSchedKind::Rr => Box::new(RoundRobin::default()),
+        other => super::tbsched::policy(other, dtbl),
     }
 }
 

@@ -316,6 +316,86 @@ impl Dtbl {
         tb
     }
 
+    /// The units of marked kernel `kernel` with TBs left, in distribution order:
+    /// its native TBs (`None`, while the first-time bit is set) and its groups
+    /// along NAGEI -> Next, each with (TBs left, TBs).
+    pub fn units(&self, kernel: u32) -> Vec<(Option<u64>, u64, u64)> {
+        let Some(k) = self.kdes.iter().find(|k| k.kernel == kernel) else {
+            return Vec::new();
+        };
+        let mut v = Vec::new();
+        if k.first_time && k.native_next < k.native_tbs {
+            v.push((None, k.native_tbs - k.native_next, k.native_tbs));
+        }
+        let mut cur = k.nagei;
+        while let Some(r) = cur {
+            let e = self.entry(r);
+            if e.next_bl < e.tbs {
+                v.push((Some(e.group), e.tbs - e.next_bl, e.tbs));
+            }
+            cur = e.next;
+        }
+        v
+    }
+
+    /// Distributes the next TB of one unit of marked kernel `kernel`: a native TB
+    /// (`None`) or a TB of group `group`, out of the FCFS order (the locality-aware
+    /// dispatchers pick the unit). An exhausted group leaves the NAGEI chain.
+    pub fn take_unit(&mut self, kernel: u32, group: Option<u64>) -> DtblTb {
+        let ki = self
+            .kdes
+            .iter()
+            .position(|k| k.kernel == kernel)
+            .expect("kernel in the distributor");
+        let Some(g) = group else {
+            let k = &self.kdes[ki];
+            assert!(
+                k.first_time && k.native_next < k.native_tbs,
+                "native TBs left"
+            );
+            return self.take(kernel);
+        };
+        let (mut prev, mut cur) = (None, self.kdes[ki].nagei);
+        while let Some(r) = cur {
+            if self.entry(r).group == g {
+                break;
+            }
+            prev = Some(r);
+            cur = self.entry(r).next;
+        }
+        let r = cur.expect("group queued on the kernel");
+        self.kdes[ki].exebl += 1;
+        let e = self.entry_mut(r);
+        let blkid = e.next_bl;
+        e.next_bl += 1;
+        e.exebl += 1;
+        let (exhausted, next) = (e.next_bl == e.tbs, e.next);
+        if exhausted {
+            match prev {
+                None => self.kdes[ki].nagei = next,
+                Some(p) => {
+                    self.entry_mut(p).next = next;
+                    if self.kdes[ki].lagei == Some(r) {
+                        self.kdes[ki].lagei = Some(p);
+                    }
+                }
+            }
+        }
+        let k = &mut self.kdes[ki];
+        let native_left = k.first_time && k.native_next < k.native_tbs;
+        if !native_left && k.nagei.is_none() {
+            k.marked = false;
+            k.first_time = false;
+            self.fcfs.retain(|&x| x != kernel);
+        }
+        DtblTb {
+            kernel,
+            unit: TbUnit::Group { entry: r, group: g },
+            blkid,
+            loads_entry: blkid == 0 && matches!(r, AgeRef::Global(_)),
+        }
+    }
+
     /// A dispatched TB finished. Returns whether its kernel left the distributor.
     pub fn tb_finish(&mut self, tb: DtblTb) -> bool {
         if let TbUnit::Group { entry, .. } = tb.unit {
@@ -444,6 +524,52 @@ mod tests {
         assert!(matches!(rest[2].0, TbUnit::Group { group: 2, .. }));
         assert_eq!((rest[2].1, rest[3].1), (0, 1));
         assert_eq!(d.marked().count(), 0);
+    }
+
+    #[test]
+    fn take_unit_picks_a_group_out_of_order_and_keeps_the_chain() {
+        let mut d = Dtbl::new(1024);
+        d.add_kernel(0, SHAPE, 1);
+        d.coalesce(0, 1, 1, 0);
+        d.coalesce(0, 2, 2, 1);
+        d.coalesce(0, 3, 1, 2);
+        assert_eq!(
+            d.units(0),
+            vec![
+                (None, 1, 1),
+                (Some(1), 1, 1),
+                (Some(2), 2, 2),
+                (Some(3), 1, 1)
+            ]
+        );
+        // group 3 (the LAGEI) first: exhausted, unlinked, LAGEI moves back
+        let a = d.take_unit(0, Some(3));
+        assert!(matches!(a.unit, TbUnit::Group { group: 3, .. }));
+        let b = d.take_unit(0, Some(2));
+        assert_eq!(b.blkid, 0);
+        // a group arriving now links after group 2, still reachable
+        d.coalesce(0, 4, 1, 3);
+        assert_eq!(
+            d.units(0),
+            vec![
+                (None, 1, 1),
+                (Some(1), 1, 1),
+                (Some(2), 1, 2),
+                (Some(4), 1, 1)
+            ]
+        );
+        let rest: Vec<DtblTb> = [None, Some(4), Some(1), Some(2)]
+            .into_iter()
+            .map(|g| d.take_unit(0, g))
+            .collect();
+        assert_eq!(rest[0].unit, TbUnit::Native);
+        assert_eq!(rest[3].blkid, 1);
+        assert_eq!(d.marked().count(), 0, "nothing left: unmarked");
+        let mut left = 0;
+        for tb in [a, b].into_iter().chain(rest) {
+            left += d.tb_finish(tb) as u32;
+        }
+        assert_eq!(left, 1, "the kernel leaves with its last TB");
     }
 
     #[test]

@@ -1,0 +1,352 @@
+//! LASER's practical work-group scheduler (dissertation §3.4, digest §4.3): reuse
+//! monitors set each child kernel's priority, child WGs are queued at the CU that
+//! runs their parent WG (found through the schedule status table), and idle CUs
+//! steal.
+//!
+//! - **Priority** (the GMU's HPQ / LPQ): when a child kernel (or DTBL group)
+//!   becomes visible, the monitor of the CU its launching parent ran on predicts
+//!   its reuse ([`super::monitor`]); parent–child or sibling → high priority,
+//!   self or none → low. Warm-up: the first `warmup` children per CU are high and
+//!   bound, to train the monitor.
+//! - **SST**: the running (kernel, WG) → CU pairs, updated at dispatch and exit.
+//! - **CUQs**: one per CU, high entries ahead of low ones. A child is queued at its
+//!   parent WG's CU when that WG still runs, else at the CUQ with the fewest TBs
+//!   (gap 3, [I]); low-priority children are bound the same way (gap 4 default).
+//! - **Dispatch**, CUs visited round-robin: own CUQ high entries, then host-launched
+//!   (parent) WGs in FCFS order, then own low entries, then a steal from the CUQ
+//!   with the most TBs left (gap 5), its high entries first. Placing parents
+//!   between the two classes is how we model the HPQ / LPQ order at WG level: the
+//!   kernel distributor here admits kernels FCFS ([I]).
+//! - When a host-launched kernel's last TB exits, the filters are cleared.
+//!
+//! Not modelled here: the two-level warp groups (a warp-scheduler concern) and the
+//! pending pool's HPQ / LPQ ordering in front of the kernel distributor.
+
+use super::monitor::{MonitorHook, Monitors, Reuse};
+use crate::gpu::l1::L1Observer;
+use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+
+/// LASER's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaserConfig {
+    /// Children per CU bound and prioritised to train the monitor. Default 2
+    /// ("the first couple", [I]).
+    pub warmup: u32,
+}
+
+impl Default for LaserConfig {
+    fn default() -> Self {
+        LaserConfig { warmup: 2 }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Cuq {
+    high: VecDeque<u32>,
+    low: VecDeque<u32>,
+}
+
+/// Dispatch counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaserStats {
+    /// Children predicted high priority (warm-up included).
+    pub high: u64,
+    /// Children predicted low priority.
+    pub low: u64,
+    /// Children queued at their running parent WG's CU.
+    pub at_parent: u64,
+    /// TBs stolen from another CUQ.
+    pub stolen: u64,
+    /// Filter resets.
+    pub resets: u64,
+}
+
+/// The LASER dispatcher.
+pub struct Laser {
+    cfg: LaserConfig,
+    mon: Arc<Mutex<Monitors>>,
+    cuq: Vec<Cuq>,
+    parents: VecDeque<u32>,
+    loc: HashMap<u32, Option<usize>>,
+    left: HashMap<u32, u64>,
+    sst: HashMap<(u32, u64), usize>,
+    warm: Vec<u32>,
+    host_tbs: HashMap<u32, (u64, u64)>,
+    next: usize,
+    stats: LaserStats,
+}
+
+impl Laser {
+    /// A dispatcher with `cfg`.
+    pub fn new(cfg: LaserConfig) -> Self {
+        Laser {
+            cfg,
+            mon: Arc::new(Mutex::new(Monitors::default())),
+            cuq: Vec::new(),
+            parents: VecDeque::new(),
+            loc: HashMap::new(),
+            left: HashMap::new(),
+            sst: HashMap::new(),
+            warm: Vec::new(),
+            host_tbs: HashMap::new(),
+            next: 0,
+            stats: LaserStats::default(),
+        }
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> LaserStats {
+        self.stats
+    }
+
+    fn load(&self, s: usize) -> u64 {
+        let q = &self.cuq[s];
+        q.high
+            .iter()
+            .chain(q.low.iter())
+            .map(|r| self.left[r])
+            .sum()
+    }
+
+    fn sync(&mut self, units: &[DispatchUnit]) {
+        let live: HashSet<u32> = units.iter().map(|u| u.record).collect();
+        let gone: Vec<u32> = self
+            .loc
+            .keys()
+            .copied()
+            .filter(|r| !live.contains(r))
+            .collect();
+        for r in gone {
+            self.dequeue(r);
+        }
+        for u in units {
+            self.left.insert(u.record, u.left);
+        }
+        for u in units {
+            if self.loc.contains_key(&u.record) {
+                continue;
+            }
+            let child = u.parent.is_some() && u.depth > 0;
+            self.mon
+                .lock()
+                .expect("monitor lock")
+                .child
+                .insert(u.record, child);
+            let Some(p) = u.parent.filter(|_| child) else {
+                self.parents.push_back(u.record);
+                self.loc.insert(u.record, None);
+                self.host_tbs.entry(u.record).or_insert((u.tbs, 0));
+                continue;
+            };
+            let psm = p.sm as usize % self.cuq.len();
+            let high = if self.warm[psm] < self.cfg.warmup {
+                self.warm[psm] += 1;
+                true
+            } else {
+                let m = self.mon.lock().expect("monitor lock");
+                let pred = m.cu.get(psm).map_or(Reuse::None, |c| c.predict());
+                matches!(pred, Reuse::ParentChild | Reuse::Sibling)
+            };
+            if high {
+                self.stats.high += 1;
+            } else {
+                self.stats.low += 1;
+            }
+            let s = match self.sst.get(&(p.kernel, p.tb)) {
+                Some(&s) => {
+                    self.stats.at_parent += 1;
+                    s
+                }
+                None => (0..self.cuq.len())
+                    .min_by_key(|&s| (self.load(s), s))
+                    .expect("CUs"),
+            };
+            if high {
+                self.cuq[s].high.push_back(u.record);
+            } else {
+                self.cuq[s].low.push_back(u.record);
+            }
+            self.loc.insert(u.record, Some(s));
+        }
+    }
+
+    fn dequeue(&mut self, r: u32) {
+        match self.loc.remove(&r) {
+            Some(Some(s)) => {
+                let q = &mut self.cuq[s];
+                q.high.retain(|&x| x != r);
+                q.low.retain(|&x| x != r);
+            }
+            Some(None) => self.parents.retain(|&x| x != r),
+            None => {}
+        }
+        self.left.remove(&r);
+    }
+
+    /// The victim CUQ for CU `s`: the one with the most TBs left.
+    fn victim(&self, s: usize) -> Option<usize> {
+        (0..self.cuq.len())
+            .filter(|&v| v != s && !(self.cuq[v].high.is_empty() && self.cuq[v].low.is_empty()))
+            .max_by_key(|&v| (self.load(v), std::cmp::Reverse(v)))
+    }
+}
+
+impl TbDispatchPolicy for Laser {
+    fn name(&self) -> &'static str {
+        "laser"
+    }
+
+    fn select(
+        &mut self,
+        _kernels: usize,
+        _sms: usize,
+        _fits: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        None
+    }
+
+    fn wants_units(&self) -> bool {
+        true
+    }
+
+    fn select_unit(
+        &mut self,
+        units: &[DispatchUnit],
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+        _now: u64,
+    ) -> Option<(usize, usize)> {
+        if sms == 0 {
+            return None;
+        }
+        if self.cuq.len() != sms {
+            self.cuq = vec![Cuq::default(); sms];
+            self.warm = vec![0; sms];
+        }
+        self.sync(units);
+        let index: HashMap<u32, usize> = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.record, i))
+            .collect();
+        for i in 0..sms {
+            let s = (self.next + i) % sms;
+            let q = &self.cuq[s];
+            let (cand, stolen) = if let Some(&r) = q.high.front() {
+                (Some(r), false)
+            } else if let Some(&r) = self.parents.front() {
+                (Some(r), false)
+            } else if let Some(&r) = q.low.front() {
+                (Some(r), false)
+            } else {
+                let v = self.victim(s);
+                let r = v.and_then(|v| {
+                    let q = &self.cuq[v];
+                    q.high.front().or(q.low.front()).copied()
+                });
+                (r, true)
+            };
+            let Some(r) = cand else { continue };
+            let u = index[&r];
+            if fits(u, s) {
+                self.stats.stolen += stolen as u64;
+                self.next = (s + 1) % sms;
+                if units[u].left <= 1 {
+                    self.dequeue(r);
+                } else {
+                    self.left.insert(r, units[u].left - 1);
+                }
+                return Some((u, s));
+            }
+        }
+        None
+    }
+
+    fn on_dispatch(&mut self, record: u32, index: u64, sm: usize, _now: u64) {
+        self.sst.insert((record, index), sm);
+    }
+
+    fn on_tb_done(&mut self, record: u32, index: u64, _sm: usize, _now: u64) {
+        self.sst.remove(&(record, index));
+        if let Some(h) = self.host_tbs.get_mut(&record) {
+            h.1 += 1;
+            if h.1 == h.0 {
+                self.host_tbs.remove(&record);
+                let mut m = self.mon.lock().expect("monitor lock");
+                m.cu.iter_mut().for_each(|c| c.reset());
+                self.stats.resets += 1;
+            }
+        }
+    }
+
+    fn l1_observer(&mut self) -> Option<Box<dyn L1Observer>> {
+        Some(Box::new(MonitorHook(self.mon.clone())))
+    }
+
+    fn report(&self) -> Option<serde_json::Value> {
+        let s = self.stats;
+        Some(serde_json::json!({
+            "policy": "laser",
+            "high": s.high,
+            "low": s.low,
+            "at_parent": s.at_parent,
+            "stolen": s.stolen,
+            "filter_resets": s.resets,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::dp::ParentInfo;
+
+    fn unit(record: u32, parent: Option<(u64, u32)>, left: u64) -> DispatchUnit {
+        DispatchUnit {
+            kernel: record,
+            record,
+            group: false,
+            parent: parent.map(|(tb, sm)| ParentInfo {
+                kernel: 0,
+                tb,
+                warp: 0,
+                lane: 0,
+                sm,
+            }),
+            depth: parent.is_some() as u32,
+            left,
+            tbs: left,
+        }
+    }
+
+    #[test]
+    fn children_go_to_the_running_parent_cu_and_idle_cus_steal() {
+        let mut l = Laser::new(LaserConfig::default());
+        let mut free = [true; 3];
+        // host kernel 0 with 3 TBs: one per CU
+        let host = [unit(0, None, 3)];
+        for i in 0..3u64 {
+            let (u, s) = l
+                .select_unit(&host[..], 3, &mut |_, sm| free[sm], 0)
+                .expect("parent TB");
+            assert_eq!(u, 0);
+            free[s] = false;
+            l.on_dispatch(0, i, s, 0);
+        }
+        // TB 1 (on CU 1) launches kernel 1 with 2 TBs; CU 1 frees first
+        free[1] = true;
+        let units = [unit(1, Some((1, 1)), 2)];
+        let (_, s) = l.select_unit(&units, 3, &mut |_, sm| free[sm], 1).unwrap();
+        assert_eq!(s, 1, "bound to the parent WG's CU");
+        assert_eq!(l.stats().at_parent, 1);
+        free[1] = false;
+        // CU 0 frees: its CUQ is empty, it steals the second child TB
+        free[0] = true;
+        let units = [unit(1, Some((1, 1)), 1)];
+        let (_, s) = l.select_unit(&units, 3, &mut |_, sm| free[sm], 2).unwrap();
+        assert_eq!((s, l.stats().stolen), (0, 1));
+        assert_eq!(l.stats().high, 1, "warm-up child is high priority");
+    }
+}

@@ -1,0 +1,127 @@
+//! Locality-aware TB dispatch end to end (issue #32): LaPerm's schemes and LASER
+//! run the shipped dynamic-parallelism workloads under CDP and DTBL without engine
+//! changes, do the same work as round-robin, and place children where they say;
+//! the tagged trace of a run feeds the reuse analysis.
+
+use std::sync::Arc;
+use weft_memsim::config::MachineConfig;
+use weft_memsim::gpu::config::TbSchedKind;
+use weft_memsim::gpu::dp::DpMode;
+use weft_memsim::gpu::reuse::{characterise, Recorder, Trace};
+use weft_memsim::gpu::workload::{self, Workload};
+use weft_memsim::gpu::{GpuOptions, GpuSim, GpuStats};
+
+fn small(app: &str) -> Arc<Workload> {
+    let text = workload::builtin_text(app)
+        .unwrap()
+        .replace("scale = 14, edges = 131072", "scale = 9, edges = 4096")
+        .replace("cdp_threshold = 128", "cdp_threshold = 24");
+    Arc::new(workload::parse(&text, app).unwrap())
+}
+
+fn sim(wl: &Arc<Workload>, dp: &str, tb: &str) -> GpuSim<weft_memsim::dram_backend::DdrBackend> {
+    let cfg = MachineConfig::preset("k20c-dtbl").unwrap();
+    let opts = GpuOptions {
+        dp: Some(DpMode::parse(dp).unwrap()),
+        tb_sched: Some(TbSchedKind::parse(tb).unwrap()),
+        seed: 1,
+        ..Default::default()
+    };
+    GpuSim::build(&cfg, wl.clone(), &opts).unwrap()
+}
+
+fn run(wl: &Arc<Workload>, dp: &str, tb: &str) -> (GpuStats, u64) {
+    let mut s = sim(wl, dp, tb);
+    let st = s.run(|_| {}).unwrap();
+    (st, s.lane_mem_ops())
+}
+
+/// Share of child TBs dispatched to the SM their direct parent ran on.
+fn at_parent_sm(s: &GpuSim<weft_memsim::dram_backend::DdrBackend>) -> (usize, usize) {
+    let ks = s.kernels();
+    let mut n = (0, 0);
+    for d in s.dispatches() {
+        if let Some(p) = ks[d.kernel as usize].parent {
+            n.1 += 1;
+            n.0 += (p.sm == d.sm) as usize;
+        }
+    }
+    n
+}
+
+#[test]
+fn every_policy_does_the_same_work_under_cdp_and_dtbl() {
+    let wl = small("bfs");
+    for dp in ["cdp", "dtbl"] {
+        let (rr, work) = run(&wl, dp, "rr");
+        for tb in ["tb-pri", "smx-bind", "adaptive-bind", "laser"] {
+            let (st, w) = run(&wl, dp, tb);
+            assert_eq!(w, work, "{tb} under {dp}");
+            assert_eq!(
+                st.warp_instructions, rr.warp_instructions,
+                "{tb} under {dp}"
+            );
+            assert_eq!(st.tb_scheduler, tb);
+        }
+    }
+}
+
+#[test]
+fn smx_bind_keeps_children_home_adaptive_bind_steals_the_rest() {
+    let wl = small("sssp");
+    for dp in ["cdp", "dtbl"] {
+        let mut s = sim(&wl, dp, "smx-bind");
+        s.run(|_| {}).unwrap();
+        let (at, all) = at_parent_sm(&s);
+        assert!(all > 0, "{dp}: children were launched");
+        assert_eq!(at, all, "{dp}: SMX-Bind never moves a child");
+        let mut a = sim(&wl, dp, "adaptive-bind");
+        a.run(|_| {}).unwrap();
+        let (aat, aall) = at_parent_sm(&a);
+        // Adaptive-Bind: a child runs at its parent's SM exactly when it came
+        // from that SM's own queue; every other child was stolen
+        let c = a.tb_policy_report().unwrap();
+        let (bound, stolen) = (c["bound"].as_u64().unwrap(), c["stolen"].as_u64().unwrap());
+        assert_eq!(bound as usize, aat, "{dp}");
+        assert_eq!((bound + stolen) as usize, aall, "{dp}");
+        assert!(
+            bound > 0 && stolen > 0,
+            "{dp}: {bound} bound, {stolen} stolen"
+        );
+    }
+}
+
+#[test]
+fn policies_are_deterministic() {
+    let wl = small("clr");
+    for tb in ["adaptive-bind", "laser"] {
+        let a = serde_json::to_string(&run(&wl, "dtbl", tb).0).unwrap();
+        let b = serde_json::to_string(&run(&wl, "dtbl", tb).0).unwrap();
+        assert_eq!(a, b, "{tb}");
+    }
+}
+
+#[test]
+fn tagged_trace_gives_reuse_ratios_with_parents() {
+    let wl = small("bfs");
+    let mut s = sim(&wl, "cdp", "rr");
+    let rec = Recorder::default();
+    s.set_l1_hook(Box::new(rec.clone()));
+    s.run(|_| {}).unwrap();
+    let ev = rec.events.lock().unwrap();
+    let t = Trace::tag(&ev, s.dispatches(), s.kernels(), false);
+    assert_eq!(t.accesses.len(), ev.len());
+    let r = characterise(&t, 256, 12288);
+    assert!(r.kernel_parent_child.n > 0, "child kernels with parents");
+    assert!(r.laperm.parents > 0);
+    for x in [
+        r.laperm.parent_child,
+        r.laperm.child_sibling,
+        r.aggregate.self_kernel,
+        r.kernel_parent_child.mean,
+    ] {
+        assert!((0.0..=1.0).contains(&x));
+    }
+    // a BFS child reads the CSR segment its parent located: some parent-child reuse
+    assert!(r.aggregate.parent_child > 0.0);
+}
