@@ -35,8 +35,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
-    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp"])]
+    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; ipaws: GTO, LRR and
+    /// iPAWS on the iPAWS workloads, written to DIR/ipaws/, without ipaws-ind with
+    /// --quick or --tiny).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "ipaws"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -114,7 +116,7 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
-            .filter(|s| *s != "dp")
+            .filter(|s| *s != "dp" && *s != "ipaws")
             .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
             .collect();
     }
@@ -159,6 +161,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             println!("report: {}", out.join("dp.md").display());
         }
         if args.study.iter().all(|s| s == "dp") {
+            return Ok(());
+        }
+    }
+    if args.study.iter().any(|s| s == "ipaws") {
+        let out = args.out.join("ipaws");
+        let mut o = if args.quick || args.tiny {
+            eval::gpu_ipaws::IpawsStudyOptions::quick(&out)
+        } else {
+            eval::gpu_ipaws::IpawsStudyOptions::full(&out)
+        };
+        o.verbose = !args.quiet && !args.json;
+        let s = eval::gpu_ipaws::run(&o).map_err(|e| anyhow::anyhow!("ipaws study: {e}"))?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&s)?);
+        } else {
+            print!("{}", eval::gpu_ipaws::report(&s));
+            println!("report: {}", out.join("ipaws.md").display());
+        }
+        if args.study.iter().all(|s| s == "dp" || s == "ipaws") {
             return Ok(());
         }
     }

@@ -8,6 +8,7 @@ mod dram_thread;
 mod golden;
 mod gpu;
 mod gpu_dp;
+mod gpu_ipaws;
 mod gpu_workload;
 mod hostile;
 mod manycore_golden;

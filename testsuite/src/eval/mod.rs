@@ -20,6 +20,7 @@ pub mod backend;
 pub mod cache;
 pub mod engine;
 pub mod gpu_dp;
+pub mod gpu_ipaws;
 pub mod honesty;
 pub mod interrupt;
 pub mod machine;
