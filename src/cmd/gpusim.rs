@@ -233,7 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The L1 access breakdown per kernel: counts and shares, ONE and ALL.
-pub fn breakdown_json(b: &[weft_memsim::gpu::warpsched::locality::KernelBreakdown]) -> serde_json::Value {
+pub fn breakdown_json(
+    b: &[weft_memsim::gpu::warpsched::locality::KernelBreakdown],
+) -> serde_json::Value {
     use weft_memsim::gpu::warpsched::locality::{Counts, CATEGORIES};
     let side = |c: &Counts| {
         let mut m = serde_json::Map::new();

@@ -184,7 +184,10 @@ pub fn warp_schedulers(
     g: &GpuConfig,
     sm: u32,
     ctx: &WarpSchedCtx,
-) -> (Vec<Box<dyn WarpScheduler>>, Option<Box<dyn warpsched::L1Probe>>) {
+) -> (
+    Vec<Box<dyn WarpScheduler>>,
+    Option<Box<dyn warpsched::L1Probe>>,
+) {
     let n = g.schedulers_per_sm.max(1);
     match warp_scheduler(g.warp_scheduler, g.two_level_group) {
         Some(_) => (

@@ -85,7 +85,10 @@ pub const SCHEDULERS: [&str; 6] = ["gto", "lrr", "ipaws", "ipaws-ind", "ccws", "
 pub const PAPER: [(&str, f64); 5] = [
     ("GTO speedup over LRR, GF workloads (average)", 1.60),
     ("LRR speedup over GTO, RF workloads (average)", 1.43),
-    ("iPAWS / better of GTO and LRR, all workloads (average)", 0.98),
+    (
+        "iPAWS / better of GTO and LRR, all workloads (average)",
+        0.98,
+    ),
     ("iPAWS speedup over LRR, GF workloads (average)", 1.38),
     ("iPAWS-CCWS speedup over CCWS, RF workloads (average)", 1.40),
 ];
@@ -364,7 +367,10 @@ fn share(c: &Counts, i: usize) -> f64 {
 /// The Markdown report.
 pub fn report(s: &IpawsStudy) -> String {
     let mut r = String::new();
-    let _ = writeln!(r, "# iPAWS warp-scheduling study (`weft eval --study ipaws`)\n");
+    let _ = writeln!(
+        r,
+        "# iPAWS warp-scheduling study (`weft eval --study ipaws`)\n"
+    );
     let _ = writeln!(
         r,
         "Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`:"
@@ -497,7 +503,9 @@ pub fn plot(s: &IpawsStudy) -> String {
     );
     let y1 = h - h / top;
     let _ = writeln!(o, "<line x1=\"40\" x2=\"{w}\" y1=\"{y1:.1}\" y2=\"{y1:.1}\" stroke=\"gray\" stroke-dasharray=\"3\"/><text x=\"2\" y=\"{y1:.1}\">GTO</text>");
-    let colours = ["#888", "#d62728", "#1f77b4", "#9ecae1", "#2ca02c", "#98df8a"];
+    let colours = [
+        "#888", "#d62728", "#1f77b4", "#9ecae1", "#2ca02c", "#98df8a",
+    ];
     for (bi, b) in s.benches.iter().enumerate() {
         let x0 = 50.0 + bi as f64 * group;
         for (si, v) in vals[bi].iter().enumerate() {

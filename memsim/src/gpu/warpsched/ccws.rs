@@ -200,7 +200,12 @@ mod tests {
         for w in 0..4 {
             s.on_warp_start(info(w, 100 + w), 0);
         }
-        let all: Vec<Cand> = (0..4).map(|w| Cand { slot: w, age: w as u64 }).collect();
+        let all: Vec<Cand> = (0..4)
+            .map(|w| Cand {
+                slot: w,
+                age: w as u64,
+            })
+            .collect();
         let mut r = all.clone();
         s.throttle(&mut r);
         assert_eq!(r.len(), 4);

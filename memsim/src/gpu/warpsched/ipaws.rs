@@ -142,10 +142,7 @@ impl IpawsShared {
     /// The decision published for `kernel`: (SM, shape).
     fn decision(&self, kernel: u32) -> Option<(u32, Shape)> {
         let b = self.board.borrow();
-        b.decided
-            .iter()
-            .find(|d| d.0 == kernel)
-            .map(|d| (d.1, d.2))
+        b.decided.iter().find(|d| d.0 == kernel).map(|d| (d.1, d.2))
     }
 
     fn publish(&self, kernel: u32, sm: u32, shape: Shape) {
@@ -314,7 +311,11 @@ pub struct Ipaws {
 impl Ipaws {
     /// A scheduler on `core`, sharing `shared` with the other SMs, with the
     /// greedy scheduler `greedy`.
-    pub fn new(core: Rc<RefCell<Core>>, shared: IpawsShared, greedy: Box<dyn WarpScheduler>) -> Self {
+    pub fn new(
+        core: Rc<RefCell<Core>>,
+        shared: IpawsShared,
+        greedy: Box<dyn WarpScheduler>,
+    ) -> Self {
         Ipaws {
             core,
             shared,
@@ -672,7 +673,7 @@ mod tests {
         assert_eq!(r.stall, vec![0, 0, 4, 0]);
         assert_eq!(r.verdict.map(|v| v.woi), Some(3));
         assert_eq!(r.phase, Phase::Gto); // 56 < 3 * 50 / 2
-        // a warp of a kernel with a known decision skips Adapt
+                                         // a warp of a kernel with a known decision skips Adapt
         s1.on_warp_start(info(9, 40, 1), t);
         assert_eq!(phase(&sh, 1, 1).phase, Phase::Gto);
         assert_eq!(phase(&sh, 1, 1).adapt_end, None);
