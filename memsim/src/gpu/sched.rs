@@ -180,14 +180,7 @@ pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Option<Box<dyn WarpSchedu
 /// The `g.schedulers_per_sm` warp schedulers of SM `sm`: the basic policies one
 /// each; the meta-policies (iPAWS, CCWS) share per-SM state between them and
 /// GPU-wide state through `ctx`, and may come with a probe for the SM's L1.
-pub fn warp_schedulers(
-    g: &GpuConfig,
-    sm: u32,
-    ctx: &WarpSchedCtx,
-) -> (
-    Vec<Box<dyn WarpScheduler>>,
-    Option<Box<dyn warpsched::L1Probe>>,
-) {
+pub fn warp_schedulers(g: &GpuConfig, sm: u32, ctx: &WarpSchedCtx) -> warpsched::SmSchedulers {
     let n = g.schedulers_per_sm.max(1);
     match warp_scheduler(g.warp_scheduler, g.two_level_group) {
         Some(_) => (

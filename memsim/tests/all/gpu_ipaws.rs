@@ -8,7 +8,7 @@ use weft_memsim::gpu::workload;
 use weft_memsim::gpu::{GpuOptions, GpuSim, GpuStats};
 
 /// `gtx480-ipaws` with `sms` SMs.
-fn machine(sms: usize) -> MachineConfig {
+fn machine(sms: u32) -> MachineConfig {
     let mut m = MachineConfig::preset("gtx480-ipaws").unwrap();
     m.core.count = sms;
     m

@@ -26,6 +26,9 @@ pub trait L1Probe {
     fn on_evict(&mut self, line: u64, warp: u32);
 }
 
+/// The warp schedulers of one SM and the probe of its L1, if they need one.
+pub type SmSchedulers = (Vec<Box<dyn WarpScheduler>>, Option<Box<dyn L1Probe>>);
+
 /// GPU-wide state of the meta-policies (one per simulated GPU).
 #[derive(Clone, Debug, Default)]
 pub struct WarpSchedCtx {
@@ -128,12 +131,7 @@ impl WarpSchedCtx {
 }
 
 /// The `n` schedulers of SM `sm` for a meta-policy `k`, and their L1 probe.
-pub fn schedulers(
-    k: WarpSchedKind,
-    sm: u32,
-    n: u32,
-    ctx: &WarpSchedCtx,
-) -> (Vec<Box<dyn WarpScheduler>>, Option<Box<dyn L1Probe>>) {
+pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSchedulers {
     let gtos = || {
         (0..n)
             .map(|_| Box::new(super::sched::Gto::default()) as Box<dyn WarpScheduler>)
