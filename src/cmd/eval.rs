@@ -37,9 +37,11 @@ pub struct Args {
     pub json: bool,
     /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
     /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; gpu-sched: LaPerm and
-    /// LASER TB scheduling, written to DIR/gpu-sched/; tbm: the GPU thread-block
-    /// management study, DIR/tbm/, smaller with --quick or --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "gpu-sched", "tbm"])]
+    /// LASER TB scheduling, written to DIR/gpu-sched/; ipaws: GTO, LRR and iPAWS on
+    /// the iPAWS workloads, DIR/ipaws/, without ipaws-ind with --quick or --tiny;
+    /// tbm: the GPU thread-block management study, DIR/tbm/, smaller with --quick or
+    /// --tiny).
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "gpu-sched", "ipaws", "tbm"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -88,7 +90,7 @@ pub struct Args {
 
 /// Builds the harness options from the arguments.
 /// The GPU studies: each runs on its own and writes under DIR/<name>/.
-pub const GPU_STUDIES: &[&str] = &["dp", "gpu-sched", "tbm"];
+pub const GPU_STUDIES: &[&str] = &["dp", "gpu-sched", "ipaws", "tbm"];
 
 pub fn options(args: &Args) -> EvalOptions {
     let mut o = if args.quick || args.tiny {
@@ -196,6 +198,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         super::gpusim_tbm::study(&out, args.quick || args.tiny, args.quiet, args.json)?;
     }
     gpu_sched(&args)?;
+    if args.study.iter().any(|s| s == "ipaws") {
+        let out = args.out.join("ipaws");
+        let mut o = if args.quick || args.tiny {
+            eval::gpu_ipaws::IpawsStudyOptions::quick(&out)
+        } else {
+            eval::gpu_ipaws::IpawsStudyOptions::full(&out)
+        };
+        o.verbose = !args.quiet && !args.json;
+        let s = eval::gpu_ipaws::run(&o).map_err(|e| anyhow::anyhow!("ipaws study: {e}"))?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&s)?);
+        } else {
+            print!("{}", eval::gpu_ipaws::report(&s));
+            println!("report: {}", out.join("ipaws.md").display());
+        }
+    }
     if !args.study.is_empty() && args.study.iter().all(|s| GPU_STUDIES.contains(&s.as_str())) {
         return Ok(());
     }

@@ -21,6 +21,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine v100-fgtb --app bfs --tb-manage fine-grained   # FGTB TB management
   weft gpusim --app bfs --dp dtbl --tb-sched adaptive-bind        # LaPerm under DTBL
   weft gpusim reuse --app bfs --dp cdp --out r                    # reuse characterisation
+  weft gpusim --machine gtx480-ipaws --workload memsim/workloads/ipaws/sc.toml --warp-sched ipaws --l1-breakdown --json
 
 Machines (GPU presets): k20c-dtbl, k20-spawn, gtx480-ipaws, v100-fgtb, or a TOML file with a
 [gpu] table. Shipped apps: bfs, sssp, clr, spmv, stencil2d, matmul, kmeans, stream. Graphs: Matrix
@@ -40,9 +41,22 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
-    /// Warp scheduler: lrr | gto | two-level (default: the machine's).
+    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws
+    /// (default: the machine's). `ipaws` adapts between GTO and LRR per kernel on
+    /// the first SM's decision, `ipaws-ind` on each SM's own, `ipaws-ccws` between
+    /// CCWS and LRR (docs/gpu-ipaws.md).
     #[arg(long, value_name = "POLICY")]
     pub warp_sched: Option<String>,
+    /// iPAWS's instruction-issue stall counter: greedy (cycles a warp is the
+    /// greedy warp and stalled; default) or walk (stalled warps GTO's walk reaches
+    /// before the issuing warp).
+    #[arg(long, value_name = "greedy|walk", value_parser = ["greedy", "walk"])]
+    pub ipaws_stall: Option<String>,
+    /// Collect the L1 access breakdown per kernel (intra-/inter-warp hits and
+    /// misses, cold misses; until the first warp ends and over the kernel): the
+    /// JSON gets `l1_breakdown`.
+    #[arg(long)]
+    pub l1_breakdown: bool,
     /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm) or
     /// laser (default: the machine's).
     #[arg(long, value_name = "POLICY")]
@@ -120,7 +134,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             WarpSchedKind::parse(s).ok_or_else(|| {
-                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto or two-level)")
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws or ipaws-ccws)")
             })
         })
         .transpose()?;
@@ -179,6 +193,13 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     });
     let t0 = std::time::Instant::now();
     let mut sim = GpuSim::build(&machine, wl, &opts)?;
+    if args.ipaws_stall.as_deref() == Some("walk") {
+        sim.warp_sched_ctx()
+            .set_stall_counting(weft_memsim::gpu::warpsched::ipaws::StallCounting::Walk);
+    }
+    if args.l1_breakdown {
+        sim.enable_l1_breakdown();
+    }
     let stats = sim.run(|n| {
         if let Some(b) = &bar {
             b.set_message(format!("{n} warp instructions"));
@@ -190,11 +211,21 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     let dp = sim.dp_stats();
+    let ipaws = sim.warp_sched_ctx().ipaws_report();
+    let breakdown = args.l1_breakdown.then(|| sim.l1_breakdown());
     if args.json {
         let mut v = serde_json::to_value(&stats)?;
-        if let (Some(d), Some(o)) = (&dp, v.as_object_mut()) {
-            o.insert("dp".into(), serde_json::to_value(d)?);
-            o.insert("lane_mem_ops".into(), sim.lane_mem_ops().into());
+        if let Some(o) = v.as_object_mut() {
+            if let Some(d) = &dp {
+                o.insert("dp".into(), serde_json::to_value(d)?);
+                o.insert("lane_mem_ops".into(), sim.lane_mem_ops().into());
+            }
+            if let Some(r) = &ipaws {
+                o.insert("ipaws".into(), serde_json::to_value(r)?);
+            }
+            if let Some(b) = &breakdown {
+                o.insert("l1_breakdown".into(), breakdown_json(b));
+            }
         }
         if let (Some(r), Some(o)) = (sim.tb_manage_report(), v.as_object_mut()) {
             o.insert("tb_manage".into(), serde_json::to_value(r)?);
@@ -214,8 +245,57 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         if let Some(r) = sim.tb_manage_report() {
             super::gpusim_tbm::print(&r);
         }
+        if let Some(r) = &ipaws {
+            for k in &r.kernels {
+                println!(
+                    "ipaws kernel {:<3}   {} (SM {:?}: WOI {} of {}, DoC {:.2}); adapt {:.1}%, recover {:.1}% of SM-cycles",
+                    k.kernel,
+                    k.choice,
+                    k.decided_by,
+                    k.woi,
+                    k.warps,
+                    k.doc,
+                    100.0 * k.adapt_share,
+                    100.0 * k.recover_share
+                );
+            }
+        }
+        if let Some(b) = &breakdown {
+            for (k, kb) in b.iter().enumerate() {
+                let f = |c: &weft_memsim::gpu::warpsched::locality::Counts| {
+                    c.shares()
+                        .iter()
+                        .map(|(n, x)| format!("{n} {x:.3}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                println!("l1 kernel {k:<3} ONE  {}", f(&kb.one));
+                println!("l1 kernel {k:<3} ALL  {}", f(&kb.all));
+            }
+        }
     }
     Ok(())
+}
+
+/// The L1 access breakdown per kernel: counts and shares, ONE and ALL.
+pub fn breakdown_json(
+    b: &[weft_memsim::gpu::warpsched::locality::KernelBreakdown],
+) -> serde_json::Value {
+    use weft_memsim::gpu::warpsched::locality::{Counts, CATEGORIES};
+    let side = |c: &Counts| {
+        let mut m = serde_json::Map::new();
+        for (name, n) in CATEGORIES.iter().zip(c.n) {
+            m.insert((*name).into(), n.into());
+        }
+        m.insert("reads".into(), c.total().into());
+        serde_json::Value::Object(m)
+    };
+    serde_json::Value::Array(
+        b.iter()
+            .enumerate()
+            .map(|(k, kb)| serde_json::json!({"kernel": k, "one": side(&kb.one), "all": side(&kb.all)}))
+            .collect(),
+    )
 }
 
 fn print_dp(d: &DpStats, work: u64) {

@@ -28,16 +28,43 @@ pub enum WarpSchedKind {
     Gto,
     /// Two-level: warps in fetch groups, GTO across groups, round-robin inside.
     TwoLevel,
+    /// iPAWS (digest §5.1): Adapt under GTO, classify the issue pattern, then GTO,
+    /// or Recover and LRR; per kernel, the first SM's decision for every SM.
+    Ipaws,
+    /// iPAWS with every SM deciding alone (`iPAWS_ind_cores`; the pCKE variant).
+    IpawsInd,
+    /// CCWS: GTO with lost-locality throttling (victim tag arrays; digest §5.2).
+    Ccws,
+    /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
+    IpawsCcws,
 }
 
 impl WarpSchedKind {
-    /// Parses `lrr`, `gto` or `two-level`.
+    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws` or
+    /// `ipaws-ccws`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
             "gto" => Some(Self::Gto),
             "two-level" => Some(Self::TwoLevel),
+            "ipaws" => Some(Self::Ipaws),
+            "ipaws-ind" => Some(Self::IpawsInd),
+            "ccws" => Some(Self::Ccws),
+            "ipaws-ccws" => Some(Self::IpawsCcws),
             _ => None,
+        }
+    }
+
+    /// The name `parse` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Lrr => "lrr",
+            Self::Gto => "gto",
+            Self::TwoLevel => "two-level",
+            Self::Ipaws => "ipaws",
+            Self::IpawsInd => "ipaws-ind",
+            Self::Ccws => "ccws",
+            Self::IpawsCcws => "ipaws-ccws",
         }
     }
 }
@@ -323,11 +350,7 @@ impl Default for GpuConfig {
 impl GpuConfig {
     /// Name of the warp scheduler.
     pub fn warp_scheduler_name(&self) -> &'static str {
-        match self.warp_scheduler {
-            WarpSchedKind::Lrr => "lrr",
-            WarpSchedKind::Gto => "gto",
-            WarpSchedKind::TwoLevel => "two-level",
-        }
+        self.warp_scheduler.name()
     }
 
     /// Warps resident per SM at most.

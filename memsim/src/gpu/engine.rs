@@ -137,6 +137,8 @@ pub struct GpuSim<D: DramBackend> {
     stream_app: Vec<u32>,
     /// FGTB's TB scheduler state (with `tb_manage`).
     tbm: Option<Box<super::fgtb::manager::Manager>>,
+    /// State the warp schedulers share across SMs (iPAWS's decisions).
+    warp_ctx: super::warpsched::WarpSchedCtx,
 }
 
 impl GpuSim<DdrBackend> {
@@ -272,10 +274,14 @@ impl<D: DramBackend> GpuSim<D> {
                 cfg.core.freq_mhz,
             ))
         });
+        let warp_ctx = super::warpsched::WarpSchedCtx::default();
         let mut sim = GpuSim {
             tbm,
             machine: cfg.name.clone(),
-            sms: (0..cfg.core.count).map(|i| Sm::new(i, p.clone())).collect(),
+            sms: (0..cfg.core.count)
+                .map(|i| Sm::with_ctx(i, p.clone(), &warp_ctx))
+                .collect(),
+            warp_ctx,
             fe,
             policy: tb_policy(
                 g.tb_scheduler,
@@ -314,6 +320,37 @@ impl<D: DramBackend> GpuSim<D> {
             Some(m) => Box::new(super::tbsched::Tee(m, h)),
             None => h,
         });
+    }
+
+    /// The warp schedulers' shared state (iPAWS's report and settings).
+    pub fn warp_sched_ctx(&self) -> &super::warpsched::WarpSchedCtx {
+        &self.warp_ctx
+    }
+
+    /// Switches on every SM's L1 access breakdown (iPAWS Fig. 4 / 20).
+    pub fn enable_l1_breakdown(&mut self) {
+        for s in &mut self.sms {
+            s.l1_mut().breakdown = Some(Box::default());
+        }
+    }
+
+    /// The L1 access breakdown per kernel instance, summed over the SMs (empty
+    /// unless enabled).
+    pub fn l1_breakdown(&self) -> Vec<super::warpsched::locality::KernelBreakdown> {
+        let mut out: Vec<super::warpsched::locality::KernelBreakdown> = Vec::new();
+        for s in &self.sms {
+            if let Some(b) = &s.l1().breakdown {
+                if out.len() < b.kernels.len() {
+                    out.resize(b.kernels.len(), Default::default());
+                }
+                for (o, k) in out.iter_mut().zip(&b.kernels) {
+                    o.one.add(&k.one);
+                    o.all.add(&k.all);
+                    o.frozen |= k.frozen;
+                }
+            }
+        }
+        out
     }
 
     /// Takes the L1 access hook back.

@@ -112,6 +112,10 @@ pub struct L1 {
     per_kernel: Vec<[u64; 2]>,
     /// Counters.
     pub c: L1Counters,
+    /// The iPAWS / CCWS access breakdown, when switched on (`None`: no cost).
+    pub breakdown: Option<Box<crate::gpu::warpsched::locality::Breakdown>>,
+    /// A warp scheduler's probe of misses and evictions (CCWS's victim tags).
+    pub probe: Option<Box<dyn crate::gpu::warpsched::L1Probe>>,
 }
 
 impl L1 {
@@ -129,6 +133,8 @@ impl L1 {
             targets: targets.max(1) as usize,
             per_kernel: Vec::new(),
             c: L1Counters::default(),
+            breakdown: None,
+            probe: None,
         }
     }
 
@@ -172,6 +178,9 @@ impl L1 {
             match self.alloc(line, true, waiter) {
                 Some(id) => {
                     self.c.misses += 1;
+                    if let Some(p) = &mut self.probe {
+                        p.on_miss(line, who.warp);
+                    }
                     Lookup::Miss(id)
                 }
                 None => {
@@ -187,6 +196,16 @@ impl L1 {
             }
             self.per_kernel[k][0] += 1;
             self.per_kernel[k][1] += matches!(r, Lookup::Hit { .. }) as u64;
+            if let Some(b) = &mut self.breakdown {
+                use crate::gpu::warpsched::locality::Access;
+                let a = match r {
+                    Lookup::Hit { intra_warp: true } => Access::HitIntra,
+                    Lookup::Hit { .. } => Access::HitInter,
+                    Lookup::Merged(_) => Access::Merged,
+                    _ => Access::Miss,
+                };
+                b.record(line, who.warp, who.kernel, a);
+            }
         }
         // A refused lookup is retried: the hook sees the request once, when it is
         // served.
@@ -258,7 +277,10 @@ impl L1 {
         let (line, fill) = (m.line, m.fill);
         self.fill_keys[id as usize] = NO_LINE;
         if fill {
-            let (slot, _victim) = self.array.insert(line);
+            let (slot, victim) = self.array.insert(line);
+            if let (Some(p), Some(v)) = (&mut self.probe, victim) {
+                p.on_evict(v.line, self.owners[slot].warp);
+            }
             self.owners[slot] = who;
         }
         self.free.push(id);

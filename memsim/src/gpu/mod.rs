@@ -4,7 +4,8 @@
 //! Units, one module each: machine parameters ([`config`]), SM resources and
 //! admission ([`sm`]), warp context and SIMT stack ([`warp`]), flattened kernel
 //! code ([`code`]), coalescer ([`coalesce`]), L1D ([`l1`]), the SM pipeline
-//! ([`smcore`]), warp and TB scheduling policies ([`sched`]), the front end
+//! ([`smcore`]), warp and TB scheduling policies ([`sched`]) and the warp
+//! meta-policies with their locality statistics ([`warpsched`]), the front end
 //! ([`frontend`]), the run loop ([`engine`]) and the statistics ([`stats`]).
 //! L1 misses go through [`crate::system::MemorySystem`] (L2 slices = LLC banks,
 //! crossbar, memory controllers, DRAM), the same code the CPU studies use.
@@ -24,6 +25,7 @@ pub mod smcore;
 pub mod stats;
 pub mod tbsched;
 pub mod warp;
+pub mod warpsched;
 pub mod workload;
 
 pub use engine::{Dispatch, GpuOptions, GpuSim};

@@ -6,11 +6,16 @@
 //! A warp scheduler sees the warps that can issue this cycle, as candidates in
 //! warp-slot order with their age (launch order, smaller = older), and picks one;
 //! it is told which warp issued. The engine knows no policy; iPAWS-style
-//! meta-policies wrap these.
+//! meta-policies wrap these (`super::warpsched`). Their extra inputs are default
+//! methods that LRR, GTO and two-level ignore: warp starts and exits, and, only for
+//! a scheduler that [`WarpScheduler::observes`], each step's stalled and
+//! barrier-waiting warps (the SM collects them only then, so the other policies
+//! pay nothing and behave exactly as before).
 
-use super::config::{TbSchedKind, WarpSchedKind};
+use super::config::{GpuConfig, TbSchedKind, WarpSchedKind};
 use super::dp::ParentInfo;
 use super::l1::L1Observer;
+use super::warpsched::{self, WarpSchedCtx};
 
 /// A warp that can issue now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +26,19 @@ pub struct Cand {
     pub age: u64,
 }
 
+/// A warp as the start and exit notifications name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpInfo {
+    /// Warp slot on the SM.
+    pub slot: u32,
+    /// Age: dynamic warp id, smaller = launched earlier.
+    pub age: u64,
+    /// Kernel instance.
+    pub kernel: u32,
+    /// Global warp id (the L1's owner tag).
+    pub gid: u32,
+}
+
 /// A warp issue policy (one instance per scheduler of an SM).
 pub trait WarpScheduler {
     /// Policy name.
@@ -29,6 +47,28 @@ pub trait WarpScheduler {
     fn pick(&mut self, ready: &[Cand]) -> usize;
     /// Warp `slot` issued.
     fn on_issue(&mut self, slot: u32);
+    /// Whether the SM reports every step through [`WarpScheduler::on_step`].
+    /// Default `false`: the SM collects nothing.
+    fn observes(&self) -> bool {
+        false
+    }
+    /// One step of this scheduler at cycle `t` (only if it [`observes`]): the
+    /// warps whose next instruction could not issue (scoreboard, memory, unit
+    /// busy, LSU full), the warps waiting at a barrier, and the warp that issued
+    /// (`None`: nothing issued). Cycles the SM skipped had no issue.
+    ///
+    /// [`observes`]: WarpScheduler::observes
+    fn on_step(&mut self, _t: u64, _stalled: &[Cand], _at_bar: &[Cand], _issued: Option<Cand>) {}
+    /// Removes the warps that may not issue this step (only if it [`observes`];
+    /// called before [`WarpScheduler::pick`]). When it removes every ready warp,
+    /// nothing issues and the SM looks again next cycle.
+    ///
+    /// [`observes`]: WarpScheduler::observes
+    fn throttle(&mut self, _ready: &mut Vec<Cand>) {}
+    /// A warp of this scheduler was created at cycle `t`.
+    fn on_warp_start(&mut self, _w: WarpInfo, _t: u64) {}
+    /// A warp of this scheduler finished (its last instruction issued) at `t`.
+    fn on_warp_exit(&mut self, _w: WarpInfo, _t: u64) {}
 }
 
 /// Loose round-robin: the first ready warp after the one that issued last.
@@ -129,12 +169,30 @@ impl WarpScheduler for TwoLevel {
     }
 }
 
-/// A warp scheduler of kind `k`.
-pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Box<dyn WarpScheduler> {
-    match k {
+/// A warp scheduler of a basic kind `k` (LRR, GTO, two-level); `None` for the
+/// meta-policies, which need the SM's other schedulers ([`warp_schedulers`]).
+pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Option<Box<dyn WarpScheduler>> {
+    Some(match k {
         WarpSchedKind::Lrr => Box::new(Lrr::default()),
         WarpSchedKind::Gto => Box::new(Gto::default()),
         WarpSchedKind::TwoLevel => Box::new(TwoLevel::new(group)),
+        _ => return None,
+    })
+}
+
+/// The `g.schedulers_per_sm` warp schedulers of SM `sm`: the basic policies one
+/// each; the meta-policies (iPAWS, CCWS) share per-SM state between them and
+/// GPU-wide state through `ctx`, and may come with a probe for the SM's L1.
+pub fn warp_schedulers(g: &GpuConfig, sm: u32, ctx: &WarpSchedCtx) -> warpsched::SmSchedulers {
+    let n = g.schedulers_per_sm.max(1);
+    match warp_scheduler(g.warp_scheduler, g.two_level_group) {
+        Some(_) => (
+            (0..n)
+                .filter_map(|_| warp_scheduler(g.warp_scheduler, g.two_level_group))
+                .collect(),
+            None,
+        ),
+        None => warpsched::schedulers(g.warp_scheduler, sm, n, ctx),
     }
 }
 

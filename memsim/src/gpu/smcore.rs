@@ -38,9 +38,10 @@ use super::code::{Code, Inst};
 use super::config::GpuConfig;
 use super::fgtb::monitor::TbCounters;
 use super::l1::{L1Observer, Owner, L1};
-use super::sched::{warp_scheduler, Cand, WarpScheduler};
+use super::sched::{warp_schedulers, Cand, WarpInfo, WarpScheduler};
 use super::sm::{SmResources, TbCost};
 use super::warp::{TbGeo, Warp, PENDING};
+use super::warpsched::WarpSchedCtx;
 use super::workload::{Space, Tables, UnitClass};
 use crate::cache::CacheGeometry;
 use crate::system::{Completion, DramBackend, MemorySystem};
@@ -212,6 +213,10 @@ pub struct Sm {
     n_live: usize,
     tbs: Vec<TbSlot>,
     scheds: Vec<Box<dyn WarpScheduler>>,
+    /// Per scheduler: it observes each step (stalled and barrier warps).
+    observe: Vec<bool>,
+    obs_stalled: Vec<Cand>,
+    obs_bar: Vec<Cand>,
     /// per scheduler: SP, SFU, DP free times
     fu_free: Vec<[u64; 3]>,
     lsu_free: u64,
@@ -251,8 +256,16 @@ const LOCAL_BASE: u64 = 0x7000_0000_0000;
 impl Sm {
     /// SM `id` with parameters `p`, warp schedulers of `sched`.
     pub fn new(id: u32, p: Arc<SmParams>) -> Self {
+        Self::with_ctx(id, p, &WarpSchedCtx::default())
+    }
+
+    /// SM `id` whose warp schedulers share GPU-wide state through `ctx`.
+    pub fn with_ctx(id: u32, p: Arc<SmParams>, ctx: &WarpSchedCtx) -> Self {
         let g = &p.g;
         let n = g.schedulers_per_sm as usize;
+        let (scheds, probe) = warp_schedulers(g, id, ctx);
+        let mut l1 = L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets);
+        l1.probe = probe;
         Sm {
             id,
             res: SmResources::default(),
@@ -262,13 +275,14 @@ impl Sm {
             live: vec![Vec::new(); n],
             n_live: 0,
             tbs: Vec::new(),
-            scheds: (0..n)
-                .map(|_| warp_scheduler(g.warp_scheduler, g.two_level_group))
-                .collect(),
+            observe: scheds.iter().map(|s| s.observes()).collect(),
+            obs_stalled: Vec::new(),
+            obs_bar: Vec::new(),
+            scheds,
             fu_free: vec![[0; 3]; n],
             lsu_free: 0,
             smem_free: 0,
-            l1: L1::new(id, p.l1, p.l1_mshrs, g.l1_mshr_targets),
+            l1,
             coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
             miss_q: VecDeque::new(),
             any_finished: false,
@@ -294,6 +308,11 @@ impl Sm {
     /// The L1D.
     pub fn l1(&self) -> &L1 {
         &self.l1
+    }
+
+    /// The L1D, mutably (to switch on its access breakdown).
+    pub fn l1_mut(&mut self) -> &mut L1 {
+        &mut self.l1
     }
 
     /// Hands a memory-side completion to the SM at its time.
@@ -399,6 +418,11 @@ impl Sm {
         for s in 0..n {
             let mut cands = std::mem::take(&mut self.cands);
             cands.clear();
+            let observe = self.observe[s as usize];
+            if observe {
+                self.obs_stalled.clear();
+                self.obs_bar.clear();
+            }
             let mut best: Option<(u64, Stall)> = None;
             for i in 0..self.live[s as usize].len() {
                 let ws = self.live[s as usize][i];
@@ -436,16 +460,32 @@ impl Sm {
                             best = Some((at, why));
                         }
                         wake = wake.min(at);
+                        if observe {
+                            self.observed(ws, why);
+                        }
                     }
+                }
+            }
+            if observe && !cands.is_empty() {
+                self.scheds[s as usize].throttle(&mut cands);
+                if cands.is_empty() {
+                    wake = wake.min(t + 1);
                 }
             }
             if cands.is_empty() {
                 let why = best.map_or(Stall::NoWarp, |b| b.1);
                 self.c.stalls[why as usize] += 1;
                 self.last_reason[s as usize] = why;
+                if observe {
+                    self.scheds[s as usize].on_step(t, &self.obs_stalled, &self.obs_bar, None);
+                }
             } else {
                 let i = self.scheds[s as usize].pick(&cands);
                 let ws = cands[i].slot;
+                if observe {
+                    let sched = &mut self.scheds[s as usize];
+                    sched.on_step(t, &self.obs_stalled, &self.obs_bar, Some(cands[i]));
+                }
                 self.scheds[s as usize].on_issue(ws);
                 self.issue(ws, s, t, kernels, tables, mem, exits, hook);
                 wake = wake.min(t + 1);
@@ -467,6 +507,19 @@ impl Sm {
             self.n_live = n_live;
         }
         self.wake = wake;
+    }
+
+    /// Files warp `ws`, which cannot issue for `why`, for an observing scheduler.
+    fn observed(&mut self, ws: u32, why: Stall) {
+        let c = Cand {
+            slot: ws,
+            age: self.warps[ws as usize].age,
+        };
+        match why {
+            Stall::Barrier => self.obs_bar.push(c),
+            Stall::NoWarp => {}
+            _ => self.obs_stalled.push(c),
+        }
     }
 
     /// Runs the free instructions of warp `ws` and says whether its next
@@ -755,6 +808,16 @@ impl Sm {
         let w = &mut self.warps[ws as usize];
         w.normalize();
         if w.finished {
+            let info = WarpInfo {
+                slot: ws,
+                age: w.age,
+                kernel,
+                gid: w.gid,
+            };
+            self.scheds[s as usize].on_warp_exit(info, t);
+            if let Some(b) = &mut self.l1.breakdown {
+                b.first_warp_done(kernel);
+            }
             self.any_finished = true;
             let tb = &mut self.tbs[tbi];
             tb.live -= 1;

@@ -10,6 +10,7 @@ mod gpu;
 mod gpu_core;
 mod gpu_dp;
 mod gpu_fgtb;
+mod gpu_ipaws;
 mod gpu_sched;
 mod gpu_workload;
 mod hostile;

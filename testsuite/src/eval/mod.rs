@@ -20,6 +20,7 @@ pub mod backend;
 pub mod cache;
 pub mod engine;
 pub mod gpu_dp;
+pub mod gpu_ipaws;
 pub mod gpu_sched;
 pub mod gpu_tbm;
 pub mod honesty;

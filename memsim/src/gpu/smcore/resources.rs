@@ -130,6 +130,13 @@ impl Sm {
             warps.push(ws);
             let nsch = self.live.len() as u32;
             self.live[(ws % nsch) as usize].push(ws);
+            let info = super::WarpInfo {
+                slot: ws,
+                age: age0 + w as u64,
+                kernel: k.id,
+                gid,
+            };
+            self.scheds[(ws % nsch) as usize].on_warp_start(info, t);
             self.n_live += 1;
         }
         for l in &mut self.live {
