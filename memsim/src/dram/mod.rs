@@ -160,9 +160,8 @@ pub struct DramSystem {
     /// Apply idle controllers' refreshes in closed form (off only to test it
     /// against stepping).
     idle_skip: bool,
-    /// Shortest advance over which a controller can skip a refresh: one
-    /// refresh interval per rank (the last refresh of each rank is stepped)
-    /// after the first, plus the quiet step after it.
+    /// Shortest advance over which a controller can skip refreshes: two
+    /// refresh intervals minus the first one's wait, plus its quiet step.
     skip_span: u64,
     /// Idle stretches skipped in closed form.
     idle_skips: u64,
@@ -183,9 +182,7 @@ impl DramSystem {
             ctrls,
             now: 0,
             idle_skip: true,
-            skip_span: (u64::from(cfg.timing.tREFI) / u64::from(cfg.ranks.max(1))).max(1)
-                * u64::from(cfg.ranks.max(1))
-                + 2,
+            skip_span: (u64::from(cfg.timing.tREFI) / u64::from(cfg.ranks.max(1))).max(1) + 2,
             idle_skips: 0,
         })
     }
