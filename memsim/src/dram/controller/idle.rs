@@ -177,11 +177,11 @@ mod tests {
         let mut fcfs = with_ranks(d3.clone(), 4);
         fcfs.scheduler = SchedulerKind::Fcfs;
         let mut tight = with_ranks(t52.clone(), 2);
-        tight.timing.tREFI = 901;
-        tight.timing.tRFC = 900;
+        tight.timing.tREFI = 4001;
+        tight.timing.tRFC = 4000;
         let mut over = with_ranks(t52.clone(), 4);
-        over.timing.tREFI = 903;
-        over.timing.tRFC = 902;
+        over.timing.tREFI = 4003;
+        over.timing.tRFC = 4002;
         vec![
             ("table5.2", t52),
             ("table4.2", t42),
