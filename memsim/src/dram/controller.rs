@@ -17,8 +17,6 @@
 //! It is event-driven: after each step it computes the next cycle at which
 //! anything can happen (a command becoming ready, a refresh falling due) and
 //! the caller skips straight there, so idle and waiting cycles cost nothing.
-//! The refreshes of a long idle stretch are applied in closed form
-//! ([`idle`]), so idle time costs nothing either.
 //! That cycle is a lower bound (a bank's earliest command of any kind), not
 //! always the cycle of the next command, and it is part of the model's
 //! behaviour: the manycore memory side advances the DRAM at these cycles, which
@@ -38,8 +36,6 @@
 //!
 //! Row-buffer outcome of a request = its first command: RD/WR → hit, ACT → miss
 //! (bank was precharged), PRE → conflict (another row was open).
-
-mod idle;
 
 use std::collections::hash_map::Entry as MapEntry;
 use std::collections::{HashMap, VecDeque};
@@ -687,9 +683,7 @@ impl Controller {
         }
     }
 
-    /// Whether the write-drain mode changes at the next step: the new mode,
-    /// or `None`.
-    fn drain_flip(&self) -> Option<bool> {
+    fn update_drain(&mut self) {
         let (writes, reads_waiting, idle) = if self.staged() {
             (
                 self.write_q.len(),
@@ -704,20 +698,17 @@ impl Controller {
             )
         };
         if !self.draining {
-            (writes > 0
+            if writes > 0
                 && (writes >= self.high
                     || (writes > self.idle_drain && idle)
-                    || (self.input_done && !reads_waiting)))
-                .then_some(true)
-        } else {
-            (writes <= self.low && !(self.input_done && !reads_waiting && writes > 0))
-                .then_some(false)
-        }
-    }
-
-    fn update_drain(&mut self) {
-        if let Some(draining) = self.drain_flip() {
-            self.draining = draining;
+                    || (self.input_done && !reads_waiting))
+            {
+                self.draining = true;
+                self.stage_blocked = false;
+                self.invalidate_views();
+            }
+        } else if writes <= self.low && !(self.input_done && !reads_waiting && writes > 0) {
+            self.draining = false;
             self.stage_blocked = false;
             self.invalidate_views();
         }
