@@ -193,9 +193,13 @@ fn schedule_runs_and_reports_ib_iw_beta() {
     let exe = tmp.path().join("vec");
     weft_passes::link::link("clang-19", "-O1", &[&drv, &ll], &runtime, &exe).unwrap();
     let stats = tmp.path().join("stats.json");
+    // Count mode: natively in time mode a nest called once runs static
+    // chunks without a plan (payoff rule 4, docs/runtime.md); this test is
+    // about the schedule the pass's call produces.
     let out = Command::new(&exe)
         .env("WEFT_CORES", "2")
         .env("WEFT_STATS", &stats)
+        .env("WEFT_PAYOFF", "count")
         .output()
         .unwrap();
     assert!(out.status.success());
