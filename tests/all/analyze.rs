@@ -38,7 +38,10 @@ fn analyze_json_shape() {
     assert_eq!(l["depth"], 1);
     assert_eq!(l["trip_count"], "m");
     assert_eq!(l["parallel"], false);
-    assert!(l["reason"].as_str().unwrap().contains("through index array"));
+    assert!(l["reason"]
+        .as_str()
+        .unwrap()
+        .contains("through index array"));
     let store = &l["accesses"][5];
     assert_eq!(store["kind"], "store");
     assert_eq!(store["class"], "indirect");
