@@ -110,11 +110,7 @@ impl Runtime {
         if cached.is_none() && inspect.is_none() && self.entry_call(id) {
             // Payoff rule 4 for nests proven parallel: the first call runs
             // static chunks, timed, before any plan is built.
-            self.set_up()?;
-            let t = Instant::now();
-            self.execute_region(AFFINE, id, &Plan::static_chunks(lo, hi, p), false, body)?;
-            self.note_entry(id, hi - lo, t.elapsed().as_nanos() as u64);
-            return Ok(());
+            return self.run_entry(id, lo, hi, true, body);
         }
         let mut built_ns = None;
         let plan = match cached {
@@ -337,16 +333,7 @@ impl Runtime {
         if cached.is_none() && self.entry_call(id) {
             // Payoff rule 4: the first call runs without a walk and is timed;
             // its time bounds the walk of the next call.
-            let t = Instant::now();
-            if check {
-                self.execute_small(AFFINE, id, lo, hi, body)?;
-            } else {
-                self.set_up()?;
-                let plan = Plan::static_chunks(lo, hi, p);
-                self.execute_region(AFFINE, id, &plan, false, body)?;
-            }
-            self.note_entry(id, hi - lo, t.elapsed().as_nanos() as u64);
-            return Ok(());
+            return self.run_entry(id, lo, hi, !check, body);
         }
         let mut built_ns = None;
         let plan = match cached {

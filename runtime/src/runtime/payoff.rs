@@ -393,6 +393,29 @@ impl Runtime {
         }
     }
 
+    /// Rule 4: runs the first call of affine nest `id` over `[lo, hi)`
+    /// without a plan, timed: static chunks when `parallel` (proven), else
+    /// the original order on the calling thread.
+    pub(super) fn run_entry(
+        &self,
+        id: u32,
+        lo: i64,
+        hi: i64,
+        parallel: bool,
+        body: BodyRef<'_>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        if parallel {
+            self.set_up()?;
+            let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
+            self.execute_region(AFFINE, id, &plan, false, body)?;
+        } else {
+            self.execute_small(AFFINE, id, lo, hi, body)?;
+        }
+        self.note_entry(id, hi - lo, t.elapsed().as_nanos() as u64);
+        Ok(())
+    }
+
     /// The first execution of affine nest `id` (rule 4): `iters` iterations
     /// in `ns` (wall time).
     pub(super) fn note_entry(&self, id: u32, iters: i64, ns: u64) {
