@@ -270,6 +270,63 @@ pub fn budget_from_env(short_inputs: u64, short_time: Duration) -> Budget {
     }
 }
 
+/// Heap that building the simulator of `cfg` (the manycore, its memory side
+/// and the DRAM model, as `crate::run::build` does) may take, from what the
+/// configuration declares, with room to spare: a fixed `slack` plus, per
+/// declared unit, an upper bound of what the simulator allocates for it.
+///
+/// - a cache line (way slot) of any cache: 40 bytes (its tag 8, flags 1, LRU
+///   stamp 8 above 16 ways or a recency word per set, and in the LLC the
+///   directory's sharer mask 8 and owner 2);
+/// - an MSHR (per core `l1.mshrs` and `l2.mshrs`, per LLC bank `llc.mshrs`):
+///   192 bytes (entry 24, free list 4, tag 8, a line index reserved for two
+///   per entry, four target slots 32);
+/// - a per-core queue entry (reorder buffer, rounded up to a power of two,
+///   write buffer, prefetcher stream): 128 bytes;
+/// - a DRAM bank: 1 KiB (timing state, scheduler view, queue heads, BLP
+///   tracker);
+/// - a core, LLC bank, mesh node or DRAM channel: 16 KiB.
+///
+/// The machine-config fuzz target checks each input's peak heap against this
+/// bound (`memsim/tests/fuzz.rs`), so an input over it is a simulator that
+/// allocates more than its configuration accounts for, not merely a large
+/// valid machine.
+pub fn machine_heap_bound(cfg: &crate::config::MachineConfig, slack: u64) -> u64 {
+    let cores = u64::from(cfg.core.count);
+    let lines = |size: u64, line: u32| size / u64::from(line.max(1));
+    let l2 = cfg.l2.as_ref();
+    let private_lines = lines(cfg.l1.size_bytes, cfg.l1.line_bytes)
+        + l2.map_or(0, |k| lines(k.size_bytes, k.line_bytes));
+    let cache_lines = cores
+        .saturating_mul(private_lines)
+        .saturating_add(lines(cfg.llc.size_bytes, cfg.llc.line_bytes));
+    let mshrs = cores
+        .saturating_mul(u64::from(cfg.l1.mshrs) + l2.map_or(0, |k| u64::from(k.mshrs)))
+        .saturating_add(u64::from(cfg.llc.banks).saturating_mul(u64::from(cfg.llc.mshrs)));
+    let entries = cores.saturating_mul(
+        u64::from(cfg.core.rob_entries.max(1)).next_power_of_two()
+            + u64::from(cfg.core.write_buffer_entries)
+            + u64::from(cfg.prefetcher.streams),
+    );
+    let d = &cfg.dram;
+    let banks = [d.channels, d.ranks, d.bankgroups, d.banks_per_group]
+        .iter()
+        .fold(1u64, |a, &v| a.saturating_mul(v.into()));
+    let units = cores
+        + u64::from(cfg.llc.banks)
+        + u64::from(cfg.noc.cols) * u64::from(cfg.noc.rows)
+        + u64::from(d.channels);
+    [
+        (cache_lines, 40),
+        (mshrs, 192),
+        (entries, 128),
+        (banks, 1 << 10),
+        (units, 16 << 10),
+    ]
+    .iter()
+    .fold(slack, |a, &(n, k)| a.saturating_add(n.saturating_mul(k)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

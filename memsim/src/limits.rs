@@ -26,8 +26,14 @@ pub const MAX_WAYS: u32 = 1024;
 /// Simulated cache capacity of the whole machine: every core's private caches
 /// and the LLC (about 0.3 bytes of host memory per byte: 4 GiB take ~1.2 GB).
 pub const MAX_TOTAL_CACHE_BYTES: u64 = 1 << 32;
+/// Simulated cache lines of the whole machine (the host memory of a cache is
+/// per line, about 20 bytes: with 64-byte lines this is the same bound as
+/// [`MAX_TOTAL_CACHE_BYTES`], with 1-byte lines the byte bound alone allowed
+/// 2^32 lines, tens of GB).
+pub const MAX_TOTAL_CACHE_LINES: u64 = 1 << 26;
 /// Per-core queue entries (ROB, write buffer, MSHRs, prefetcher streams)
-/// summed over the cores (about 50 bytes each).
+/// summed over the cores (about 50 bytes each); also the LLC's MSHRs summed
+/// over its banks (about 150 bytes each).
 pub const MAX_TOTAL_CORE_ENTRIES: u64 = 1 << 23;
 /// Largest cache line, in bytes.
 pub const MAX_LINE_SIZE: u32 = 4096;
@@ -147,6 +153,20 @@ pub fn check_machine(cfg: &crate::config::MachineConfig) -> Result<(), (String, 
         "core.count × (l1 + l2).size_bytes + llc.size_bytes",
         cores * (cfg.l1.size_bytes + l2.map_or(0, |k| k.size_bytes)) + l.size_bytes,
         MAX_TOTAL_CACHE_BYTES,
+    )?;
+    let lines = |size: u64, line: u32| size / u64::from(line.max(1));
+    fail(
+        "core.count × (l1 + l2 lines) + llc lines (size_bytes / line_bytes)",
+        cores
+            * (lines(cfg.l1.size_bytes, cfg.l1.line_bytes)
+                + l2.map_or(0, |k| lines(k.size_bytes, k.line_bytes)))
+            + lines(l.size_bytes, l.line_bytes),
+        MAX_TOTAL_CACHE_LINES,
+    )?;
+    fail(
+        "llc.banks × llc.mshrs",
+        u64::from(l.banks) * u64::from(l.mshrs),
+        MAX_TOTAL_CORE_ENTRIES,
     )?;
     let per_core = u64::from(c.rob_entries)
         + u64::from(c.write_buffer_entries)

@@ -2,7 +2,10 @@
 //! mutation fuzzer `weft_memsim::fuzz`: the binary and text trace readers, the
 //! machine-configuration loader and the GPU workload parser. Each target asserts no panic, a bounded
 //! time per input and a bounded peak heap per input (a counting allocator;
-//! this file is its own test binary so that no other test shares the count).
+//! this file is its own test binary so that no other test shares the count):
+//! 64 MiB for the parsers, and for a machine that validates and is built, what
+//! its configuration declares (`weft_memsim::fuzz::machine_heap_bound`), so
+//! that an input over it is a defect, not a large valid machine.
 //!
 //! The default run is short and deterministic (a few seconds per target);
 //! `WEFT_FUZZ_SECONDS=N cargo test -p weft-memsim --test fuzz -- --nocapture`
@@ -15,7 +18,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::fuzz::{budget_from_env, run, seed_from_env, selected, Report};
+use weft_memsim::fuzz::{
+    budget_from_env, machine_heap_bound, run, seed_from_env, selected, Report,
+};
 use weft_memsim::gpu::workload;
 use weft_memsim::trace::AccessKind;
 use weft_memsim::trace::{CoreTextReader, Record, TextTraceReader, TraceReader, TraceWriter};
@@ -42,14 +47,29 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// Heap bytes an input may add at its peak.
+/// One measurement at a time: the heap count is process-wide.
+static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Heap bytes an input may add at its peak (the parsers' inputs), and the
+/// fixed slack of [`weft_memsim::fuzz::machine_heap_bound`].
 const HEAP_LIMIT: usize = 64 << 20;
 
+/// Largest heap bound of a machine the machine-config target builds: a valid
+/// machine declaring more (up to about 2 GB within the limits of
+/// `weft_memsim::limits`) is parsed and validated but not built, so that a long
+/// run cannot take gigabytes of a shared host; the limits tests build those.
+const BUILD_CAP: u64 = 512 << 20;
+
+/// Most simulator state a machine within the limits of `weft_memsim::limits`
+/// may declare ([`machine_heap_bound`]; the worst corner of the limits is
+/// about 6.3 GiB): a valid machine declaring more is
+/// a hole in the limits, found without building it.
+const MAX_DECLARED: u64 = 8 << 30;
+
 /// Runs `target` on each input with the heap measured; fails the test on a
-/// panic, a slow input or a heap peak above `HEAP_LIMIT`.
-fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8])) {
-    // One target at a time: the heap count is process-wide.
-    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// panic, a slow input or a heap peak above the bound `target` returns for
+/// that input (`HEAP_LIMIT` for the parsers).
+fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]) -> usize) {
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
     if !selected(name) {
         return;
@@ -61,9 +81,9 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
     let r: Report = run(&seeds, seed, budget, |input| {
         let base = CURRENT.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
-        target(input);
+        let bound = target(input);
         let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-        if peak > HEAP_LIMIT {
+        if peak > bound {
             heavy.push((peak, input.to_vec()));
         }
     });
@@ -127,6 +147,7 @@ fn fuzz_trace_readers() {
                 let _ = x;
             }
         }
+        HEAP_LIMIT
     });
     let text = vec![
         golden("in/hit_miss_conflict.trace"),
@@ -136,6 +157,7 @@ fn fuzz_trace_readers() {
         for x in TextTraceReader::new(b, "fuzz") {
             let _ = x;
         }
+        HEAP_LIMIT
     });
     let core = vec![
         golden("manycore/shared4.trace"),
@@ -145,6 +167,7 @@ fn fuzz_trace_readers() {
         for x in CoreTextReader::new(b, "fuzz") {
             let _ = x;
         }
+        HEAP_LIMIT
     });
 }
 
@@ -162,14 +185,76 @@ fn fuzz_machine_config() {
             .to_toml()
             .into_bytes(),
     ];
+    let mut unbuilt = 0u64;
     fuzz("machine config", seeds, 14, |b| {
-        if let Ok(cfg) = MachineConfig::from_toml_str(&String::from_utf8_lossy(b), "fuzz") {
-            // A config that validates must build: the DRAM model and the manycore.
-            weft_memsim::run::build(&cfg, &Default::default())
-                .map(drop)
-                .ok();
+        let Ok(cfg) = MachineConfig::from_toml_str(&String::from_utf8_lossy(b), "fuzz") else {
+            return HEAP_LIMIT;
+        };
+        let bound = machine_heap_bound(&cfg, HEAP_LIMIT as u64);
+        // The limits must keep what a valid machine declares bounded.
+        assert!(
+            bound <= MAX_DECLARED,
+            "a valid machine declaring {bound} bytes of simulator state"
+        );
+        if bound > BUILD_CAP {
+            unbuilt += 1;
+            return HEAP_LIMIT;
         }
+        // A config that validates must build: the DRAM model and the manycore.
+        weft_memsim::run::build(&cfg, &Default::default())
+            .map(drop)
+            .ok();
+        bound as usize
     });
+    eprintln!("fuzz machine config: {unbuilt} valid machines over the build cap, not built");
+}
+
+/// [`machine_heap_bound`] covers what building a machine takes, across the
+/// shapes that scale each declared unit: many cores, large caches with short
+/// lines, many LLC banks with many MSHRs, deep reorder buffers, many DRAM
+/// banks. The bound also stays within a few times the peak (it is a bound on
+/// what the configuration declares, not a blanket allowance).
+#[test]
+fn machine_heap_bound_covers_building_large_machines() {
+    let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
+    let base = MachineConfig::preset("table5.2").unwrap();
+    let mut shapes = vec![("table5.2", base.clone())];
+    let mut m = base.clone();
+    m.l1.size_bytes = 1 << 20;
+    m.l1.line_bytes = 16;
+    shapes.push(("1 MiB L1s of 16-byte lines", m));
+    let mut m = base.clone();
+    m.llc.mshrs = 16_384;
+    shapes.push(("16384 MSHRs per LLC bank", m));
+    let mut m = base.clone();
+    m.core.rob_entries = 40_000;
+    m.core.write_buffer_entries = 20_000;
+    shapes.push(("deep reorder and write buffers", m));
+    let mut m = base.clone();
+    m.dram.ranks = 4;
+    m.dram.bankgroups = 4;
+    m.dram.banks_per_group = 16;
+    m.dram.rows = 1 << 13;
+    m.dram.address_mapping = "offset:6 column:5 channel:2 bankgroup:2 bank:4 rank:2 row:13".into();
+    shapes.push(("1024 DRAM banks", m));
+    let mut m = MachineConfig::preset("table4.2").unwrap();
+    m.l2.as_mut().unwrap().size_bytes = 4 << 20;
+    shapes.push(("table4.2 with 4 MiB L2s", m));
+    for (what, cfg) in shapes {
+        cfg.validate().unwrap();
+        let bound = machine_heap_bound(&cfg, 0);
+        let base = CURRENT.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let sim = weft_memsim::run::build(&cfg, &Default::default()).unwrap();
+        let peak = (PEAK.load(Ordering::Relaxed) - base) as u64;
+        drop(sim);
+        eprintln!("{what}: peak {peak} bytes, bound {bound}");
+        assert!(peak <= bound, "{what}: peak {peak} over the bound {bound}");
+        assert!(
+            bound <= 8 * peak.max(1 << 20),
+            "{what}: bound {bound}, peak {peak}"
+        );
+    }
 }
 
 /// The GPU workload parser (`weft gpusim --workload`): the TOML layer, the
@@ -224,5 +309,6 @@ fn fuzz_gpu_workload() {
                 let _ = app.unroll(&wl, opts.limits.max_host_steps);
             }
         }
+        HEAP_LIMIT
     });
 }

@@ -1,6 +1,9 @@
 //! `weft schedule`: run a runtime scheduler on an instance file.
 
+mod limits;
+
 use anyhow::{bail, Context};
+use limits::Counts;
 use std::io::Read;
 use weft_runtime::blp::{
     original_order, schedule_blp, BlpOptions, CoreOrder, SlabInstance, TieBreak,
@@ -91,10 +94,6 @@ fn read_bounded(r: impl Read, name: &str) -> anyhow::Result<String> {
     String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))
 }
 
-fn num(v: &serde_json::Value, field: &str) -> u64 {
-    v.get(field).and_then(|x| x.as_u64()).unwrap_or(0)
-}
-
 fn at_most(field: &str, value: u64, max: u64) -> anyhow::Result<()> {
     if value > max {
         bail!("`{field}` = {value} exceeds the limit {max} (docs/limits.md)");
@@ -104,50 +103,36 @@ fn at_most(field: &str, value: u64, max: u64) -> anyhow::Result<()> {
 
 /// Checks an instance's sizes against the limits before it is built (the
 /// parsers allocate per bank and per slab); the parsers check the rest.
-pub fn check_limits(v: &serde_json::Value, blocks: bool) -> anyhow::Result<()> {
-    at_most("cores", num(v, "cores"), MAX_CORES)?;
-    let list = |f: &str| v.get(f).and_then(|x| x.as_array());
+pub fn check_limits(c: &Counts, blocks: bool) -> anyhow::Result<()> {
+    at_most("cores", c.cores, MAX_CORES)?;
     if blocks {
-        at_most("window", num(v, "window"), MAX_WINDOW)?;
-        at_most("mem_banks", num(v, "mem_banks"), MAX_BANKS)?;
-        at_most("llc_banks", num(v, "llc_banks"), MAX_BANKS)?;
-        let bl = list("blocks").map_or(&[][..], |b| b.as_slice());
-        at_most("blocks (count)", bl.len() as u64, MAX_ITEMS)?;
-        let entries: u64 = bl
-            .iter()
-            .flat_map(|b| ["mem", "llc"].map(|f| b.get(f).and_then(|x| x.as_array())))
-            .map(|a| a.map_or(0, |a| a.len() as u64))
-            .sum();
-        return at_most("blocks (bank entries)", entries, MAX_ITEMS);
+        at_most("window", c.window, MAX_WINDOW)?;
+        at_most("mem_banks", c.mem_banks, MAX_BANKS)?;
+        at_most("llc_banks", c.llc_banks, MAX_BANKS)?;
+        at_most("blocks (count)", c.blocks.blocks, MAX_ITEMS)?;
+        return at_most("blocks (bank entries)", c.blocks.entries, MAX_ITEMS);
     }
-    let banks = num(v, "banks");
-    at_most("banks", banks, MAX_BANKS)?;
-    let cores = list("slabs").map_or(&[][..], |c| c.as_slice());
-    let (mut slabs, mut entries) = (0u64, 0u64);
-    for (c, l) in cores.iter().enumerate() {
-        let l = l.as_array().map_or(&[][..], |l| l.as_slice());
-        at_most(
-            &format!("slabs[{c}] (count)"),
-            l.len() as u64,
-            MAX_SLABS_PER_CORE,
-        )?;
-        slabs += l.len() as u64;
-        entries += l
-            .iter()
-            .map(|s| s.as_array().map_or(0, |s| s.len() as u64))
-            .sum::<u64>();
+    at_most("banks", c.banks, MAX_BANKS)?;
+    if let Some((core, n)) = c.slabs.first_over {
+        at_most(&format!("slabs[{core}] (count)"), n, MAX_SLABS_PER_CORE)?;
     }
-    at_most("slabs (count)", slabs, MAX_ITEMS)?;
-    at_most("slabs (bank entries)", entries, MAX_ITEMS)?;
-    at_most("slabs × banks", slabs.saturating_mul(banks), MAX_BANK_BITS)
+    at_most("slabs (count)", c.slabs.slabs, MAX_ITEMS)?;
+    at_most("slabs (bank entries)", c.slabs.entries, MAX_ITEMS)?;
+    at_most(
+        "slabs × banks",
+        c.slabs.slabs.saturating_mul(c.banks),
+        MAX_BANK_BITS,
+    )
 }
 
-/// Parses and checks an instance file's text: JSON, then the limits.
+/// Parses and checks an instance file's text: its sizes are counted and
+/// checked while the JSON is streamed ([`limits::count`]), and only an
+/// instance within the limits is parsed into a value.
 pub fn parse_instance(text: &str, name: &str, blocks: bool) -> anyhow::Result<serde_json::Value> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).with_context(|| format!("{name} is not valid JSON"))?;
-    check_limits(&v, blocks).with_context(|| format!("{name}: instance too large"))?;
-    Ok(v)
+    let counts = limits::count(text, MAX_SLABS_PER_CORE)
+        .with_context(|| format!("{name} is not valid JSON"))?;
+    check_limits(&counts, blocks).with_context(|| format!("{name}: instance too large"))?;
+    serde_json::from_str(text).with_context(|| format!("{name} is not valid JSON"))
 }
 
 fn check_eta(flag: &str, v: f64) -> anyhow::Result<()> {
@@ -305,6 +290,50 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("empty"), "{e}");
+    }
+
+    /// 10^6 slabs on a core (6 MB of JSON) are refused by the streaming count,
+    /// with the message the whole-value check gave, before any value is built;
+    /// texts that are not JSON keep `serde_json`'s message, including nesting
+    /// the count skips and the parse into a value refuses.
+    #[test]
+    fn counts_are_checked_while_parsing() {
+        let huge = format!(
+            r#"{{"cores": 1, "banks": 4, "slabs": [[{}]]}}"#,
+            vec!["[1]"; 1_000_000].join(",")
+        );
+        let t0 = std::time::Instant::now();
+        let s = format!("{:#}", parse_instance(&huge, "i.json", false).unwrap_err());
+        let took = t0.elapsed();
+        assert_eq!(
+            s,
+            "i.json: instance too large: `slabs[0] (count)` = 1000000 exceeds the limit 16384 \
+             (docs/limits.md)"
+        );
+        assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+        let blocks = format!(
+            r#"{{"cores": 1, "window": 1, "mem_banks": 1, "llc_banks": 1, "blocks": [{}]}}"#,
+            vec![r#"{"mem": [1], "llc": []}"#; MAX_ITEMS as usize + 1].join(",")
+        );
+        let s = format!("{:#}", parse_instance(&blocks, "b.json", true).unwrap_err());
+        assert!(
+            s.ends_with("`blocks (count)` = 1048577 exceeds the limit 1048576 (docs/limits.md)"),
+            "{s}"
+        );
+        let deep = format!(r#"{{"slabs": {}1{}}}"#, "[".repeat(130), "]".repeat(130));
+        let s = format!("{:#}", parse_instance(&deep, "d.json", false).unwrap_err());
+        assert!(
+            s.starts_with("d.json is not valid JSON: recursion limit exceeded"),
+            "{s}"
+        );
+        let s = format!(
+            "{:#}",
+            parse_instance(r#"{"cores": 1,"#, "e.json", false).unwrap_err()
+        );
+        assert!(
+            s.starts_with("e.json is not valid JSON: EOF while parsing"),
+            "{s}"
+        );
     }
 
     /// Fuzzes the instance parser (both forms) from valid seeds: no panic, no

@@ -17,6 +17,8 @@
 //! It is event-driven: after each step it computes the next cycle at which
 //! anything can happen (a command becoming ready, a refresh falling due) and
 //! the caller skips straight there, so idle and waiting cycles cost nothing.
+//! The refreshes of a long idle stretch are applied in closed form
+//! ([`idle`]), so idle time costs nothing either.
 //! That cycle is a lower bound (a bank's earliest command of any kind), not
 //! always the cycle of the next command, and it is part of the model's
 //! behaviour: the manycore memory side advances the DRAM at these cycles, which
@@ -36,6 +38,8 @@
 //!
 //! Row-buffer outcome of a request = its first command: RD/WR → hit, ACT → miss
 //! (bank was precharged), PRE → conflict (another row was open).
+
+mod idle;
 
 use std::collections::hash_map::Entry as MapEntry;
 use std::collections::{HashMap, VecDeque};
@@ -683,7 +687,9 @@ impl Controller {
         }
     }
 
-    fn update_drain(&mut self) {
+    /// Whether the write-drain mode changes at the next step: the new mode,
+    /// or `None`.
+    fn drain_flip(&self) -> Option<bool> {
         let (writes, reads_waiting, idle) = if self.staged() {
             (
                 self.write_q.len(),
@@ -698,17 +704,20 @@ impl Controller {
             )
         };
         if !self.draining {
-            if writes > 0
+            (writes > 0
                 && (writes >= self.high
                     || (writes > self.idle_drain && idle)
-                    || (self.input_done && !reads_waiting))
-            {
-                self.draining = true;
-                self.stage_blocked = false;
-                self.invalidate_views();
-            }
-        } else if writes <= self.low && !(self.input_done && !reads_waiting && writes > 0) {
-            self.draining = false;
+                    || (self.input_done && !reads_waiting)))
+                .then_some(true)
+        } else {
+            (writes <= self.low && !(self.input_done && !reads_waiting && writes > 0))
+                .then_some(false)
+        }
+    }
+
+    fn update_drain(&mut self) {
+        if let Some(draining) = self.drain_flip() {
+            self.draining = draining;
             self.stage_blocked = false;
             self.invalidate_views();
         }

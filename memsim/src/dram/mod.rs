@@ -5,7 +5,8 @@
 //! requests by the address mapping's channel field. It is a discrete-event
 //! simulation in DRAM clock cycles: [`DramSystem::advance_to`] processes every
 //! controller event before a cycle in global time order (so bank activity is
-//! reported to the BLP tracker in order), idle cycles are skipped.
+//! reported to the BLP tracker in order), idle cycles are skipped, and so are
+//! the refreshes of idle stretches (counted in closed form).
 //!
 //! Usage from a cycle-driven model (the manycore):
 //!
@@ -156,6 +157,14 @@ pub struct DramSystem {
     blp: ParallelismTracker,
     /// Events before this cycle have been processed.
     now: u64,
+    /// Apply idle controllers' refreshes in closed form (off only to test it
+    /// against stepping).
+    idle_skip: bool,
+    /// Shortest advance over which a controller can skip refreshes: two
+    /// refresh intervals minus the first one's wait, plus its quiet step.
+    skip_span: u64,
+    /// Idle stretches skipped in closed form.
+    idle_skips: u64,
 }
 
 impl DramSystem {
@@ -172,6 +181,9 @@ impl DramSystem {
             mapping,
             ctrls,
             now: 0,
+            idle_skip: true,
+            skip_span: (u64::from(cfg.timing.tREFI) / u64::from(cfg.ranks.max(1))).max(1) + 2,
+            idle_skips: 0,
         })
     }
 
@@ -213,12 +225,19 @@ impl DramSystem {
         self.ctrls[c].enqueue(now.max(self.now), r)
     }
 
-    /// Process every event before cycle `t`.
+    /// Process every event before cycle `t`. An idle controller's refreshes
+    /// before `t` are applied in closed form (`controller::idle`), with the
+    /// same result as stepping through them.
     pub fn advance_to(&mut self, t: u64) {
         loop {
             let (best, bi) = self.earliest();
             if best >= t {
                 break;
+            }
+            if self.idle_skip && t - best >= self.skip_span && self.ctrls[bi].skip_idle_refreshes(t)
+            {
+                self.idle_skips += 1;
+                continue;
             }
             self.ctrls[bi].step(best, &mut self.blp);
         }
@@ -238,6 +257,11 @@ impl DramSystem {
             bi = (i & m as usize) | (bi & !(m as usize));
         }
         (best, bi)
+    }
+
+    /// Idle stretches whose refreshes were applied in closed form so far.
+    pub fn idle_stretches_skipped(&self) -> u64 {
+        self.idle_skips
     }
 
     /// Cycle of the next event of any controller, if any (refresh included).
