@@ -29,6 +29,23 @@
 //! reaches the runtime) in trace mode, in nested regions and with the
 //! threshold off, so traces are unchanged. Calls run inline by a hint are not
 //! in the region statistics.
+//!
+//! First-call probe: a site grain control knows nothing about (its first
+//! call) would go to the worker pool, which costs starting the pool and
+//! waking it, tens of microseconds, even when the whole loop is a few
+//! microseconds of work (a program of many small loops then runs several
+//! times slower than its serial build). So a site's first native call runs a
+//! prefix of its range on the calling thread in batches of 1, 2, 4, ...
+//! iterations until [`RuntimeConfig::min_parallel_ns`]` / `[`PROBE_SHARE`]
+//! has passed, and extrapolates: when the rest is estimated below
+//! `min_parallel_ns` it finishes on the calling thread too, otherwise the
+//! rest goes to the workers in static chunks. The probe costs at most a
+//! quarter of the grain threshold of serial work; it applies only where
+//! grain control does (native, threshold on, not nested, more than one
+//! worker) and only to ranges whose iterations are independent (proven
+//! parallel loops: any split is legal, and reductions combine per block of
+//! the trip count, `passes::outline::ordered`, so results do not depend on
+//! where the probe stopped).
 
 use super::*;
 use crate::executor::{execute_native, execute_native_timed, execute_sequential, BodyRef, Plan};
@@ -43,6 +60,10 @@ pub const GRAIN_HINT_MIN_NS_PER_ITER: f64 = 0.1;
 
 /// Largest grain hint (iterations).
 pub const GRAIN_HINT_MAX: i64 = 1 << 24;
+
+/// A first call's probe runs for `min_parallel_ns / PROBE_SHARE` on the
+/// calling thread (module docs, "First-call probe").
+pub const PROBE_SHARE: u64 = 4;
 
 thread_local! {
     /// Work per iteration (ns) of the last region call grain control timed
@@ -158,6 +179,58 @@ impl Runtime {
         Ok(serial)
     }
 
+    /// The first-call probe (module docs) of a proven-parallel range at
+    /// `site`, when grain control applies and knows nothing of the site:
+    /// runs a prefix of `[lo, hi)` on the calling thread and returns the
+    /// first iteration left for the workers, `hi` when the whole range ran
+    /// here (then the site's grain estimate is this run), and the probe's
+    /// time in ns. Returns `(lo, 0)` without running anything when the probe
+    /// does not apply. `Err` if the body panicked.
+    pub(super) fn probe_first_call(
+        &self,
+        site: (u8, u64),
+        lo: i64,
+        hi: i64,
+        body: BodyRef<'_>,
+    ) -> std::result::Result<(i64, u64), ()> {
+        if hi - lo < 2
+            || self.cfg.cores <= 1
+            || !self.grain_applies()
+            || lock(&self.grains)
+                .get(&site)
+                .is_some_and(|g| g.work_ns_per_iter.is_some())
+        {
+            return Ok((lo, 0));
+        }
+        let min_ns = self.cfg.min_parallel_ns;
+        let box_ns = (min_ns / PROBE_SHARE).max(1);
+        let t = Instant::now();
+        let (mut next, mut batch) = (lo, 1i64);
+        let run = |a: i64, b: i64| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(a, b))).map_err(|_| ())
+        };
+        let mut ns = 0u64;
+        while next < hi && ns < box_ns {
+            let end = next.saturating_add(batch).min(hi);
+            run(next, end)?;
+            next = end;
+            batch = batch.saturating_mul(2);
+            ns = t.elapsed().as_nanos() as u64;
+        }
+        if next < hi {
+            let per = ns.max(1) as f64 / (next - lo) as f64;
+            if per * ((hi - next) as f64) < min_ns as f64 {
+                run(next, hi)?;
+                next = hi;
+                ns = t.elapsed().as_nanos() as u64;
+            }
+        }
+        if next == hi {
+            self.note_grain(site, ns, hi - lo);
+        }
+        Ok((next, ns))
+    }
+
     /// Default schedule: static contiguous chunks over P workers.
     pub fn parallel_for(&self, lo: i64, hi: i64, body: BodyRef<'_>) -> Result<()> {
         self.parallel_for_at(None, lo, hi, body)
@@ -182,8 +255,20 @@ impl Runtime {
                     .map_err(|_| RuntimeError::Panicked("parallel loop body panicked".into()))?;
             }
             site => {
-                let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
-                self.run_plan(&plan, body, site)?;
+                let from = match site {
+                    Some(site) => {
+                        self.probe_first_call(site, lo, hi, body)
+                            .map_err(|_| {
+                                RuntimeError::Panicked("parallel loop body panicked".into())
+                            })?
+                            .0
+                    }
+                    None => lo,
+                };
+                if from < hi {
+                    let plan = Plan::static_chunks(from, hi, self.cfg.cores);
+                    self.run_plan(&plan, body, site)?;
+                }
             }
         }
         let mut g = lock(&self.pfor);
@@ -245,5 +330,86 @@ impl Runtime {
         let ns = t.elapsed().as_nanos() as u64;
         self.note_grain(site, ns, hi - lo);
         Ok(ns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    fn runtime(min_parallel_ns: u64) -> Runtime {
+        Runtime::new(RuntimeConfig {
+            cores: 2,
+            min_parallel_ns,
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    }
+
+    /// Runs `[0, n)` through the probe at a fresh site and returns where it
+    /// stopped and how often each iteration ran.
+    fn probe(rt: &Runtime, site: u64, n: i64) -> (i64, Vec<u64>) {
+        let runs: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        let body = |a: i64, b: i64| {
+            for i in a..b {
+                runs[i as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        let (from, _) = rt.probe_first_call((PFOR, site), 0, n, &body).unwrap();
+        (
+            from,
+            runs.iter().map(|r| r.load(Ordering::Relaxed)).collect(),
+        )
+    }
+
+    /// With a threshold far above the loop's work the probe runs the whole
+    /// range on the calling thread, once per iteration, and leaves a grain
+    /// estimate, so the site's next call is not probed again.
+    #[test]
+    fn a_small_first_call_runs_on_the_calling_thread() {
+        let rt = runtime(10_000_000_000); // box of 2.5 s
+        let (from, runs) = probe(&rt, 7, 1000);
+        assert_eq!(from, 1000);
+        assert!(runs.iter().all(|&r| r == 1));
+        assert!(lock(&rt.grains)[&(PFOR, 7)].work_ns_per_iter.is_some());
+        assert_eq!(probe(&rt, 7, 1000).0, 0, "a known site is not probed");
+    }
+
+    /// With a box of 1 ns the probe stops after its first batch (one
+    /// iteration) and, the rest being estimated above the threshold, leaves
+    /// it to the workers; through `parallel_for_at` every iteration still runs
+    /// exactly once.
+    #[test]
+    fn a_large_first_call_leaves_the_rest_to_the_workers() {
+        let rt = runtime(1);
+        let (from, runs) = probe(&rt, 8, 1000);
+        assert_eq!(from, 1);
+        assert_eq!(runs[0], 1);
+        assert!(runs[1..].iter().all(|&r| r == 0));
+        let rt = runtime(1);
+        let runs: Vec<AtomicU64> = (0..1000).map(|_| AtomicU64::new(0)).collect();
+        let body = |a: i64, b: i64| {
+            for i in a..b {
+                runs[i as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        rt.parallel_for_at(Some(9), 0, 1000, &body).unwrap();
+        assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+    }
+
+    /// The probe does not apply with one worker, with grain control off, or
+    /// to a range of one iteration.
+    #[test]
+    fn the_probe_applies_only_where_grain_control_does() {
+        let one = Runtime::new(RuntimeConfig {
+            cores: 1,
+            min_parallel_ns: 10_000_000_000,
+            ..RuntimeConfig::default()
+        })
+        .unwrap();
+        assert_eq!(probe(&one, 1, 100).0, 0);
+        assert_eq!(probe(&runtime(0), 1, 100).0, 0);
+        assert_eq!(probe(&runtime(10_000_000_000), 1, 1).0, 0);
     }
 }

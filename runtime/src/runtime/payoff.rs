@@ -9,7 +9,9 @@
 //!    iteration in the original order on the calling thread: an irregular
 //!    region's first execution (lazy inspection), or, for an affine nest
 //!    scheduled at its first call, a probe execution at its second call. The
-//!    fastest reference execution counts. (Not the first parallel execution:
+//!    fastest reference execution counts; an irregular region whose first
+//!    reference took under [`WARM_REFERENCE_BELOW_NS`] measures a second,
+//!    warm one before it inspects. (Not the first parallel execution:
 //!    it pays for starting or waking the workers, milliseconds on a loaded
 //!    host, and would make any schedule look cheap.)
 //! 2. **Inspection budget.** An inspection runs its inspector in pieces of
@@ -62,6 +64,14 @@ pub const PAYOFF_SLOWER: f64 = 1.05;
 pub const PAYOFF_FAR_SLOWER: f64 = 1.5;
 /// Strikes in a row that drop a schedule.
 pub const PAYOFF_STRIKES: u32 = 2;
+/// A first reference execution shorter than this (ns) is followed by a
+/// second one before the region is inspected: a region's first execution is
+/// cold (first touches, page faults, TLB and cache misses) and can take
+/// several times as long as the next, and a budget of one cold execution let
+/// the gather kernel's inspector spend 331 µs on a loop of 40-55 µs warm.
+/// Above it the second serial execution would cost more than the
+/// overestimate it corrects.
+pub const WARM_REFERENCE_BELOW_NS: u64 = 1_000_000;
 /// A proven-parallel region falls back to static chunks only when its
 /// reference execution took at least this long (ns): static chunks on `p`
 /// workers win when the reference exceeds about `p/(p-1)` times the pool's
@@ -115,6 +125,8 @@ pub(super) struct Payoff {
     strikes: u32,
     /// Why the region fell back (it then runs its reference order).
     fallback: Option<String>,
+    /// Reference executions measured so far.
+    references: u32,
     /// Descriptor-path nests: ns per iteration of the first execution, run
     /// without a schedule (rule 4); the base of the walk's time budget.
     entry: Option<f64>,
@@ -246,7 +258,9 @@ impl Runtime {
     pub(super) fn wants_reference(&self, kind: u8, id: u32) -> bool {
         self.payoff_timed() && {
             let s = self.payoff_state(kind, id);
-            s.reference.is_none() && s.fallback.is_none()
+            s.fallback.is_none()
+                && (s.reference.is_none()
+                    || (s.references < 2 && s.reference_ns < WARM_REFERENCE_BELOW_NS))
         }
     }
 
@@ -299,6 +313,7 @@ impl Runtime {
         let per = ns as f64 / iters as f64;
         let mut all = lock(&self.payoff);
         let s = all.entry((kind, id)).or_default();
+        s.references += 1;
         if s.reference.map_or(true, |r| per < r) {
             (s.reference, s.reference_ns) = (Some(per), ns);
         }
@@ -406,9 +421,23 @@ impl Runtime {
     ) -> Result<()> {
         let t = Instant::now();
         if parallel {
-            self.set_up()?;
-            let plan = Plan::static_chunks(lo, hi, self.cfg.cores);
-            self.execute_region(AFFINE, id, &plan, false, body)?;
+            // The first-call probe (grain.rs): a nest of a few microseconds
+            // stays on the calling thread instead of starting the workers.
+            let (from, ns) = self
+                .probe_first_call((AFFINE, id as u64), lo, hi, body)
+                .map_err(|_| {
+                    RuntimeError::Panicked(format!("region {id}: the loop body panicked"))
+                })?;
+            if from == hi {
+                // The whole nest ran here, in original order: a reference.
+                self.account(AFFINE, id, (hi - lo) as u64, ns, false, true);
+                self.note_reference(AFFINE, id, hi - lo, ns);
+            } else {
+                self.set_up()?;
+                let plan = Plan::static_chunks(from, hi, self.cfg.cores);
+                self.execute_region(AFFINE, id, &plan, false, body)?;
+                self.account_prefix(AFFINE, id, (from - lo) as u64, ns);
+            }
         } else {
             self.execute_small(AFFINE, id, lo, hi, body)?;
         }
@@ -622,6 +651,27 @@ mod tests {
         rt.note_scheduled(AFFINE, 3, 100, 800);
         assert_eq!(rt.reference_order(AFFINE, 3), Some(false));
         assert_eq!(rt.reference_order(AFFINE, 3), None);
+    }
+
+    /// A first reference under [`WARM_REFERENCE_BELOW_NS`] asks for a second
+    /// (warm) one; the faster counts. A longer first reference suffices.
+    #[test]
+    fn short_first_references_are_measured_twice() {
+        let rt = runtime(PayoffMode::Time);
+        assert!(rt.wants_reference(IRREGULAR, 1));
+        rt.note_reference(IRREGULAR, 1, 1000, 300_000); // cold: 300 us
+        assert!(rt.wants_reference(IRREGULAR, 1));
+        rt.note_reference(IRREGULAR, 1, 1000, 40_000); // warm: 40 us
+        assert!(!rt.wants_reference(IRREGULAR, 1));
+        assert_eq!(rt.payoff_state(IRREGULAR, 1).reference_ns, 40_000);
+        // 40 us of budget: below the fixed cost, not inspected
+        assert!(rt
+            .inspect_budget(IRREGULAR, 1, 1000)
+            .unwrap()
+            .skip()
+            .is_some());
+        rt.note_reference(IRREGULAR, 2, 1000, WARM_REFERENCE_BELOW_NS);
+        assert!(!rt.wants_reference(IRREGULAR, 2));
     }
 
     /// Count and off modes take no time into account: no probe, no drop.

@@ -219,6 +219,19 @@ impl Runtime {
         };
     }
 
+    /// Adds a first-call probe's prefix (`iters` iterations in `ns` on the
+    /// calling thread, grain.rs) to the execution of `(kind, id)` that
+    /// [`Runtime::account`] just counted.
+    pub(super) fn account_prefix(&self, kind: u8, id: u32, iters: u64, ns: u64) {
+        let mut s = lock(&self.stats);
+        let e = s.entry((kind, id)).or_default();
+        e.executor_ns += ns;
+        e.total_iterations += iters;
+        if e.total_iterations > 0 {
+            e.coverage_ratio = e.scheduled_iterations as f64 / e.total_iterations as f64;
+        }
+    }
+
     /// Statistics as JSON.
     pub fn stats_json(&self) -> serde_json::Value {
         let regions: Vec<RegionStats> = lock(&self.stats).values().cloned().collect();
