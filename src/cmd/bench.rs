@@ -329,6 +329,9 @@ struct Cell {
     seconds: Option<f64>,
     /// `seconds` over the `--passes=none` median.
     ratio: Option<f64>,
+    /// One-sided Mann-Whitney p that this variant's runs are slower than
+    /// the `--passes=none` runs (`weft_testsuite::kernels::mann_whitney_greater`).
+    p_slower: Option<f64>,
     transformed: usize,
     /// Every finished run printed the `--passes=none` checksum.
     checksum_ok: bool,
@@ -394,6 +397,9 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     let timeout = std::time::Duration::from_secs_f64(a.timeout.max(0.001));
     let mut variants = vec![("none".to_string(), "none".to_string())];
     variants.extend(k::pipelines());
+    // A/A control: a second, separately linked --passes=none build, whose
+    // ratio and test against the first show the host's noise for the kernel.
+    variants.push((AA_CONTROL.to_string(), "none".to_string()));
     let mut rows = Vec::new();
     for kern in list {
         let dir = root.join(kern.name);
@@ -433,6 +439,7 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
             _ => None,
         });
         let base = k::median(&times(0));
+        let base_runs = times(0);
         let mut cells = Vec::new();
         for (i, (name, pipe)) in variants.iter().enumerate() {
             let (transformed, mut status) = match &built[i] {
@@ -457,10 +464,12 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
             } else {
                 None
             };
+            let p_slower = seconds.and_then(|_| k::mann_whitney_greater(&times(i), &base_runs));
             cells.push(Cell {
                 variant: name.clone(),
                 pipeline: pipe.clone(),
                 seconds,
+                p_slower,
                 ratio: seconds.zip(base).map(|(s, b)| s / b.max(1e-9)),
                 transformed,
                 checksum_ok,
@@ -491,7 +500,14 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     let cells: Vec<&Cell> = rows
         .iter()
         .flat_map(|r| r.variants.iter().skip(1))
+        .filter(|c| c.variant != AA_CONTROL)
         .collect();
+    let controls: Vec<&Cell> = rows
+        .iter()
+        .flat_map(|r| r.variants.iter())
+        .filter(|c| c.variant == AA_CONTROL)
+        .collect();
+    let significant = |c: &&&Cell| significantly_slower(c);
     let over = |x: f64| {
         cells
             .iter()
@@ -506,7 +522,7 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     println!(
         "{} kernel(s) x {} pipeline(s): {} cell(s) more than 5% slower than --passes=none, {} more than 1.5x (timeouts and failures included); checksum mismatches: {bad}{}",
         rows.len(),
-        variants.len() - 1,
+        variants.len() - 2, // without none and the A/A control
         over(1.05),
         over(1.5),
         worst
@@ -514,10 +530,39 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
             .unwrap_or_default()
     );
     println!(
+        "significantly slower (more than 5% and one-sided Mann-Whitney p < {SIGNIFICANCE} against the --passes=none runs, marked *): {} cell(s); the A/A control ({AA_CONTROL}, a second --passes=none build) is so {} time(s) in {} kernel(s), its ratio {}",
+        cells.iter().filter(significant).count(),
+        controls.iter().filter(significant).count(),
+        controls.len(),
+        {
+            let r: Vec<f64> = controls.iter().filter_map(|c| c.ratio).collect();
+            match (r.iter().copied().reduce(f64::min), r.iter().copied().reduce(f64::max)) {
+                (Some(lo), Some(hi)) => format!("{lo:.2}x-{hi:.2}x"),
+                _ => "-".into(),
+            }
+        }
+    );
+    println!(
         "cells: median time / --passes=none median [transformed loops]; {} run(s) each, interleaved, {} worker(s), size {}",
         a.runs, a.cores, a.size
     );
     Ok(())
+}
+
+/// Name of the A/A control column of `weft bench kernels`.
+const AA_CONTROL: &str = "none(A/A)";
+
+/// Significance level of the "significantly slower" count.
+const SIGNIFICANCE: f64 = 0.05;
+
+/// More than 5% slower than `--passes=none` in the median and significantly
+/// so by the one-sided Mann-Whitney test of the runs (a timeout or failure
+/// counts as slower).
+fn significantly_slower(c: &Cell) -> bool {
+    match c.ratio {
+        Some(r) => r > 1.05 && c.p_slower.is_some_and(|p| p < SIGNIFICANCE),
+        None => c.status != "ok",
+    }
 }
 
 fn print_kernels_header(variants: &[(String, String)]) {
@@ -543,7 +588,11 @@ fn print_kernels_row(
     let mut mismatch = Vec::new();
     for c in cells.iter().skip(1) {
         let v = match (c.ratio, c.status.as_str()) {
-            (Some(r), _) => format!("{r:.2}x [{}]", c.transformed),
+            (Some(r), _) => format!(
+                "{r:.2}x [{}]{}",
+                c.transformed,
+                if significantly_slower(c) { "*" } else { "" }
+            ),
             (None, s) if s.starts_with("timeout") => format!(">{timeout:.0}s [{}]", c.transformed),
             (None, _) => {
                 eprintln!("{name} [{}]: {}", c.variant, c.status);
