@@ -12,9 +12,11 @@
 //! the virtual core is set to the unit's core before each one, so recorded
 //! accesses are tagged with the core that would have run them.
 //!
-//! Native workers are persistent: the calling thread is worker 0 and a rayon
-//! pool of P-1 threads, created on first use, takes workers 1..P of every
-//! region, so a region call costs a wake-up, not P-1 thread creations, and no
+//! Native workers are persistent: the calling thread is worker 0 and a pool
+//! of P-1 threads ([`crate::pool`]: spin briefly between regions, then park),
+//! created on first use, takes workers 1..P of every region, so a region call
+//! costs a store to a shared counter (a wake-up after a long gap), not P-1
+//! thread creations, and no
 //! more threads than P are runnable. One region runs on a pool at a time; a
 //! region started from inside a running body (nested parallelism) runs
 //! sequentially on that worker, as OpenMP does by default.
@@ -249,13 +251,8 @@ fn panic_msg(e: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// A persistent worker pool for one worker count.
-struct Workers {
-    p: usize,
-    pool: rayon::ThreadPool,
-    /// Held while a region runs on the pool.
-    busy: std::sync::Mutex<()>,
-}
+/// The persistent worker pool for one worker count.
+type Workers = crate::pool::Pool;
 
 /// The pool of `p` workers (created on first use; `None` if the threads
 /// cannot be created, then regions fall back to scoped threads).
@@ -266,19 +263,10 @@ fn workers(p: usize) -> Option<std::sync::Arc<Workers>> {
         .get_or_init(|| Mutex::new(Vec::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = g.iter().find(|w| w.p == p) {
+    if let Some(w) = g.iter().find(|w| w.threads() == p) {
         return Some(w.clone());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(p)
-        .thread_name(|i| format!("weft-worker-{i}"))
-        .build()
-        .ok()?;
-    let w = Arc::new(Workers {
-        p,
-        pool,
-        busy: Mutex::new(()),
-    });
+    let w = Arc::new(crate::pool::Pool::new(p)?);
     g.push(w.clone());
     Some(w)
 }
@@ -305,7 +293,7 @@ pub fn runs_parallel(p: usize) -> bool {
 /// Whether the calling thread is inside a running region (a worker, or the
 /// caller while it runs its share).
 pub fn nested() -> bool {
-    rayon::current_thread_index().is_some() || IN_REGION.with(|f| f.get())
+    crate::pool::is_worker() || IN_REGION.with(|f| f.get())
 }
 
 /// Runs `work(c)` for every worker `c` in `0..p` at once on the native
@@ -327,15 +315,7 @@ pub fn on_workers(p: usize, work: &(dyn Fn(usize) + Sync)) {
     IN_REGION.with(|f| f.set(true));
     let _reset = Reset;
     match workers(p - 1) {
-        Some(w) => {
-            let _g = w.busy.lock().unwrap_or_else(|e| e.into_inner());
-            w.pool.in_place_scope(|s| {
-                for c in 1..p {
-                    s.spawn(move |_| work(c));
-                }
-                work(0);
-            });
-        }
+        Some(w) => w.run(work),
         None => std::thread::scope(|s| {
             for c in 0..p {
                 s.spawn(move || work(c));

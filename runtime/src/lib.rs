@@ -26,6 +26,7 @@ pub mod inspect;
 pub mod machine;
 pub mod mlp;
 pub mod optimal;
+pub mod pool;
 pub mod runtime;
 pub mod trace;
 

@@ -17,6 +17,17 @@
 //! iterations; a plan with dependences runs in its sequential order, which
 //! respects them). `RegionStats::serial_executions` counts such runs.
 //!
+//! Measured choice: the summed busy time of a parallel run includes the
+//! cache-line traffic between cores, so a small loop whose data moves
+//! between the workers (a stencil sweep of 12 µs reading what the other
+//! worker wrote in the previous sweep) keeps an estimate above the threshold
+//! and stays on the workers while it runs faster on one thread (jacobi2d
+//! took 1.7x its serial build at the small size). So a site whose estimated
+//! work is below [`COMPARE_BELOW`] thresholds also keeps the fastest wall
+//! time per iteration of each placement; after its first run on the workers
+//! its next call runs on the calling thread once, and from then on the
+//! placement with the faster wall time wins.
+//!
 //! Grain hints: even a call that grain control keeps on the calling thread
 //! costs the runtime entry, context selection and statistics (about 0.1-0.5
 //! us), which doubles loops of a few hundred nanoseconds. So after each call
@@ -77,16 +88,39 @@ thread_local! {
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Grain {
     pub(super) work_ns_per_iter: Option<f64>,
+    /// Fastest wall time per iteration of a run on the calling thread.
+    serial_wall: Option<f64>,
+    /// Fastest wall time per iteration of a run on the workers (dispatch,
+    /// wake-up and the cache-line traffic between cores included).
+    parallel_wall: Option<f64>,
 }
 
 impl Grain {
-    /// Whether `iters` iterations should run on the calling thread: their
-    /// estimated sequential work is under `min_ns`, not worth a parallel
-    /// dispatch. Unknown sites run in parallel.
+    /// Whether `iters` iterations should run on the calling thread (module
+    /// docs, "Grain control" and "Measured choice"). Unknown sites run in
+    /// parallel.
     fn serial(&self, iters: f64, min_ns: f64) -> bool {
-        self.work_ns_per_iter.is_some_and(|w| w * iters < min_ns)
+        let Some(w) = self.work_ns_per_iter else {
+            return false;
+        };
+        if w * iters < min_ns {
+            return true;
+        }
+        if w * iters >= COMPARE_BELOW * min_ns {
+            return false;
+        }
+        match (self.serial_wall, self.parallel_wall) {
+            (Some(s), Some(p)) => s <= p,
+            // Measure the calling thread once before trusting the workers.
+            (None, Some(_)) => true,
+            _ => false,
+        }
     }
 }
+
+/// Calls whose estimated work is below this many times the grain threshold
+/// are placed by measured wall time (module docs, "Measured choice").
+pub const COMPARE_BELOW: f64 = 16.0;
 
 impl Runtime {
     /// Grain control (module docs): whether a native run of `iters`
@@ -106,6 +140,22 @@ impl Runtime {
     /// decides whether a small call skips inspection and scheduling.
     pub(super) fn grain_applies(&self) -> bool {
         self.tracer.is_none() && self.cfg.min_parallel_ns > 0 && !crate::executor::nested()
+    }
+
+    /// Records a run's wall time at grain site `site` for the measured
+    /// choice: `ns` for `iters` iterations on the calling thread (`serial`)
+    /// or on the workers.
+    pub(super) fn note_wall(&self, site: (u8, u64), serial: bool, ns: u64, iters: i64) {
+        let per = ns.max(1) as f64 / iters.max(1) as f64;
+        let mut g = lock(&self.grains);
+        let e = g.entry(site).or_default();
+        let slot = match serial {
+            true => &mut e.serial_wall,
+            false => &mut e.parallel_wall,
+        };
+        if slot.map_or(true, |x| per < x) {
+            *slot = Some(per);
+        }
     }
 
     /// Stores grain site `site`'s new estimate, `ns` over `iters` iterations,
@@ -167,14 +217,15 @@ impl Runtime {
         let iters = plan.iterations().max(1);
         let serial = self.grain_serial(site, iters);
         let serial = serial || plan.cores() <= 1;
+        let t = Instant::now();
         let work = match serial {
             true => {
-                let t = Instant::now();
                 execute_sequential(plan, body, &mut |_| {})?;
                 t.elapsed().as_nanos() as u64
             }
             false => execute_native_timed(plan, body)?,
         };
+        self.note_wall(site, serial, t.elapsed().as_nanos() as u64, iters);
         self.note_grain(site, work, iters);
         Ok(serial)
     }
@@ -328,6 +379,7 @@ impl Runtime {
         let t = Instant::now();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(lo, hi))).map_err(|_| ())?;
         let ns = t.elapsed().as_nanos() as u64;
+        self.note_wall(site, true, ns, hi - lo);
         self.note_grain(site, ns, hi - lo);
         Ok(ns)
     }
@@ -396,6 +448,27 @@ mod tests {
         };
         rt.parallel_for_at(Some(9), 0, 1000, &body).unwrap();
         assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+    }
+
+    /// The measured choice, hand-computed: threshold 20 µs, 100 iterations.
+    #[test]
+    fn measured_choice_between_placements() {
+        let min = 20_000.0;
+        let mut g = Grain::default();
+        assert!(!g.serial(100.0, min), "unknown sites run in parallel");
+        g.work_ns_per_iter = Some(100.0); // 10 µs of work: below the threshold
+        assert!(g.serial(100.0, min));
+        g.work_ns_per_iter = Some(300.0); // 30 µs: above, below 16 thresholds
+        assert!(!g.serial(100.0, min), "no wall time yet: the workers");
+        g.parallel_wall = Some(350.0);
+        assert!(g.serial(100.0, min), "one run here to measure");
+        g.serial_wall = Some(300.0);
+        assert!(g.serial(100.0, min), "300 ns <= 350 ns per iteration");
+        g.parallel_wall = Some(200.0);
+        assert!(!g.serial(100.0, min), "the workers are faster");
+        g.work_ns_per_iter = Some(4000.0); // 400 µs: parallel without asking
+        g.parallel_wall = Some(5000.0);
+        assert!(!g.serial(100.0, min));
     }
 
     /// The probe does not apply with one worker, with grain control off, or
