@@ -263,6 +263,8 @@ fn workers(p: usize) -> Option<std::sync::Arc<Workers>> {
         .get_or_init(|| Mutex::new(Vec::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    // A fork()ed child inherits the list but not the threads.
+    g.retain(|w| w.is_own());
     if let Some(w) = g.iter().find(|w| w.threads() == p) {
         return Some(w.clone());
     }

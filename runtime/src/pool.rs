@@ -73,6 +73,9 @@ pub fn is_worker() -> bool {
 /// A team of `threads` workers (indices `1..=threads`; the caller is 0).
 pub struct Pool {
     threads: usize,
+    /// The process that started the threads (a `fork()`ed child has none of
+    /// them and must start its own pool).
+    pid: u32,
     shared: Arc<Shared>,
     busy: Mutex<()>,
 }
@@ -103,6 +106,7 @@ impl Pool {
         }
         Some(Pool {
             threads,
+            pid: std::process::id(),
             shared,
             busy: Mutex::new(()),
         })
@@ -111,6 +115,12 @@ impl Pool {
     /// Worker threads (the caller not counted).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Whether the pool's threads belong to this process (not to the parent
+    /// of a `fork()`ed child).
+    pub fn is_own(&self) -> bool {
+        self.pid == std::process::id()
     }
 
     /// Runs `work(c)` for `c` in `0..=threads` at once, `c = 0` on the
