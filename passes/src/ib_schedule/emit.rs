@@ -4,7 +4,17 @@
 //! `weft_run_affine` / `weft_run_affine_desc` call with its sequential
 //! fallback. The pass's decisions are in the parent module.
 
-use super::*;
+use inkwell::module::Module;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
+use inkwell::{AddressSpace, IntPredicate};
+
+use crate::error::{PassError, Result};
+use crate::inspector;
+use crate::outline::{self, CloneKind, LoopPlan};
+use crate::payoff;
+use crate::rtabi::{self, RtFn};
+use crate::strip_mine::StripPlan;
+use crate::util;
 
 /// How the executor of one nest is emitted.
 pub struct NestEmit<'ctx> {

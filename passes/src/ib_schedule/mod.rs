@@ -61,19 +61,16 @@
 //! fixed cost.
 
 use inkwell::module::Module;
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
-use inkwell::{AddressSpace, IntPredicate};
 use weft_frontend::{FunctionAnalysis, LoopId};
 
 use crate::error::{PassError, Result};
 use crate::inspector;
 use crate::loop_ids::LoopIds;
 use crate::manager::{Changed, Pass, PassContext};
-use crate::outline::{self, CloneKind, LoopPlan};
+use crate::outline::{self, LoopPlan};
 use crate::parallel::{self, Decision};
 use crate::payoff;
 use crate::pipeline::PassOptions;
-use crate::rtabi::{self, RtFn};
 use crate::strip_mine::{self, StripPlan};
 use crate::util;
 
