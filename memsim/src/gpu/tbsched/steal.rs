@@ -57,7 +57,10 @@ mod tests {
         let l = |v: usize| load[v];
         assert_eq!(victim(1, 4, Victim::NextAfter, l), Some(3));
         assert_eq!(victim(3, 4, Victim::NextAfter, l), Some(0));
-        assert_eq!(victim(0, 4, Victim::NextAfter, |v| load[v] * (v == 0) as u64), None);
+        assert_eq!(
+            victim(0, 4, Victim::NextAfter, |v| load[v] * (v == 0) as u64),
+            None
+        );
     }
 
     #[test]
@@ -71,9 +74,15 @@ mod tests {
     fn sticky_keeps_a_backup_with_work_and_rechooses_an_empty_one() {
         let mut b = Some(3);
         let mut load = [4, 0, 9, 1];
-        assert_eq!(sticky(&mut b, 0, 4, Victim::NextAfter, |v| load[v]), Some(3));
+        assert_eq!(
+            sticky(&mut b, 0, 4, Victim::NextAfter, |v| load[v]),
+            Some(3)
+        );
         load[3] = 0;
-        assert_eq!(sticky(&mut b, 0, 4, Victim::NextAfter, |v| load[v]), Some(2));
+        assert_eq!(
+            sticky(&mut b, 0, 4, Victim::NextAfter, |v| load[v]),
+            Some(2)
+        );
         assert_eq!(b, Some(2));
     }
 }

@@ -152,10 +152,7 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             let (s, p) = ccws::schedulers(n);
             (ipaws::schedulers(&ctx.ipaws, sm, false, s), Some(p))
         }
-        WarpSchedKind::Lrr
-        | WarpSchedKind::Gto
-        | WarpSchedKind::TwoLevel
-        | WarpSchedKind::Owl => {
+        WarpSchedKind::Lrr | WarpSchedKind::Gto | WarpSchedKind::TwoLevel | WarpSchedKind::Owl => {
             unreachable!("basic policies are built by sched::warp_scheduler")
         }
     }

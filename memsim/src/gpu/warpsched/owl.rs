@@ -38,14 +38,21 @@ impl WarpScheduler for Owl {
     }
 
     fn pick(&mut self, ready: &[Cand]) -> usize {
-        let top = ready.iter().map(|c| self.prio(c)).min().expect("ready warps");
+        let top = ready
+            .iter()
+            .map(|c| self.prio(c))
+            .min()
+            .expect("ready warps");
         let in_top = |c: &Cand| self.prio(c) == top;
         if let Some(l) = self.last {
             if let Some(i) = ready.iter().position(|c| in_top(c) && c.slot > l) {
                 return i;
             }
         }
-        ready.iter().position(in_top).expect("a warp of the top group")
+        ready
+            .iter()
+            .position(in_top)
+            .expect("a warp of the top group")
     }
 
     fn on_issue(&mut self, slot: u32) {
