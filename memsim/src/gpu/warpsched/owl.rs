@@ -132,7 +132,7 @@ mod tests {
             tb: 1,
         };
         o.on_warp_exit(exit, 1);
-        assert!(o.tbs.get(&1).is_none());
+        assert!(!o.tbs.contains_key(&1));
         start(&mut o, 0, 30, 4);
         // slot 0 now belongs to the younger TB 4: TB 2 goes first
         assert_eq!(o.pick(&[c(0, 30), c(1, 9)]), 1);
