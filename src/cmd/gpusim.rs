@@ -41,7 +41,7 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
-    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws
+    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | owl
     /// (default: the machine's). `ipaws` adapts between GTO and LRR per kernel on
     /// the first SM's decision, `ipaws-ind` on each SM's own, `ipaws-ccws` between
     /// CCWS and LRR (docs/gpu-ipaws.md).
@@ -57,8 +57,9 @@ pub struct Args {
     /// JSON gets `l1_breakdown`.
     #[arg(long)]
     pub l1_breakdown: bool,
-    /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm) or
-    /// laser (default: the machine's).
+    /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm),
+    /// laser, or owl (OWL-locality's co-located neighbouring TBs; pair it with
+    /// `--warp-sched owl`) (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
@@ -134,7 +135,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             WarpSchedKind::parse(s).ok_or_else(|| {
-                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws or ipaws-ccws)")
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws or owl)")
             })
         })
         .transpose()?;

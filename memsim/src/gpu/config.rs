@@ -37,11 +37,14 @@ pub enum WarpSchedKind {
     Ccws,
     /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
     IpawsCcws,
+    /// OWL-locality's CTA-aware scheduler: the oldest TB's warps first,
+    /// round-robin inside (LASER baseline, digest §4.4).
+    Owl,
 }
 
 impl WarpSchedKind {
-    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws` or
-    /// `ipaws-ccws`.
+    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws`,
+    /// `ipaws-ccws` or `owl`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -51,6 +54,7 @@ impl WarpSchedKind {
             "ipaws-ind" => Some(Self::IpawsInd),
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
+            "owl" => Some(Self::Owl),
             _ => None,
         }
     }
@@ -65,6 +69,7 @@ impl WarpSchedKind {
             Self::IpawsInd => "ipaws-ind",
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
+            Self::Owl => "owl",
         }
     }
 }
@@ -84,13 +89,16 @@ pub enum TbSchedKind {
     AdaptiveBind,
     /// LASER's practical WG scheduler with reuse monitors (digest §4.3).
     Laser,
+    /// OWL-locality: neighbouring TBs co-located on one SM (digest §4.4).
+    Owl,
 }
 
 impl TbSchedKind {
     /// Every policy, in `parse` spelling.
-    pub const NAMES: [&'static str; 5] = ["rr", "tb-pri", "smx-bind", "adaptive-bind", "laser"];
+    pub const NAMES: [&'static str; 6] =
+        ["rr", "tb-pri", "smx-bind", "adaptive-bind", "laser", "owl"];
 
-    /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind` or `laser`.
+    /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind`, `laser` or `owl`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "rr" => Some(Self::Rr),
@@ -98,6 +106,7 @@ impl TbSchedKind {
             "smx-bind" => Some(Self::SmxBind),
             "adaptive-bind" => Some(Self::AdaptiveBind),
             "laser" => Some(Self::Laser),
+            "owl" => Some(Self::Owl),
             _ => None,
         }
     }

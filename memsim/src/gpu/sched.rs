@@ -37,6 +37,8 @@ pub struct WarpInfo {
     pub kernel: u32,
     /// Global warp id (the L1's owner tag).
     pub gid: u32,
+    /// Global TB id of the warp's TB (OWL's CTA groups).
+    pub tb: u32,
 }
 
 /// A warp issue policy (one instance per scheduler of an SM).
@@ -176,6 +178,7 @@ pub fn warp_scheduler(k: WarpSchedKind, group: u32) -> Option<Box<dyn WarpSchedu
         WarpSchedKind::Lrr => Box::new(Lrr::default()),
         WarpSchedKind::Gto => Box::new(Gto::default()),
         WarpSchedKind::TwoLevel => Box::new(TwoLevel::new(group)),
+        WarpSchedKind::Owl => Box::new(warpsched::owl::Owl::default()),
         _ => return None,
     })
 }

@@ -813,6 +813,7 @@ impl Sm {
                 age: w.age,
                 kernel,
                 gid: w.gid,
+                tb: tb_gid,
             };
             self.scheds[s as usize].on_warp_exit(info, t);
             if let Some(b) = &mut self.l1.breakdown {

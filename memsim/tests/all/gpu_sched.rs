@@ -125,3 +125,36 @@ fn tagged_trace_gives_reuse_ratios_with_parents() {
     // a BFS child reads the CSR segment its parent located: some parent-child reuse
     assert!(r.aggregate.parent_child > 0.0);
 }
+
+/// `workloads/gpu-sched/pcreuse.toml` (parents outnumbering the TB slots, children
+/// re-reading their parent TB's region) at a quarter of its parents, on the LaPerm
+/// machine (32 KB L1): every policy does round-robin's work, and binding children
+/// to their parent's SM turns the parent's lines into L1 hits.
+#[test]
+fn pcreuse_binding_to_the_parent_sm_raises_the_l1_hit_rate() {
+    let text =
+        include_str!("../../workloads/gpu-sched/pcreuse.toml").replace("NP = 2048", "NP = 512");
+    let wl = Arc::new(workload::parse(&text, "pcreuse").unwrap());
+    let mut cfg = MachineConfig::preset("k20c-dtbl").unwrap();
+    cfg.l1.size_bytes = 32 * 1024;
+    cfg.gpu.as_mut().unwrap().smem_per_sm = 32 * 1024;
+    let go = |tb: &str| {
+        let opts = GpuOptions {
+            dp: Some(DpMode::parse("dtbl").unwrap()),
+            tb_sched: Some(TbSchedKind::parse(tb).unwrap()),
+            seed: 1,
+            ..Default::default()
+        };
+        let mut s = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        let st = s.run(|_| {}).unwrap();
+        (st.l1_hit_rate, s.lane_mem_ops())
+    };
+    let (rr, work) = go("rr");
+    for tb in ["tb-pri", "smx-bind", "adaptive-bind", "laser", "owl"] {
+        let (l1, w) = go(tb);
+        assert_eq!(w, work, "{tb}");
+        if tb == "smx-bind" || tb == "adaptive-bind" {
+            assert!(l1 > rr + 0.1, "{tb}: L1 hit rate {l1} vs round-robin {rr}");
+        }
+    }
+}

@@ -135,6 +135,7 @@ impl Sm {
                 age: age0 + w as u64,
                 kernel: k.id,
                 gid,
+                tb: tb_gid,
             };
             self.scheds[(ws % nsch) as usize].on_warp_start(info, t);
             self.n_live += 1;

@@ -26,6 +26,7 @@
 //! leaves its queue with its last TB.
 
 use super::queues::LevelQueues;
+use super::steal::{self, Victim};
 use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
 use std::collections::{HashMap, HashSet};
 
@@ -180,14 +181,11 @@ impl Laperm {
 
     /// Adaptive-Bind stage 3: the backup SM's front entry for SM `s`.
     fn steal(&mut self, s: usize, now: u64) -> Option<u32> {
-        let sms = self.sets.len();
-        let stale = self.backup[s].map_or(true, |b| self.sets[b].front(now).is_none());
-        if stale {
-            self.backup[s] = (1..sms)
-                .map(|d| (s + d) % sms)
-                .find(|&u| self.sets[u].front(now).is_some());
-        }
-        self.backup[s].and_then(|b| self.sets[b].front(now))
+        let sets = &self.sets;
+        let b = steal::sticky(&mut self.backup[s], s, sets.len(), Victim::NextAfter, |u| {
+            sets[u].front(now).is_some() as u64
+        })?;
+        self.sets[b].front(now)
     }
 
     fn take(&mut self, units: &[DispatchUnit], u: usize, s: usize, now: u64) {

@@ -23,6 +23,7 @@
 //! pending pool's HPQ / LPQ ordering in front of the kernel distributor.
 
 use super::monitor::{MonitorHook, Monitors, Reuse};
+use super::steal::{self, Victim};
 use crate::gpu::l1::L1Observer;
 use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -187,9 +188,7 @@ impl Laser {
 
     /// The victim CUQ for CU `s`: the one with the most TBs left.
     fn victim(&self, s: usize) -> Option<usize> {
-        (0..self.cuq.len())
-            .filter(|&v| v != s && !(self.cuq[v].high.is_empty() && self.cuq[v].low.is_empty()))
-            .max_by_key(|&v| (self.load(v), std::cmp::Reverse(v)))
+        steal::victim(s, self.cuq.len(), Victim::Longest, |v| self.load(v))
     }
 }
 

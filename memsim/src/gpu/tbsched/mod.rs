@@ -6,7 +6,9 @@
 //! - [`queues`]: priority levels with on-chip capacity and global overflow;
 //! - [`laperm`]: LaPerm's TB-Pri, SMX-Bind and Adaptive-Bind (digest §2.1);
 //! - [`monitor`]: LASER's per-CU Bloom-filter reuse monitors (digest §4.3);
-//! - [`laser`]: LASER's WG scheduler: priorities, SST, CUQs, stealing (§4.3).
+//! - [`laser`]: LASER's WG scheduler: priorities, SST, CUQs, stealing (§4.3);
+//! - [`steal`]: the victim choice both share (LaPerm stage 3, LASER CUQ steals);
+//! - [`owl`]: OWL-locality's co-location of neighbouring TBs (digest §4.4).
 //!
 //! The same policies run under CDP (each child kernel is a unit) and DTBL (each
 //! aggregated group is a unit, taken through its host kernel's entry).
@@ -14,7 +16,9 @@
 pub mod laperm;
 pub mod laser;
 pub mod monitor;
+pub mod owl;
 pub mod queues;
+pub mod steal;
 
 #[cfg(test)]
 mod fig4;
@@ -33,6 +37,7 @@ pub fn policy(k: TbSchedKind, dtbl: bool) -> Box<dyn TbDispatchPolicy> {
         TbSchedKind::SmxBind => Box::new(Laperm::new(Scheme::SmxBind, cfg)),
         TbSchedKind::AdaptiveBind => Box::new(Laperm::new(Scheme::AdaptiveBind, cfg)),
         TbSchedKind::Laser => Box::new(laser::Laser::new(laser::LaserConfig::default())),
+        TbSchedKind::Owl => Box::new(owl::OwlTb::default()),
         TbSchedKind::Rr => Box::new(super::sched::RoundRobin::default()),
     }
 }

@@ -189,6 +189,7 @@ mod tests {
             age: slot as u64,
             kernel: 0,
             gid,
+            tb: 0,
         }
     }
 

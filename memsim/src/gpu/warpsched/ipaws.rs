@@ -570,6 +570,7 @@ mod tests {
             age,
             kernel,
             gid: slot,
+            tb: 0,
         }
     }
 

@@ -1,7 +1,8 @@
 //! Warp-scheduling meta-policies and the locality statistics they are judged by
 //! (issue #32 part 3; digest §5): iPAWS ([`ipaws`]) with its issue-pattern
 //! classifier ([`classifier`]), the CCWS baseline ([`ccws`]) and the CCWS-style L1
-//! access breakdown ([`locality`]).
+//! access breakdown ([`locality`]); and OWL-locality's CTA-aware scheduler
+//! ([`owl`], a LASER baseline, digest §4.4).
 //!
 //! They plug into the engine behind [`WarpScheduler`](super::sched::WarpScheduler)
 //! like LRR, GTO and two-level; what they share between the schedulers of an SM
@@ -11,6 +12,7 @@ pub mod ccws;
 pub mod classifier;
 pub mod ipaws;
 pub mod locality;
+pub mod owl;
 
 use super::config::WarpSchedKind;
 use super::sched::WarpScheduler;
@@ -150,7 +152,7 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             let (s, p) = ccws::schedulers(n);
             (ipaws::schedulers(&ctx.ipaws, sm, false, s), Some(p))
         }
-        WarpSchedKind::Lrr | WarpSchedKind::Gto | WarpSchedKind::TwoLevel => {
+        WarpSchedKind::Lrr | WarpSchedKind::Gto | WarpSchedKind::TwoLevel | WarpSchedKind::Owl => {
             unreachable!("basic policies are built by sched::warp_scheduler")
         }
     }
