@@ -16,9 +16,11 @@
 
 pub mod abi;
 pub mod affine_desc;
+pub mod aside;
 pub mod bankmap;
 pub mod bankset;
 pub mod blp;
+pub mod blp_windows;
 pub mod deps;
 pub mod error;
 pub mod executor;

@@ -196,6 +196,8 @@ impl Runtime {
         plan: Plan,
         st: RegionStats,
     ) -> (Arc<Plan>, u64) {
+        // A nest that stepped aside runs the Default plan, unpermuted.
+        let permute = if st.step_aside.is_some() { 0 } else { permute };
         let plan = match (permute > 0).then(|| plan.permuted_windows(PERMUTE_MAX_UNITS, permute)) {
             Some(Some(q)) => q,
             _ => plan,
@@ -568,6 +570,21 @@ impl Runtime {
     ) -> Result<(Plan, RegionStats)> {
         let p = self.cfg.cores;
         let n = units.len();
+        // Step aside (rule 3 of `crate::aside`): a one-IB window runs Default.
+        let aside = (self.cfg.ib_aside && opts.scheme != Scheme::Default)
+            .then(|| crate::aside::ib_window_aside(window))
+            .flatten();
+        let stepped;
+        let opts = match aside {
+            Some(_) => {
+                stepped = MlpOptions {
+                    scheme: Scheme::Default,
+                    ..opts.clone()
+                };
+                &stepped
+            }
+            None => opts,
+        };
         let scheme = opts.scheme;
         let inst = IbInstance {
             cores: p,
@@ -607,6 +624,7 @@ impl Runtime {
             ds_lines: Some(ds),
             beta: sched.beta.iter().take(4096).copied().collect(),
             beta_mean,
+            step_aside: aside,
             ..RegionStats::of_plan(&plan, dag.map_or(0, |d| d.num_edges()))
         };
         Ok((plan, st))

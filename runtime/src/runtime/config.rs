@@ -50,6 +50,18 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
+    /// Step aside from Algorithm 4 where it cannot pay (`WEFT_BLP_ASIDE`:
+    /// `0` the default, `1` rules 1 and 2 of [`crate::aside`], `coverage`
+    /// rule 2 only).
+    pub blp_aside: crate::aside::BlpAside,
+    /// Step aside from Algorithm 5 where its iteration window is one IB
+    /// (`WEFT_IB_ASIDE`, default `false`; `1` turns it on): rule 3 of
+    /// [`crate::aside`].
+    pub ib_aside: bool,
+    /// Bank maps per sub-slab time window (`WEFT_BLP_SUBWINDOWS=k`, default
+    /// `None`; `0` or `1` also mean none): regions proven parallel record
+    /// `k` maps per slab and are scheduled by [`crate::blp_windows`].
+    pub blp_subwindows: Option<usize>,
     /// Lazy inspection (`WEFT_LAZY_INSPECT`, default [`LazyInspect::Checked`];
     /// native runs only): which irregular regions run their first execution
     /// in original order on the calling thread, without inspection, and are
@@ -221,6 +233,9 @@ impl Default for RuntimeConfig {
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
+            blp_aside: crate::aside::BlpAside::Off,
+            ib_aside: false,
+            blp_subwindows: None,
             lazy: LazyInspect::Checked,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
@@ -299,6 +314,20 @@ impl RuntimeConfig {
                 ))
             })?;
             c.blp_window = (w > 0).then_some(w);
+        }
+        if let Ok(v) = std::env::var("WEFT_BLP_ASIDE") {
+            c.blp_aside = crate::aside::BlpAside::parse(&v).ok_or_else(|| {
+                invalid(format!("WEFT_BLP_ASIDE={v:?} is not 0, 1 or `coverage`"))
+            })?;
+        }
+        c.ib_aside = env_on_off("WEFT_IB_ASIDE", c.ib_aside)?;
+        if let Ok(v) = std::env::var("WEFT_BLP_SUBWINDOWS") {
+            let k = v.trim().parse::<usize>().map_err(|_| {
+                invalid(format!(
+                    "WEFT_BLP_SUBWINDOWS={v:?} is not a count of windows per slab"
+                ))
+            })?;
+            c.blp_subwindows = (k > 1).then_some(k);
         }
         c.inspect_inline = env_on_off("WEFT_INSPECT_INLINE", c.inspect_inline)?;
         c.inspect_saturate = env_on_off("WEFT_INSPECT_SATURATE", c.inspect_saturate)?;

@@ -4,8 +4,11 @@
 
 use super::stats::bank_maps_hash;
 use super::*;
+use crate::aside;
 use crate::bankmap::AddressMap;
+use crate::bankset::BankSet;
 use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
+use crate::blp_windows::{schedule_windowed, WindowedInstance};
 use crate::deps::sync_points;
 use crate::error::invalid;
 use crate::executor::{on_workers, BodyRef, Plan};
@@ -93,6 +96,13 @@ impl Runtime {
                     None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
                     }
+                    None if self.cfg.blp_aside.amortise()
+                        && self.aside_before_inspection(id, lo, insp) =>
+                    {
+                        // Step aside (rule 1 of `crate::aside`): the Original
+                        // schedule, without inspection.
+                        (Arc::new(Plan::static_chunks(lo, hi, p)), false)
+                    }
                     None if self.wants_reference(IRREGULAR, id) => {
                         // Payoff control: a region with no reference time
                         // yet measures one (original order on the calling
@@ -140,6 +150,25 @@ impl Runtime {
         Ok(())
     }
 
+    /// Rule 1 of [`crate::aside`] for region `id`: true (and the reason in
+    /// its statistics) when its inspector reports only unchecked accesses
+    /// and it has not run often enough to amortise an inspection.
+    fn aside_before_inspection(&self, id: u32, lo: i64, insp: InspectRef<'_>) -> bool {
+        let runs = lock(&self.stats)
+            .get(&(IRREGULAR, id))
+            .map_or(0, |e| e.executions);
+        match aside::before_inspection(runs) {
+            Some(why) if self.declares_maps_only(lo, insp) => {
+                lock(&self.stats)
+                    .entry((IRREGULAR, id))
+                    .or_default()
+                    .step_aside = Some(why);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn build_irregular(
         &self,
         si: i64,
@@ -148,17 +177,39 @@ impl Runtime {
     ) -> Result<(Plan, RegionStats, bool)> {
         let p = self.cfg.cores;
         let machine = self.machine()?;
-        let mut offset = vec![0u32; p + 1];
-        let mut units = Vec::new();
-        for c in 0..p {
-            let (a, b) = (chunk[c], chunk[c + 1]);
-            let mut s = a;
-            while s < b {
-                units.push((s, (s + si).min(b)));
-                s += si;
+        // Sub-slab windows (`crate::blp_windows`), for regions proven parallel
+        // only: slabs of `k · rsi` iterations, recorded as `k` sub-slabs of
+        // `rsi` each.
+        let sub = self
+            .cfg
+            .blp_subwindows
+            .filter(|&k| k > 1 && self.declares_maps_only(chunk[0], insp));
+        let (si, rsi) = match sub {
+            Some(k) => {
+                let r = ((si + k as i64 - 1) / k as i64).max(1);
+                (r * k as i64, r)
             }
-            offset[c + 1] = units.len() as u32;
-        }
+            None => (si, si),
+        };
+        let cut = |size: i64, units: &mut Vec<(i64, i64)>| {
+            let mut offset = vec![0u32; p + 1];
+            for c in 0..p {
+                let (a, b) = (chunk[c], chunk[c + 1]);
+                let mut s = a;
+                while s < b {
+                    units.push((s, (s + size).min(b)));
+                    s += size;
+                }
+                offset[c + 1] = units.len() as u32;
+            }
+            offset
+        };
+        let mut units = Vec::new();
+        let offset = cut(si, &mut units);
+        let rec_offset = match sub {
+            Some(_) => cut(rsi, &mut Vec::new()),
+            None => offset.clone(),
+        };
         let n = units.len();
         let t0 = Instant::now();
         let table = self
@@ -168,8 +219,8 @@ impl Runtime {
         let line = machine.line_bytes().max(1);
         let layout = SlabLayout {
             chunk: chunk.to_vec(),
-            offset: offset.clone(),
-            slab_iters: si,
+            offset: rec_offset.clone(),
+            slab_iters: rsi,
         };
         let banks = machine.num_mem_banks();
         let filter_lines = self.cfg.miss_filter.lines(&machine, p);
@@ -276,17 +327,58 @@ impl Runtime {
         let (predicted_hits, line_touches) = rec.filter_counts();
         let writes = rec.writes() > 0;
         drop(rec);
-        let slabs: Vec<Vec<_>> = (0..p)
-            .map(|c| maps[offset[c] as usize..offset[c + 1] as usize].to_vec())
-            .collect();
+        let of_core = |c: usize| &maps[rec_offset[c] as usize..rec_offset[c + 1] as usize];
+        let (slabs, windowed): (Vec<Vec<_>>, _) = match sub {
+            Some(k) => {
+                if !dag.has_no_edges() {
+                    return Err(invalid(
+                        "internal: sub-slab windows on a region with conflicts",
+                    ));
+                }
+                let wins: Vec<Vec<Vec<_>>> = (0..p)
+                    .map(|c| of_core(c).chunks(k).map(|w| w.to_vec()).collect())
+                    .collect();
+                let unions = wins
+                    .iter()
+                    .map(|l| l.iter().map(|ws| union_of(banks, ws)).collect())
+                    .collect();
+                (unions, Some(WindowedInstance::new(banks, wins)?))
+            }
+            None => ((0..p).map(|c| of_core(c).to_vec()).collect(), None),
+        };
         let inst = SlabInstance::new(machine.num_mem_banks(), slabs)?;
         let dag_ref = (!dag.has_no_edges()).then_some(&dag);
         let opts = BlpOptions {
             window: self.cfg.blp_window,
             ..BlpOptions::default()
         };
-        let sched = schedule_blp(&inst, &opts, dag_ref)?;
+        let sched = match &windowed {
+            Some(w) => {
+                let mut s = schedule_windowed(w);
+                s.coverage = inst.coverage_of(&s.by_core());
+                s
+            }
+            None => schedule_blp(&inst, &opts, dag_ref)?,
+        };
         let orig = original_order(&inst);
+        // Step aside (rule 2 of `crate::aside`): the slabs in original order,
+        // subject to the slab DAG (a candidate window of one slab).
+        let aside = self
+            .cfg
+            .blp_aside
+            .coverage()
+            .then(|| aside::after_inspection(orig.mean_coverage(), sched.mean_coverage(), banks))
+            .flatten();
+        let sched = match aside {
+            Some(_) => {
+                let keep = BlpOptions {
+                    window: Some(1),
+                    ..opts
+                };
+                schedule_blp(&inst, &keep, dag_ref)?
+            }
+            None => sched,
+        };
         let mut steps = Vec::with_capacity(sched.slots.len());
         let mut seq = Vec::with_capacity(n);
         for row in &sched.slots {
@@ -331,8 +423,16 @@ impl Runtime {
                 maps.iter().map(|m| m.count()).sum::<usize>() as f64 / maps.len().max(1) as f64,
             ),
             bank_maps_hash: Some(bank_maps_hash(&maps)),
+            step_aside: aside,
             ..RegionStats::of_plan(&plan, dag.num_edges())
         };
         Ok((plan, st, writes))
     }
+}
+
+/// The union of `maps` (over `banks` banks).
+fn union_of(banks: usize, maps: &[BankSet]) -> BankSet {
+    let mut u = BankSet::new(banks);
+    maps.iter().for_each(|m| u.union_with(m));
+    u
 }

@@ -103,6 +103,10 @@ pub struct RegionStats {
     /// its budget, or a schedule that ran slower than the reference; the
     /// `runtime::payoff` module docs), `None` if it did not.
     pub payoff_fallback: Option<String>,
+    /// Why the region ran without the schedule its scheme would build
+    /// (`WEFT_BLP_ASIDE`, `WEFT_IB_ASIDE`; the [`crate::aside`] rules), `None`
+    /// if it did not step aside.
+    pub step_aside: Option<String>,
 }
 
 /// Time split of one irregular inspection (all in ns).

@@ -244,7 +244,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                         reorder: version.reorder,
                         cores: None,
                         machine: machine.clone(),
-                        env: runtime_env.clone(),
+                        env: versions::run_env(&runtime_env, version),
                     },
                     machine: machine.clone(),
                     scheduler: version.scheduler,

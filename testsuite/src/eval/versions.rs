@@ -181,6 +181,10 @@ pub struct Version {
     pub baseline: &'static str,
     /// Part of `--quick`.
     pub quick: bool,
+    /// Runtime settings the version's runs get (name, value): the variants of
+    /// the printed algorithms (`crate::aside` rules, candidate window, miss
+    /// filter) are the same build run with another runtime rule.
+    pub env: &'static [(&'static str, &'static str)],
 }
 
 impl Version {
@@ -216,7 +220,32 @@ const fn v(
         reorder,
         baseline,
         quick,
+        env: &[],
     }
+}
+
+impl Version {
+    /// The same version with runtime settings `env` (a named variant).
+    fn with_env(self, env: &'static [(&'static str, &'static str)]) -> Version {
+        Version { env, ..self }
+    }
+}
+
+/// The runtime settings of a run of `version`: those `weft eval` was started
+/// with (`base`, from `backend::RUNTIME_ENV`), overridden by the version's own.
+pub fn run_env(base: &[(String, String)], version: &Version) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = base
+        .iter()
+        .filter(|(k, _)| !version.env.iter().any(|(n, _)| n == k))
+        .cloned()
+        .collect();
+    env.extend(
+        version
+            .env
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string())),
+    );
+    env
 }
 
 use pipelines::*;
@@ -249,10 +278,25 @@ pub fn ch4_versions() -> Vec<Version> {
         v("tcm", "TCM", Ch4, CH4_ORIGINAL, Tcm, Oracle::None, None, "original", false),
         v("tcm+blp-opt", "TCM + BLP Optimized", Ch4, CH4_BLP_OPT, Tcm, Oracle::None, None, "original", false),
         v("gpart", "GPART", Ch4, CH4_ORIGINAL, FrFcfs, Oracle::None, Some(Reorder::Gpart), "original", false),
+        // Variants of Algorithm 4 (issue #36 part 6); the printed one is blp-opt.
+        v("blp-aside", "BLP Optimized, stepping aside", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", true)
+            .with_env(&[("WEFT_BLP_ASIDE", "1")]),
+        v("blp-keep", "BLP Optimized, original order unless it gains coverage", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
+            .with_env(&[("WEFT_BLP_ASIDE", "coverage")]),
+        v("blp-subwin", "BLP Optimized, sub-slab window maps", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
+            .with_env(&[("WEFT_BLP_SUBWINDOWS", "8")]),
+        v("blp-window", "BLP Optimized, window 2", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
+            .with_env(&[("WEFT_BLP_WINDOW", "2")]),
+        v("blp-miss", "BLP Optimized, miss-filtered maps", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
+            .with_env(&[("WEFT_MISS_FILTER", "lines")]),
     ]
 }
 
-/// Chapter 5 versions (the eight of §5.6.1), baseline Default.
+/// Runtime setting of the ch. 5 step-aside variants (rule 3 of the runtime's
+/// `aside` module).
+const IB_ASIDE: &[(&str, &str)] = &[("WEFT_IB_ASIDE", "1")];
+
+/// Chapter 5 versions (the eight of §5.6.1, then the variants), baseline Default.
 #[rustfmt::skip]
 pub fn ch5_versions() -> Vec<Version> {
     use Study::Ch5;
@@ -265,8 +309,29 @@ pub fn ch5_versions() -> Vec<Version> {
         v("la-mlp", "Locality-Aware-MLP", Ch5, CH5_LA_MLP, FrFcfs, Oracle::None, None, "default", false),
         v("par-bs", "PAR-BS", Ch5, CH5_DEFAULT, ParBs, Oracle::None, None, "default", false),
         v("ideal", "Ideal", Ch5, CH5_DEFAULT, FrFcfs, Oracle::Ideal, None, "default", false),
+        // Variants of Algorithm 5 (issue #36 part 6): one-IB windows run Default.
+        v("mlp-first-aside", "MLP-first, stepping aside", Ch5, CH5_MLP_FIRST, FrFcfs, Oracle::None, None, "default", false)
+            .with_env(IB_ASIDE),
+        v("clp-first-aside", "CLP-first, stepping aside", Ch5, CH5_CLP_FIRST, FrFcfs, Oracle::None, None, "default", false)
+            .with_env(IB_ASIDE),
+        v("balanced-aside", "Balanced, stepping aside", Ch5, CH5_BALANCED, FrFcfs, Oracle::None, None, "default", true)
+            .with_env(IB_ASIDE),
     ]
 }
+
+/// Each variant of a printed algorithm, with the printed version it is
+/// reported against (issue #36 part 6: "report each variant against the
+/// printed algorithm").
+pub const VARIANTS: &[(&str, &str)] = &[
+    ("blp-aside", "blp-opt"),
+    ("blp-keep", "blp-opt"),
+    ("blp-subwin", "blp-opt"),
+    ("blp-window", "blp-opt"),
+    ("blp-miss", "blp-opt"),
+    ("mlp-first-aside", "mlp-first"),
+    ("clp-first-aside", "clp-first"),
+    ("balanced-aside", "balanced"),
+];
 
 /// All versions of a study.
 pub fn versions(study: Study) -> Vec<Version> {
@@ -413,7 +478,7 @@ mod tests {
 
     #[test]
     fn ch5_has_the_eight_versions() {
-        let ids: Vec<_> = ch5_versions().iter().map(|v| v.id).collect();
+        let ids: Vec<_> = ch5_versions().iter().take(8).map(|v| v.id).collect();
         assert_eq!(
             ids,
             [
@@ -457,6 +522,42 @@ mod tests {
         assert!(q4.contains(&"original") && q4.contains(&"blp-opt"));
         for id in ["default", "mlp-first", "clp-first", "balanced"] {
             assert!(q5.contains(&id));
+        }
+    }
+
+    #[test]
+    fn variants_run_the_printed_build_with_their_setting() {
+        let base = vec![
+            ("WEFT_BLP_WINDOW".to_string(), "8".to_string()),
+            ("WEFT_SLOT_BARRIER".to_string(), "1".to_string()),
+        ];
+        let w = find(Study::Ch4, "blp-window").unwrap();
+        assert_eq!(w.pipeline, find(Study::Ch4, "blp-opt").unwrap().pipeline);
+        // The version's own setting replaces the one weft eval was started with.
+        assert_eq!(
+            run_env(&base, &w),
+            vec![
+                ("WEFT_SLOT_BARRIER".to_string(), "1".to_string()),
+                ("WEFT_BLP_WINDOW".to_string(), "2".to_string()),
+            ]
+        );
+        let printed = find(Study::Ch4, "blp-opt").unwrap();
+        assert_eq!(run_env(&base, &printed), base);
+        let b = find(Study::Ch5, "balanced-aside").unwrap();
+        assert_eq!(b.pipeline, find(Study::Ch5, "balanced").unwrap().pipeline);
+        assert_eq!(b.env, &[("WEFT_IB_ASIDE", "1")]);
+    }
+
+    #[test]
+    fn every_variant_has_its_printed_version_in_the_same_study() {
+        for &(var, printed) in VARIANTS {
+            let study = [Study::Ch4, Study::Ch5]
+                .into_iter()
+                .find(|&s| find(s, var).is_some())
+                .unwrap_or_else(|| panic!("{var} is no version"));
+            let (v, p) = (find(study, var).unwrap(), find(study, printed).unwrap());
+            assert_eq!(v.pipeline, p.pipeline, "{var}");
+            assert!(!v.env.is_empty() && p.env.is_empty(), "{var}");
         }
     }
 

@@ -6,6 +6,7 @@
 use super::tables::{averages_table, hit_rates, per_bench_table, plot_refs, BenchTable};
 use super::ReportInput;
 use crate::eval::results::{fmt_pct, main_blp_opt, mean, sweep_means, Derived};
+use crate::eval::versions::VARIANTS;
 use crate::eval::versions::{self, Study};
 use std::fmt::Write as _;
 
@@ -34,6 +35,7 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
         per_bench_table(s, inp, Study::Ch4, title, cell);
     }
     coverage(s, inp);
+    variants(s, inp, Study::Ch4);
     plot_refs(
         s,
         inp,
@@ -129,4 +131,82 @@ fn sensitivity(s: &mut String, inp: &ReportInput<'_>) {
         let _ = writeln!(s, "\nDissertation: the gain grows with banks and cores and shrinks with LLC capacity (29% BLP / 13.7% time at 12 MB L3); row-buffer size and slab size change it by at most 2%.");
     }
     plot_refs(s, inp, &["ch4_sensitivity"]);
+}
+
+/// `**Variants against the printed algorithm**` of `study` (issue #36 part
+/// 6): per benchmark, each variant that ran beside its printed version, with
+/// cycles, the study's parallelism metric, LLC hit rate, the simulated
+/// inspection share and the time reduction against the baseline; then the
+/// mean time reduction of each.
+pub(super) fn variants(s: &mut String, inp: &ReportInput<'_>, study: Study) {
+    let main = |v: &str, b: &str| {
+        inp.derived
+            .iter()
+            .find(|d| d.study == study && d.version == v && d.bench == b && d.point.is_none())
+    };
+    let mut rows = Vec::new();
+    for &(var, printed) in VARIANTS {
+        let mut benches: Vec<&str> = inp
+            .derived
+            .iter()
+            .filter(|d| d.study == study && d.version == var && d.point.is_none())
+            .map(|d| d.bench.as_str())
+            .collect();
+        benches.sort_unstable();
+        for b in benches {
+            if let (Some(v), Some(p)) = (main(var, b), main(printed, b)) {
+                rows.push((var, printed, v, p));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let metric = study.primary_metric().to_uppercase();
+    let _ = writeln!(
+        s,
+        "\n**Variants against the printed algorithm** (`crate::aside` rules, candidate window, miss-filtered maps; `docs/oracles.md`, Variants)\n"
+    );
+    let _ = writeln!(
+        s,
+        "| benchmark | variant / printed | cycles | {metric} | LLC hit rate | inspection (simulated) | time reduction |\n|---|---|---:|---:|---:|---:|---:|"
+    );
+    let pct = |x: Option<f64>| x.map_or("-".into(), |c| format!("{c:.1}%"));
+    let par = |d: &Derived| if study == Study::Ch4 { d.blp } else { d.mlp };
+    for (var, printed, v, p) in &rows {
+        let _ = writeln!(
+            s,
+            "| {} | {var} / {printed} | {} / {} | {:.2} / {:.2} | {:.1}% / {:.1}% | {} / {} | {} / {} |",
+            v.bench,
+            v.cycles,
+            p.cycles,
+            par(v),
+            par(p),
+            100.0 * v.llc_hit_rate,
+            100.0 * p.llc_hit_rate,
+            pct(v.sim_overhead_pct),
+            pct(p.sim_overhead_pct),
+            fmt_pct(v.time_reduction_pct),
+            fmt_pct(p.time_reduction_pct),
+        );
+    }
+    for &(var, printed) in VARIANTS {
+        let of = |id: &str| {
+            rows.iter()
+                .filter(|r| r.0 == var)
+                .map(|r| if id == var { r.2 } else { r.3 })
+                .map(|d| d.time_reduction_pct)
+                .collect::<Vec<_>>()
+        };
+        let (v, p) = (of(var), of(printed));
+        if !v.is_empty() {
+            let _ = writeln!(
+                s,
+                "| **average** ({} benchmarks) | {var} / {printed} | | | | | {} / {} |",
+                v.len(),
+                fmt_pct(mean(v)),
+                fmt_pct(mean(p)),
+            );
+        }
+    }
 }

@@ -29,7 +29,7 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
     );
     let _ = writeln!(
         s,
-        "The eight versions of §5.6.1; percentages are against Default on the same benchmark."
+        "The eight versions of §5.6.1 and the step-aside variants; percentages are against Default on the same benchmark."
     );
     averages_table(s, Study::Ch5, inp.a5);
     for (title, cell) in CH5_TABLES {
@@ -51,5 +51,6 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
             )
         }
     );
+    super::ch4::variants(s, inp, Study::Ch5);
     plot_refs(s, inp, &["ch5_mlp", "ch5_clp", "ch5_time", "ch5_beta"]);
 }
