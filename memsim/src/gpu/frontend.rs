@@ -301,6 +301,7 @@ impl FrontEnd {
             }
             changed = true;
         }
+        self.request_agt_loads(t);
         loop {
             let room = self.distributor.len() < self.max_kernels;
             let u = self.dp.as_mut().expect("dp");
@@ -312,6 +313,74 @@ impl FrontEnd {
             changed = true;
         }
         changed
+    }
+
+    /// Queues the read of every overflowed AGT entry that a marked kernel waits
+    /// for (its NAGEI group, once its native TBs are out) and that was not asked
+    /// for yet; the requester is the SM of the group's launching thread.
+    fn request_agt_loads(&mut self, t: u64) {
+        let Some(u) = self.dp.as_mut() else {
+            return;
+        };
+        let Some(d) = u.dtbl.as_ref() else {
+            return;
+        };
+        let want: Vec<(u32, u64)> = d
+            .marked()
+            .filter_map(|k| match d.pending_load(k) {
+                Some(super::dp::dtbl::AgeRef::Global(i)) => Some((i, d.entry_group(super::dp::dtbl::AgeRef::Global(i)))),
+                _ => None,
+            })
+            .collect();
+        for (i, group) in want {
+            if u.agt_requested.contains_key(&i) {
+                continue;
+            }
+            let sm = self.kernels[group as usize].parent.map_or(0, |p| p.sm);
+            u.agt_requested.insert(i, t);
+            u.agt_out.push((sm, i));
+        }
+    }
+
+    /// AGT entry reads to issue now: (requesting SM, byte address, token).
+    pub fn take_agt_reads(&mut self) -> Vec<(u32, u64, u64)> {
+        let Some(u) = self.dp.as_mut() else {
+            return Vec::new();
+        };
+        let bytes = u.g.device_launch.agt_entry_bytes;
+        std::mem::take(&mut u.agt_out)
+            .into_iter()
+            .map(|(sm, i)| {
+                (
+                    sm,
+                    super::dp::dtbl::spill_addr(i, bytes),
+                    super::dp::dtbl::AGT_TOKEN | i as u64,
+                )
+            })
+            .collect()
+    }
+
+    /// An entry read (`token`) the memory side refused: issue it again later.
+    pub fn retry_agt_read(&mut self, sm: u32, token: u64) {
+        if let Some(u) = self.dp.as_mut() {
+            u.agt_out.push((sm, (token & 0xFFFF_FFFF) as u32));
+        }
+    }
+
+    /// The entry read `token` returned at `t`: its group may be scheduled.
+    pub fn agt_read_done(&mut self, token: u64, t: u64) {
+        let Some(u) = self.dp.as_mut() else {
+            return;
+        };
+        let i = (token & 0xFFFF_FFFF) as u32;
+        let Some(since) = u.agt_requested.remove(&i) else {
+            return;
+        };
+        u.stats.agt_spill_reads += 1;
+        u.stats.agt_spill_cycles += t - since;
+        if let Some(d) = u.dtbl.as_mut() {
+            d.set_loaded(super::dp::dtbl::AgeRef::Global(i));
+        }
     }
 
     /// Puts device kernel `id` in the pending pool, visible from `visible`.
@@ -356,6 +425,15 @@ impl FrontEnd {
             _ => None,
         };
         if let Some(u) = &self.dp {
+            let unasked = u.dtbl.as_ref().is_some_and(|d| {
+                d.marked().any(|k| match d.pending_load(k) {
+                    Some(super::dp::dtbl::AgeRef::Global(i)) => !u.agt_requested.contains_key(&i),
+                    _ => false,
+                })
+            });
+            if unasked || !u.agt_out.is_empty() {
+                return Some(t + 1);
+            }
             let pool = if room { u.pool.next_visible(t) } else { None };
             let group = u.deferred.iter().map(|g| g.at).filter(|&a| a > t).min();
             for c in [pool, group].into_iter().flatten() {
@@ -369,7 +447,7 @@ impl FrontEnd {
     /// marked kernels of the FCFS controller).
     pub fn dispatchable(&self) -> Box<dyn Iterator<Item = u32> + '_> {
         if let Some(d) = self.dp.as_ref().and_then(|u| u.dtbl.as_ref()) {
-            return Box::new(d.marked());
+            return Box::new(d.marked().filter(|&k| !d.blocked(k)));
         }
         Box::new(
             self.distributor
@@ -619,10 +697,13 @@ impl FrontEnd {
                 t_overhead,
             };
             u.child.advance(t);
+            let blind = matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue)
+                && u.child.t_cta() == 0;
             if u.decision.decide(&req, &u.child) == Decision::Inline {
                 u.stats.inline += 1;
                 continue;
             }
+            u.stats.spawn_no_history += blind as u64;
             let (regs, smem) = u.funcs[call.function.0 as usize];
             let threads: u32 = l.block.iter().product();
             let fits = threads <= u.g.max_threads_per_tb

@@ -50,10 +50,14 @@ pub enum DpMode {
     Threshold(u64),
     /// CDP with SPAWN's launch controller.
     Spawn,
+    /// SPAWN with the no-history launch only into an empty CCQS (the prose
+    /// reading of Algorithm 1 line 2, [`spawn::Spawn::empty_queue_only`]).
+    SpawnEmptyQueue,
 }
 
 impl DpMode {
-    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn` or `threshold=<n>`.
+    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn`, `spawn-q` or
+    /// `threshold=<n>`.
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "flat" => Self::Flat,
@@ -62,6 +66,7 @@ impl DpMode {
             "dtbl" => Self::Dtbl { ideal: false },
             "dtbli" => Self::Dtbl { ideal: true },
             "spawn" => Self::Spawn,
+            "spawn-q" => Self::SpawnEmptyQueue,
             _ => Self::Threshold(s.strip_prefix("threshold=")?.parse().ok()?),
         })
     }
@@ -76,6 +81,7 @@ impl DpMode {
             Self::Dtbl { ideal: true } => "dtbli".into(),
             Self::Threshold(n) => format!("threshold={n}"),
             Self::Spawn => "spawn".into(),
+            Self::SpawnEmptyQueue => "spawn-q".into(),
         }
     }
 }
@@ -93,6 +99,7 @@ mod tests {
             "dtbl",
             "dtbli",
             "spawn",
+            "spawn-q",
             "threshold=128",
         ] {
             assert_eq!(DpMode::parse(s).unwrap().name(), s);
