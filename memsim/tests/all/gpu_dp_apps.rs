@@ -29,7 +29,6 @@ pub fn small(app: &str) -> Arc<Workload> {
         ("size = 512, tile = 64", "size = 128, tile = 32"),
         ("max_dwell = 256", "max_dwell = 64"),
         ("nr = 16384", "nr = 1024"),
-        ("ns = 393216", "ns = 24576"),
         ("ns = 65536", "ns = 8192"),
         ("vertices = 512, edges = 8192", "vertices = 128, edges = 1024"),
         ("cols = 64", "cols = 16"),
