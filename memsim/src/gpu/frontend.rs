@@ -328,7 +328,9 @@ impl FrontEnd {
         let want: Vec<(u32, u64)> = d
             .marked()
             .filter_map(|k| match d.pending_load(k) {
-                Some(super::dp::dtbl::AgeRef::Global(i)) => Some((i, d.entry_group(super::dp::dtbl::AgeRef::Global(i)))),
+                Some(super::dp::dtbl::AgeRef::Global(i)) => {
+                    Some((i, d.entry_group(super::dp::dtbl::AgeRef::Global(i))))
+                }
                 _ => None,
             })
             .collect();
@@ -697,8 +699,8 @@ impl FrontEnd {
                 t_overhead,
             };
             u.child.advance(t);
-            let blind = matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue)
-                && u.child.t_cta() == 0;
+            let blind =
+                matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue) && u.child.t_cta() == 0;
             if u.decision.decide(&req, &u.child) == Decision::Inline {
                 u.stats.inline += 1;
                 continue;

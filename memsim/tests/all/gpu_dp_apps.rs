@@ -30,7 +30,10 @@ pub fn small(app: &str) -> Arc<Workload> {
         ("max_dwell = 256", "max_dwell = 64"),
         ("nr = 16384", "nr = 1024"),
         ("ns = 65536", "ns = 8192"),
-        ("vertices = 512, edges = 8192", "vertices = 128, edges = 1024"),
+        (
+            "vertices = 512, edges = 8192",
+            "vertices = 128, edges = 1024",
+        ),
         ("cols = 64", "cols = 16"),
         ("scale = 12, edges = 38912", "scale = 9, edges = 4096"),
         ("cdp_threshold = 128", "cdp_threshold = 32"),
@@ -98,7 +101,10 @@ fn merrill_flat_bfs_does_the_same_work_as_bfs() {
     let (merrill_cycles, _, merrill) = run(&shrink("bfs_merrill"), "flat");
     assert_eq!(bfs, merrill);
     // The hub vertex of level 0 is expanded by a whole TB instead of one warp.
-    assert!(merrill_cycles < bfs_cycles, "{merrill_cycles} vs {bfs_cycles}");
+    assert!(
+        merrill_cycles < bfs_cycles,
+        "{merrill_cycles} vs {bfs_cycles}"
+    );
 }
 
 /// DTBL's AGT overflow: every group whose entry overflowed to global memory is

@@ -565,7 +565,10 @@ mod tests {
         let c = d.take(0);
         assert!(c.loads_entry);
         assert_eq!(d.marked().count(), 0);
-        let left: u32 = [n, a, b, c].into_iter().map(|t| d.tb_finish(t) as u32).sum();
+        let left: u32 = [n, a, b, c]
+            .into_iter()
+            .map(|t| d.tb_finish(t) as u32)
+            .sum();
         assert_eq!(left, 1);
     }
 

@@ -75,7 +75,10 @@ impl ChildStats {
     }
 
     /// Accumulates the running count up to cycle `t`, closing windows on the way.
+    /// An event reported with an earlier cycle than the last one (TB exits carry
+    /// their own cycle, launch calls the engine's) counts at the last cycle.
     pub fn advance(&mut self, t: u64) {
+        let t = t.max(self.last);
         let w = 1u64 << self.window_shift;
         while t >= self.window_start + w {
             let end = self.window_start + w;
@@ -258,6 +261,16 @@ mod tests {
         }
         assert_eq!((s.t_cta(), s.n_con(), s.t_warp(), s.n), (1000, 4, 100, 0));
         s
+    }
+
+    /// Events reported out of order do not move the clock back.
+    #[test]
+    fn late_events_count_at_the_last_cycle() {
+        let mut s = ChildStats::new(1024);
+        s.cta_start(100);
+        s.cta_finish(50, 10);
+        s.advance(2048);
+        assert_eq!((s.n_con(), s.t_cta()), (0, 10));
     }
 
     #[test]

@@ -123,9 +123,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The shipped workloads: name and TOML text (`apps/<name>.toml`).
 const BUILTINS: &[(&str, &str)] = &[
     ("bfs", include_str!("apps/bfs.toml")),
-    ("bfs_merrill", include_str!("apps/bfs_merrill.toml")),
     ("sssp", include_str!("apps/sssp.toml")),
     ("clr", include_str!("apps/clr.toml")),
+    ("bfs_merrill", include_str!("apps/bfs_merrill.toml")),
     ("amr", include_str!("apps/amr.toml")),
     ("mandelbrot", include_str!("apps/mandelbrot.toml")),
     ("join_uniform", include_str!("apps/join_uniform.toml")),

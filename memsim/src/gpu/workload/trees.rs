@@ -223,7 +223,14 @@ pub fn mandelbrot(
     let at = |x: u64, y: u64| dw[(y * size + x) as usize];
     let mut expand = |&(x, y, s): &(u64, u64, u64), _depth: i64| {
         let border: Vec<i64> = (0..s)
-            .flat_map(|o| [at(x + o, y), at(x + o, y + s - 1), at(x, y + o), at(x + s - 1, y + o)])
+            .flat_map(|o| {
+                [
+                    at(x + o, y),
+                    at(x + o, y + s - 1),
+                    at(x, y + o),
+                    at(x + s - 1, y + o),
+                ]
+            })
             .collect();
         let uniform = border.iter().all(|&d| d == border[0]);
         let inner = ((s - 2) * (s - 2)) as i64;

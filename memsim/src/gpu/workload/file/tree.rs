@@ -63,8 +63,10 @@ impl Loader<'_> {
         let p = t.name.get_ref().clone();
         let opts = self.opts;
         let l = &opts.limits;
-        let max_nodes = l.max_table_len.min(l.max_total_elems.saturating_sub(self.total_elems)) as usize
-            / 8;
+        let max_nodes =
+            l.max_table_len
+                .min(l.max_total_elems.saturating_sub(self.total_elems)) as usize
+                / 8;
         let fail = |l: &Self, m: String| l.at(span.clone(), format!("tree `{p}`: {m}"));
         let mut consts: Vec<(String, i64)> = Vec::new();
         let mut extra: Option<(String, Vec<i64>)> = None;
@@ -72,7 +74,10 @@ impl Loader<'_> {
             (Some(q), None, None) => {
                 let total = q.arrays.saturating_mul(q.n);
                 if q.arrays == 0 || q.n == 0 || total > l.max_table_len {
-                    return Err(fail(self, format!("{total} keys (1 to {})", l.max_table_len)));
+                    return Err(fail(
+                        self,
+                        format!("{total} keys (1 to {})", l.max_table_len),
+                    ));
                 }
                 consts.push((format!("{p}_elements"), total as i64));
                 trees::quicksort(q.arrays, q.n, q.cutoff, q.seed, max_nodes)
