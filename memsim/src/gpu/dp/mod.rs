@@ -9,6 +9,7 @@
 //!   with SPAWN's CCQS monitor, and Offline-Search;
 //! - [`call`]: a warp's launch call from the SM, and the run's statistics;
 //! - [`series`]: concurrent kernels and parent / child TBs over time;
+//! - [`spill`]: DTBL's overflowed AGT entries read through the memory model;
 //! - [`unit`]: the device-launch unit's state, driven by the front end.
 //!
 //! [`DpMode`] names how a run treats launch sites (`weft gpusim --dp`).
@@ -19,6 +20,7 @@ pub mod dtbl;
 pub mod pool;
 pub mod series;
 pub mod spawn;
+pub mod spill;
 pub mod unit;
 
 pub use call::{DpStats, LaneLaunch, LaunchCall};
