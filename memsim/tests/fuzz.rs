@@ -276,6 +276,11 @@ fn fuzz_gpu_workload() {
         ("vertices = 16384", "vertices = 128"),
         ("NPOINTS = 32768", "NPOINTS = 512"),
         ("N = 256", "N = 32"),
+        ("size = 512", "size = 64"),
+        ("arrays = 32, n = 2048", "arrays = 4, n = 256"),
+        ("grid = 16", "grid = 4"),
+        ("ns = 393216", "ns = 4096"),
+        ("ns = 65536", "ns = 4096"),
     ];
     let seeds: Vec<Vec<u8>> = workload::builtin_names()
         .iter()

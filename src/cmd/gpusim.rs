@@ -63,8 +63,9 @@ pub struct Args {
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
-    /// inline path), cdp, cdpi (CDP without launch latency), dtbl, dtbli, spawn, or
-    /// threshold=<n> (Baseline-DP: launch where the site's workload exceeds n).
+    /// inline path), cdp, cdpi (CDP without launch latency), dtbl, dtbli, spawn,
+    /// spawn-q (SPAWN launching blind only into an empty queue), or threshold=<n>
+    /// (Baseline-DP: launch where the site's workload exceeds n).
     /// Default: flat, with no device-launch statistics.
     #[arg(long, value_name = "MODE")]
     pub dp: Option<String>,
@@ -156,7 +157,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             DpMode::parse(s).ok_or_else(|| {
-                anyhow!("unknown --dp mode `{s}` (expected flat, cdp, cdpi, dtbl, dtbli, spawn or threshold=<n>)")
+                anyhow!("unknown --dp mode `{s}` (expected flat, cdp, cdpi, dtbl, dtbli, spawn, spawn-q or threshold=<n>)")
             })
         })
         .transpose()?;
@@ -310,9 +311,19 @@ fn print_dp(d: &DpStats, work: u64) {
         d.threads_per_child, d.avg_wait_cycles, d.api_cycles
     );
     println!(
-        "  pending memory   peak {} B; DTBL match rate {:.3}, AGT overflow {}",
-        d.peak_pending_bytes, d.match_rate, d.agt_overflow
+        "  pending memory   peak {} B; DTBL match rate {:.3}, AGT overflow {} (entry reads {}, {:.0} cycles each)",
+        d.peak_pending_bytes,
+        d.match_rate,
+        d.agt_overflow,
+        d.agt_spill_reads,
+        d.agt_spill_cycles as f64 / d.agt_spill_reads.max(1) as f64
     );
+    if d.mode.starts_with("spawn") {
+        println!(
+            "  SPAWN            {} launches admitted before any child CTA finished (no history)",
+            d.spawn_no_history
+        );
+    }
     println!(
         "  peak TBs         child {}, parent {}; max depth {}; lane memory ops {}",
         d.peak_child_tbs, d.peak_parent_tbs, d.max_depth, work

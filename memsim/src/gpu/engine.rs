@@ -522,6 +522,21 @@ impl<D: DramBackend> GpuSim<D> {
         &self.fe.kernels
     }
 
+    /// Issues the DTBL front end's reads of overflowed AGT entries (issue #31).
+    fn issue_agt_reads(&mut self, t: u64) {
+        for (sm, addr, token) in self.fe.take_agt_reads() {
+            let req = crate::system::MemRequest {
+                requester: sm,
+                addr,
+                kind: crate::system::ReqKind::Read,
+                token,
+            };
+            if self.mem.issue(req, t).is_err() {
+                self.fe.retry_agt_read(sm, token);
+            }
+        }
+    }
+
     /// Hands SM `i`'s launch calls to the front end's launch unit and answers them.
     fn device_launches(&mut self, i: usize, t: u64) {
         let calls = std::mem::take(&mut self.sms[i].launch_out);
@@ -547,6 +562,7 @@ impl<D: DramBackend> GpuSim<D> {
             if self.fe.tick(t) {
                 dirty = true;
             }
+            self.issue_agt_reads(t);
             self.sync_kernels();
             if dirty {
                 dirty = self.dispatch(t) > 0;
@@ -644,6 +660,11 @@ impl<D: DramBackend> GpuSim<D> {
             self.mem.drain_completions(&mut comps);
             for c in comps.drain(..) {
                 let sm = c.requester as usize;
+                if super::dp::dtbl::is_agt_token(c.token) {
+                    self.fe.agt_read_done(c.token, c.time);
+                    dirty = true;
+                    continue;
+                }
                 if super::fgtb::context::is_context_token(c.token) {
                     if let Some(m) = self.tbm.as_mut() {
                         m.context_read_done(sm, c.token, c.addr, c.time, &mut self.sms);

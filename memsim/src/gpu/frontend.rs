@@ -301,6 +301,7 @@ impl FrontEnd {
             }
             changed = true;
         }
+        self.request_agt_loads(t);
         loop {
             let room = self.distributor.len() < self.max_kernels;
             let u = self.dp.as_mut().expect("dp");
@@ -356,6 +357,15 @@ impl FrontEnd {
             _ => None,
         };
         if let Some(u) = &self.dp {
+            let unasked = u.dtbl.as_ref().is_some_and(|d| {
+                d.marked().any(|k| match d.pending_load(k) {
+                    Some(super::dp::dtbl::AgeRef::Global(i)) => !u.agt_requested.contains_key(&i),
+                    _ => false,
+                })
+            });
+            if unasked || !u.agt_out.is_empty() {
+                return Some(t + 1);
+            }
             let pool = if room { u.pool.next_visible(t) } else { None };
             let group = u.deferred.iter().map(|g| g.at).filter(|&a| a > t).min();
             for c in [pool, group].into_iter().flatten() {
@@ -369,7 +379,7 @@ impl FrontEnd {
     /// marked kernels of the FCFS controller).
     pub fn dispatchable(&self) -> Box<dyn Iterator<Item = u32> + '_> {
         if let Some(d) = self.dp.as_ref().and_then(|u| u.dtbl.as_ref()) {
-            return Box::new(d.marked());
+            return Box::new(d.marked().filter(|&k| !d.blocked(k)));
         }
         Box::new(
             self.distributor
@@ -619,10 +629,13 @@ impl FrontEnd {
                 t_overhead,
             };
             u.child.advance(t);
+            let blind =
+                matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue) && u.child.t_cta() == 0;
             if u.decision.decide(&req, &u.child) == Decision::Inline {
                 u.stats.inline += 1;
                 continue;
             }
+            u.stats.spawn_no_history += blind as u64;
             let (regs, smem) = u.funcs[call.function.0 as usize];
             let threads: u32 = l.block.iter().product();
             let fits = threads <= u.g.max_threads_per_tb

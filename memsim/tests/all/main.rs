@@ -9,6 +9,7 @@ mod golden;
 mod gpu;
 mod gpu_core;
 mod gpu_dp;
+mod gpu_dp_apps;
 mod gpu_fgtb;
 mod gpu_ipaws;
 mod gpu_sched;

@@ -127,6 +127,9 @@ pub struct DpStats {
     pub inline: u64,
     /// Requests refused by the depth limit or the pending capacity.
     pub refused: u64,
+    /// SPAWN: requests admitted before any child CTA had finished (no history,
+    /// `t_cta = 0`: Algorithm 1 launches), refused ones included.
+    pub spawn_no_history: u64,
     /// Threads in launched children (kernels and groups).
     pub child_threads: u64,
     /// Mean threads per child.
@@ -144,6 +147,11 @@ pub struct DpStats {
     pub match_rate: f64,
     /// DTBL: group entries that overflowed the on-chip AGT.
     pub agt_overflow: u64,
+    /// DTBL: overflowed entries read from global memory before their group's TBs
+    /// were scheduled.
+    pub agt_spill_reads: u64,
+    /// DTBL: cycles from issuing those reads to their return, summed.
+    pub agt_spill_cycles: u64,
     /// Most child TBs (of device kernels and groups) resident at once.
     pub peak_child_tbs: u64,
     /// Most parent (host-kernel) TBs resident at once.

@@ -17,6 +17,32 @@
 //! through NAGEI or Next (scenario 2). Invariants: a marked kernel has TBs left to
 //! distribute; an AG entry is freed when all its TBs were dispatched and finished;
 //! a distributor entry when it is unmarked and no TB of it executes.
+//!
+//! An overflowed entry is read from global memory when its group comes up for
+//! scheduling (digest §1.1 "an AGT miss adds a global-memory access when the AG
+//! is scheduled", §1.7): while the group at a kernel's NAGEI is an unloaded
+//! global entry the kernel is [`Dtbl::blocked`]; the front end issues the read
+//! ([`spill_addr`], [`AGT_TOKEN`]) through L2 and DRAM and [`Dtbl::set_loaded`]
+//! unblocks it when the line returns.
+
+/// Marks the completion token of an AGT spill read (bit 61: below the context
+/// reads' bit 62, above every L1 MSHR id).
+pub const AGT_TOKEN: u64 = 1 << 61;
+
+/// Base of the global-memory AGT overflow area (apart from data, local memory and
+/// the context save areas).
+pub const AGT_SPILL_BASE: u64 = 0x9000_0000_0000;
+
+/// Address of global overflow entry `i` of `entry_bytes` bytes (PC, Dim, Param,
+/// Next; digest §1.1: 20 B, `[gpu.device_launch] agt_entry_bytes`).
+pub fn spill_addr(i: u32, entry_bytes: u64) -> u64 {
+    AGT_SPILL_BASE + i as u64 * entry_bytes
+}
+
+/// Whether a completion token belongs to an AGT spill read.
+pub fn is_agt_token(token: u64) -> bool {
+    token != u64::MAX && token & (AGT_TOKEN | (1 << 62)) == AGT_TOKEN
+}
 
 use std::collections::VecDeque;
 
@@ -50,6 +76,8 @@ struct Age {
     next_bl: u64,
     exebl: u64,
     next: Option<AgeRef>,
+    /// The entry is on the chip (on-chip entries always; overflowed ones once read).
+    loaded: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -216,15 +244,17 @@ impl Dtbl {
     /// into `kernel` (found by [`Self::search`]). Returns where its entry lives.
     pub fn coalesce(&mut self, kernel: u32, group: u64, tbs: u64, hw_tid: u32) -> AgeRef {
         assert!(tbs > 0, "an aggregated group has TBs");
-        let age = Age {
+        let mut age = Age {
             group,
             tbs,
             next_bl: 0,
             exebl: 0,
             next: None,
+            loaded: false,
         };
         let idx = self.hash(hw_tid);
         let r = if self.agt[idx as usize].is_none() {
+            age.loaded = true;
             self.agt[idx as usize] = Some(age);
             AgeRef::OnChip(idx)
         } else {
@@ -265,6 +295,32 @@ impl Dtbl {
         self.fcfs.iter().copied()
     }
 
+    /// The overflowed entry that marked kernel `kernel` must read before it can
+    /// distribute again: its NAGEI group, past the native TBs, when unloaded.
+    pub fn pending_load(&self, kernel: u32) -> Option<AgeRef> {
+        let k = self.kdes.iter().find(|k| k.kernel == kernel)?;
+        if !k.marked || (k.first_time && k.native_next < k.native_tbs) {
+            return None;
+        }
+        let r = k.nagei?;
+        (!self.entry(r).loaded).then_some(r)
+    }
+
+    /// Kernel `kernel` waits for an overflowed entry (see [`Self::pending_load`]).
+    pub fn blocked(&self, kernel: u32) -> bool {
+        self.pending_load(kernel).is_some()
+    }
+
+    /// The read of overflowed entry `r` returned: its group can be scheduled.
+    pub fn set_loaded(&mut self, r: AgeRef) {
+        self.entry_mut(r).loaded = true;
+    }
+
+    /// The caller's id of the group in entry `r` (a live entry).
+    pub fn entry_group(&self, r: AgeRef) -> u64 {
+        self.entry(r).group
+    }
+
     /// Distributes the next TB of marked kernel `kernel` (the SMX scheduler; the
     /// caller checked that an SM has room for the kernel's shape).
     pub fn take(&mut self, kernel: u32) -> DtblTb {
@@ -290,6 +346,7 @@ impl Dtbl {
                 .nagei
                 .expect("a marked kernel past its native TBs has a NAGEI");
             let e = self.entry_mut(r);
+            debug_assert!(e.loaded, "a blocked kernel distributes nothing");
             let blkid = e.next_bl;
             e.next_bl += 1;
             e.exebl += 1;
@@ -318,7 +375,7 @@ impl Dtbl {
 
     /// The units of marked kernel `kernel` with TBs left, in distribution order:
     /// its native TBs (`None`, while the first-time bit is set) and its groups
-    /// along NAGEI -> Next, each with (TBs left, TBs).
+    /// along NAGEI -> Next whose entry is on the chip, each with (TBs left, TBs).
     pub fn units(&self, kernel: u32) -> Vec<(Option<u64>, u64, u64)> {
         let Some(k) = self.kdes.iter().find(|k| k.kernel == kernel) else {
             return Vec::new();
@@ -330,7 +387,7 @@ impl Dtbl {
         let mut cur = k.nagei;
         while let Some(r) = cur {
             let e = self.entry(r);
-            if e.next_bl < e.tbs {
+            if e.next_bl < e.tbs && e.loaded {
                 v.push((Some(e.group), e.tbs - e.next_bl, e.tbs));
             }
             cur = e.next;
@@ -462,6 +519,8 @@ mod tests {
         assert_eq!(d.counters.overflow, 1);
         let a = d.take(0);
         assert!(!a.loads_entry);
+        assert!(d.blocked(0));
+        d.set_loaded(AgeRef::Global(0));
         let b = d.take(0);
         assert_eq!(
             b.unit,
@@ -471,12 +530,46 @@ mod tests {
             }
         );
         assert!(b.loads_entry, "an overflowed entry is read from memory");
+        assert_eq!(spill_addr(3, 20), AGT_SPILL_BASE + 60);
+        assert!(is_agt_token(AGT_TOKEN | 3) && !is_agt_token(7) && !is_agt_token(u64::MAX));
         assert!(!d.tb_finish(a));
         // Slot 5 is free again: the next group lands on chip.
         d.add_kernel(1, SHAPE, 4);
         assert_eq!(d.coalesce(0, 12, 1, 5), AgeRef::OnChip(5));
         assert_eq!(d.counters.overflow, 1);
         assert!(!d.tb_finish(b));
+    }
+
+    /// An overflowed group blocks its kernel until the entry is read; an on-chip
+    /// one never does.
+    #[test]
+    fn overflowed_group_waits_for_its_entry() {
+        let mut d = Dtbl::new(1024);
+        d.add_kernel(0, SHAPE, 1);
+        d.coalesce(0, 10, 2, 5);
+        d.coalesce(0, 11, 1, 1029); // collides with slot 5: global entry 0
+        assert_eq!(d.pending_load(0), None, "native TBs first");
+        let n = d.take(0);
+        assert_eq!(n.unit, TbUnit::Native);
+        assert!(!d.blocked(0), "the on-chip group is next");
+        let a = d.take(0);
+        assert_eq!(d.units(0), vec![(Some(10), 1, 2)], "unloaded entry hidden");
+        let b = d.take(0);
+        assert_eq!((a.blkid, b.blkid), (0, 1));
+        assert_eq!(d.pending_load(0), Some(AgeRef::Global(0)));
+        assert!(d.blocked(0));
+        assert_eq!(d.entry_group(AgeRef::Global(0)), 11);
+        d.set_loaded(AgeRef::Global(0));
+        assert!(!d.blocked(0));
+        assert_eq!(d.units(0), vec![(Some(11), 1, 1)]);
+        let c = d.take(0);
+        assert!(c.loads_entry);
+        assert_eq!(d.marked().count(), 0);
+        let left: u32 = [n, a, b, c]
+            .into_iter()
+            .map(|t| d.tb_finish(t) as u32)
+            .sum();
+        assert_eq!(left, 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //!   with SPAWN's CCQS monitor, and Offline-Search;
 //! - [`call`]: a warp's launch call from the SM, and the run's statistics;
 //! - [`series`]: concurrent kernels and parent / child TBs over time;
+//! - [`spill`]: DTBL's overflowed AGT entries read through the memory model;
 //! - [`unit`]: the device-launch unit's state, driven by the front end.
 //!
 //! [`DpMode`] names how a run treats launch sites (`weft gpusim --dp`).
@@ -19,6 +20,7 @@ pub mod dtbl;
 pub mod pool;
 pub mod series;
 pub mod spawn;
+pub mod spill;
 pub mod unit;
 
 pub use call::{DpStats, LaneLaunch, LaunchCall};
@@ -50,10 +52,14 @@ pub enum DpMode {
     Threshold(u64),
     /// CDP with SPAWN's launch controller.
     Spawn,
+    /// SPAWN with the no-history launch only into an empty CCQS (the prose
+    /// reading of Algorithm 1 line 2, [`spawn::Spawn::empty_queue_only`]).
+    SpawnEmptyQueue,
 }
 
 impl DpMode {
-    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn` or `threshold=<n>`.
+    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn`, `spawn-q` or
+    /// `threshold=<n>`.
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "flat" => Self::Flat,
@@ -62,6 +68,7 @@ impl DpMode {
             "dtbl" => Self::Dtbl { ideal: false },
             "dtbli" => Self::Dtbl { ideal: true },
             "spawn" => Self::Spawn,
+            "spawn-q" => Self::SpawnEmptyQueue,
             _ => Self::Threshold(s.strip_prefix("threshold=")?.parse().ok()?),
         })
     }
@@ -76,6 +83,7 @@ impl DpMode {
             Self::Dtbl { ideal: true } => "dtbli".into(),
             Self::Threshold(n) => format!("threshold={n}"),
             Self::Spawn => "spawn".into(),
+            Self::SpawnEmptyQueue => "spawn-q".into(),
         }
     }
 }
@@ -93,6 +101,7 @@ mod tests {
             "dtbl",
             "dtbli",
             "spawn",
+            "spawn-q",
             "threshold=128",
         ] {
             assert_eq!(DpMode::parse(s).unwrap().name(), s);

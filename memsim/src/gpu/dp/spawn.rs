@@ -75,7 +75,10 @@ impl ChildStats {
     }
 
     /// Accumulates the running count up to cycle `t`, closing windows on the way.
+    /// An event reported with an earlier cycle than the last one (TB exits carry
+    /// their own cycle, launch calls the engine's) counts at the last cycle.
     pub fn advance(&mut self, t: u64) {
+        let t = t.max(self.last);
         let w = 1u64 << self.window_shift;
         while t >= self.window_start + w {
             let end = self.window_start + w;
@@ -181,6 +184,14 @@ impl LaunchDecision for Threshold {
 pub struct Spawn {
     /// CCQS capacity (65,536 on Kepler).
     pub max_queue_size: u64,
+    /// Reading of the no-history case. `false`: Algorithm 1 line 2 as printed,
+    /// launch while `t_cta = 0` (no child CTA finished yet). `true`: the prose
+    /// beside it ("Initially, it decides to launch child kernels because there is
+    /// no CTAs in CCQS"): launch blind only into an empty CCQS (`n = 0`); with
+    /// children queued and still no history, Eq. 2.1 and 2.2 decide, and with
+    /// `t_warp = 0` the parent's estimate is 0, so the work stays in the parent
+    /// until the first child CTA finishes.
+    pub empty_queue_only: bool,
 }
 
 impl Spawn {
@@ -200,7 +211,7 @@ impl LaunchDecision for Spawn {
         "spawn"
     }
     fn decide(&mut self, req: &LaunchRequest, s: &ChildStats) -> Decision {
-        if s.t_cta() == 0 {
+        if s.t_cta() == 0 && (!self.empty_queue_only || s.n == 0) {
             return Decision::Launch;
         }
         if Self::t_child(req, s) <= Self::t_parent(req, s) && s.n + req.ctas <= self.max_queue_size
@@ -252,13 +263,42 @@ mod tests {
         s
     }
 
+    /// Events reported out of order do not move the clock back.
+    #[test]
+    fn late_events_count_at_the_last_cycle() {
+        let mut s = ChildStats::new(1024);
+        s.cta_start(100);
+        s.cta_finish(50, 10);
+        s.advance(2048);
+        assert_eq!((s.n_con(), s.t_cta()), (0, 10));
+    }
+
     #[test]
     fn no_history_launches() {
         let s = ChildStats::new(1024);
         let mut p = Spawn {
             max_queue_size: 65_536,
+            empty_queue_only: false,
         };
         assert_eq!(p.decide(&req(1_000_000, 0, 75_282), &s), Decision::Launch);
+    }
+
+    /// The prose reading: blind only into an empty queue; with children queued
+    /// and no history the parent keeps the work.
+    #[test]
+    fn no_history_empty_queue_reading() {
+        let mut p = Spawn {
+            max_queue_size: 65_536,
+            empty_queue_only: true,
+        };
+        let mut s = ChildStats::new(1024);
+        assert_eq!(p.decide(&req(4, 500, 21_931), &s), Decision::Launch);
+        s.admit(0, 4);
+        assert_eq!(p.decide(&req(4, 500, 21_931), &s), Decision::Inline);
+        // With history it decides as Algorithm 1.
+        let w = warm();
+        assert_eq!(p.decide(&req(4, 230, 21_931), &w), Decision::Launch);
+        assert_eq!(p.decide(&req(4, 229, 21_931), &w), Decision::Inline);
     }
 
     #[test]
@@ -267,6 +307,7 @@ mod tests {
         s.admit(1024, 65_535);
         let mut p = Spawn {
             max_queue_size: 65_536,
+            empty_queue_only: false,
         };
         // A huge parent workload makes the child look cheap, but n + x > capacity.
         let r = req(2, u64::MAX / 1_000_000, 0);
@@ -283,6 +324,7 @@ mod tests {
         let s = warm();
         let mut p = Spawn {
             max_queue_size: 65_536,
+            empty_queue_only: false,
         };
         // t_child = 21_931 + (4 + 0) * 1000 / 4 = 22_931; t_parent = workload * 100.
         let at = req(4, 0, 21_931);

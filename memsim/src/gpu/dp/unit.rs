@@ -77,6 +77,10 @@ pub struct DpUnit {
     pub sync_waiting: HashMap<WarpKey, (LaunchCall, u64)>,
     /// Waiting warps whose children completed: their call and the cycle.
     pub woken: Vec<(LaunchCall, u64)>,
+    /// DTBL: overflowed AGT entries being read (global index -> issue cycle).
+    pub agt_requested: HashMap<u32, u64>,
+    /// DTBL: entry reads to issue, (requesting SM, global index).
+    pub agt_out: Vec<(u32, u32)>,
 }
 
 impl DpUnit {
@@ -89,8 +93,9 @@ impl DpUnit {
         };
         let decision: Box<dyn LaunchDecision> = match mode {
             DpMode::Threshold(n) => Box::new(Threshold(n)),
-            DpMode::Spawn => Box::new(Spawn {
+            DpMode::Spawn | DpMode::SpawnEmptyQueue => Box::new(Spawn {
                 max_queue_size: d.pending_capacity,
+                empty_queue_only: mode == DpMode::SpawnEmptyQueue,
             }),
             _ => Box::new(AlwaysLaunch),
         };
@@ -118,6 +123,8 @@ impl DpUnit {
             warp_children: HashMap::new(),
             sync_waiting: HashMap::new(),
             woken: Vec::new(),
+            agt_requested: HashMap::new(),
+            agt_out: Vec::new(),
         }
     }
 

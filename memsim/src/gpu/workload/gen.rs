@@ -1,4 +1,5 @@
-//! Table generators (digest §8.5 A): `range`, `const`, `uniform`, `gaussian`, and the
+//! Table generators (digest §8.5 A): `range`, `const`, `uniform`, `gaussian`,
+//! `histogram` and `scan` (a join's bucket sizes and starts), and the
 //! R-MAT edge generator (Chakrabarti, Zhan and Faloutsos, SDM 2004) behind `rmat`.
 //!
 //! Every generator is a fixed function of its parameters: the random ones draw from
@@ -71,6 +72,31 @@ pub fn gaussian(len: usize, mu: f64, sigma: f64, seed: u64) -> Vec<i64> {
         .collect()
 }
 
+/// `histogram(of, len)`: how many values of `of` equal each of `0..len` (values
+/// outside are not counted): the bucket sizes of a hash join's build side.
+pub fn histogram(of: &[i64], len: usize) -> Vec<i64> {
+    let mut h = vec![0i64; len];
+    for &v in of {
+        if v >= 0 && (v as u64) < len as u64 {
+            h[v as usize] += 1;
+        }
+    }
+    h
+}
+
+/// `scan(of, len)`: exclusive prefix sums, `v[i]` = sum of `of[..i]` (entries past
+/// the end of `of` add 0), so `len = len(of) + 1` gives CSR-style bucket starts.
+pub fn scan(of: &[i64], len: usize) -> Vec<i64> {
+    let mut acc = 0i64;
+    (0..len)
+        .map(|i| {
+            let v = acc;
+            acc = acc.wrapping_add(of.get(i).copied().unwrap_or(0));
+            v
+        })
+        .collect()
+}
+
 /// R-MAT parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rmat {
@@ -133,6 +159,14 @@ mod tests {
         for v in -3..=5 {
             assert!(a.contains(&v));
         }
+    }
+
+    #[test]
+    fn histogram_and_scan() {
+        let h = histogram(&[0, 2, 2, 5, -1, 9], 4);
+        assert_eq!(h, vec![1, 0, 2, 0]);
+        assert_eq!(scan(&h, 5), vec![0, 1, 1, 3, 3]);
+        assert_eq!(scan(&h, 2), vec![0, 1]);
     }
 
     #[test]

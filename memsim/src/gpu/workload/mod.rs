@@ -20,6 +20,7 @@ pub mod ir;
 mod lexer;
 mod parser;
 pub mod tables;
+pub mod trees;
 
 use std::path::Path;
 
@@ -124,6 +125,14 @@ const BUILTINS: &[(&str, &str)] = &[
     ("bfs", include_str!("apps/bfs.toml")),
     ("sssp", include_str!("apps/sssp.toml")),
     ("clr", include_str!("apps/clr.toml")),
+    ("bfs_merrill", include_str!("apps/bfs_merrill.toml")),
+    ("amr", include_str!("apps/amr.toml")),
+    ("mandelbrot", include_str!("apps/mandelbrot.toml")),
+    ("join_uniform", include_str!("apps/join_uniform.toml")),
+    ("join_gaussian", include_str!("apps/join_gaussian.toml")),
+    ("spmm", include_str!("apps/spmm.toml")),
+    ("sa", include_str!("apps/sa.toml")),
+    ("quicksort", include_str!("apps/quicksort.toml")),
     ("spmv", include_str!("apps/spmv.toml")),
     ("stencil2d", include_str!("apps/stencil2d.toml")),
     ("matmul", include_str!("apps/matmul.toml")),

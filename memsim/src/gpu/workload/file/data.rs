@@ -99,6 +99,7 @@ pub(super) struct GenSpec {
     mu: Option<f64>,
     sigma: Option<f64>,
     seed: Option<u64>,
+    of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -338,7 +339,25 @@ impl Loader<'_> {
                         }
                         gen::gaussian(n, mu, sigma, seed)
                     }
-                    k => return Err(self.at(span, format!("unknown generator `{k}` (range, const, uniform, gaussian; rmat is a [[graph]])"))),
+                    "histogram" | "scan" => {
+                        let of = g.of.as_deref().ok_or_else(|| {
+                            self.at(span.clone(), format!("generator `{}` needs `of`", g.kind))
+                        })?;
+                        let src = self
+                            .tables
+                            .id(of)
+                            .map(|id| self.tables.region(id))
+                            .filter(|r| r.is_table())
+                            .ok_or_else(|| {
+                                self.at(span.clone(), format!("`of`: no table `{of}` defined before"))
+                            })?;
+                        if g.kind == "histogram" {
+                            gen::histogram(src.values(), n)
+                        } else {
+                            gen::scan(src.values(), n)
+                        }
+                    }
+                    k => return Err(self.at(span, format!("unknown generator `{k}` (range, const, uniform, gaussian, histogram, scan; rmat is a [[graph]])"))),
                 }
             }
             (None, Some(f), None) => self.table_file(span.clone(), f, t.elem_bytes)?,

@@ -1,9 +1,9 @@
-//! The TOML layer of a workload file: sections `[defs]`, `[[graph]]`, `[[table]]`,
-//! `[[buffer]]`, `[[function]]`, `[[app]]` (digest §8.5 A-C; `docs/gpu-workloads.md`
+//! The TOML layer of a workload file: sections `[defs]`, `[[graph]]`, `[[tree]]`,
+//! `[[table]]`, `[[buffer]]`, `[[function]]`, `[[app]]` (digest §8.5 A-C; `docs/gpu-workloads.md`
 //! is the reference), turned into a resolved [`Workload`].
 //!
 //! Order of construction, which is also the address layout order: graphs (CSR, then
-//! weights, then builder tables), tables, buffers. Errors carry the file, line and
+//! weights, then builder tables), trees, tables, buffers. Errors carry the file, line and
 //! column: the TOML crate's span for TOML errors, the value's span for section errors,
 //! and positions inside `body`/`cmds` strings computed from where the string's
 //! contents start (exact for literal strings `'''...'''`, which the format
@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 mod code;
 mod data;
+mod tree;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -44,6 +45,8 @@ struct FileSpec {
     defs: HashMap<String, Spanned<i64>>,
     #[serde(default)]
     graph: Vec<Spanned<data::GraphSpec>>,
+    #[serde(default)]
+    tree: Vec<Spanned<tree::TreeSpec>>,
     #[serde(default)]
     table: Vec<data::TableSpec>,
     #[serde(default)]
@@ -269,6 +272,9 @@ pub fn parse_with(text: &str, origin: &str, opts: &Options) -> Result<Workload> 
             origin: origin.to_string(),
             msg: "a graph was given but the workload has no [[graph]] section".into(),
         });
+    }
+    for t in &spec.tree {
+        l.tree(t)?;
     }
     for t in &spec.table {
         l.table(t)?;
