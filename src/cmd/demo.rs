@@ -49,5 +49,6 @@ fn eval_quick(args: Args) -> anyhow::Result<()> {
         cache: None,
         keep_traces: false,
         input_scale: 1,
+        from_records: None,
     })
 }

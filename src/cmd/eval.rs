@@ -91,6 +91,11 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(i64).range(1..=64))]
     pub input_scale: i64,
+    /// GPU studies only: run nothing, rebuild DIR/gpu/ (report, CSV, claims,
+    /// plots) and the `--report` section from RUN/gpu/records.json of an
+    /// earlier `weft eval --out RUN`.
+    #[arg(long, value_name = "RUN")]
+    pub from_records: Option<PathBuf>,
 }
 
 /// The GPU studies `--study` selects (`gpu`: all of them; no `--study`: all).
@@ -188,8 +193,21 @@ pub fn options(args: &Args) -> EvalOptions {
 /// under FILE's stem), leaving the rest of FILE as it is.
 fn gpu_only(args: &Args, opts: &EvalOptions) -> anyhow::Result<()> {
     let g = opts.gpu();
-    eval::interrupt::install(&g.cache);
-    let (out, _) = eval::gpu_engine::run(&g).context("GPU evaluation aborted")?;
+    let out = match &args.from_records {
+        Some(run) => {
+            let text = std::fs::read_to_string(run.join("gpu").join("records.json"))
+                .with_context(|| format!("reading {}/gpu/records.json", run.display()))?;
+            let out: eval::gpu_engine::GpuOutput = serde_json::from_str(&text)?;
+            eval::gpu_report::write(&g.out, &out)?;
+            out
+        }
+        None => {
+            eval::interrupt::install(&g.cache);
+            eval::gpu_engine::run(&g)
+                .context("GPU evaluation aborted")?
+                .0
+        }
+    };
     if let Some(path) = &args.report {
         let stem = path
             .file_stem()
@@ -249,6 +267,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let opts = options(&args);
     if !args.study.is_empty() && opts.studies.is_empty() {
         return gpu_only(&args, &opts);
+    }
+    if args.from_records.is_some() {
+        anyhow::bail!("--from-records rebuilds GPU reports only: add --study gpu (or a GPU study)");
     }
     eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;
     // SIGINT/SIGTERM stop the children and remove the cache's temporaries.

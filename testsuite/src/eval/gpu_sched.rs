@@ -9,8 +9,8 @@
 
 pub use super::gpu_reuse::{plot_reuse, reuse_text, trace_reuse};
 use super::gpu_study::{
-    average_claim, factor, mean, Claim, Column, GpuCell, GpuSize, GpuStudy, MachineEdits, Measured,
-    Probe, RunSpec, Runs, WorkloadSpec,
+    average_claim, both, factor, mean, Claim, Column, GpuCell, GpuSize, GpuStudy, MachineEdits,
+    Measured, Probe, RunSpec, Runs, WorkloadSpec,
 };
 
 /// LaPerm machine and LASER machine.
@@ -218,7 +218,7 @@ impl GpuStudy for Sched {
         }
         for g in ["laperm-cdp", "laperm-dtbl"] {
             let (ab, tp, sb) = (f(g, "adaptive-bind"), f(g, "tb-pri"), f(g, "smx-bind"));
-            let d = ab.min(tp);
+            let d = both(ab, tp);
             out.push(average_claim(
                 id,
                 &format!("Adaptive-Bind at least TB-Pri ({g})"),
@@ -229,7 +229,7 @@ impl GpuStudy for Sched {
                 Some(ab >= tp),
                 &why(g, "adaptive-bind", "tb-pri"),
             ));
-            let d = tp.min(sb);
+            let d = both(tp, sb);
             out.push(average_claim(
                 id,
                 &format!("SMX-Bind 5-9% below TB-Pri ({g})"),
@@ -245,14 +245,14 @@ impl GpuStudy for Sched {
             f("laperm-dtbl", "adaptive-bind"),
             f("laperm-cdp", "adaptive-bind"),
         );
-        out.push(average_claim(id, "Adaptive-Bind gains more under DTBL than under CDP", SRC_LAPERM, "1.27x vs 1.06x".into(), dt.min(cd), format!("{} vs {}", factor(dt), factor(cd)), Some(dt > cd), "DTBL's aggregated groups coalesce into the running kernel, so there are fewer child kernels whose TBs the binding can place next to their parents"));
+        out.push(average_claim(id, "Adaptive-Bind gains more under DTBL than under CDP", SRC_LAPERM, "1.27x vs 1.06x".into(), both(dt, cd), format!("{} vs {}", factor(dt), factor(cd)), Some(dt > cd), "DTBL's aggregated groups coalesce into the running kernel, so there are fewer child kernels whose TBs the binding can place next to their parents"));
         let (ls, ab) = (f("laser", "laser"), f("laser", "adaptive-bind"));
         out.push(average_claim(
             id,
             "LASER above LaPerm (Adaptive-Bind)",
             SRC_LASER,
             "1.113x vs 1.057x".into(),
-            ls.min(ab),
+            both(ls, ab),
             format!("{} vs {}", factor(ls), factor(ab)),
             Some(ls > ab),
             &why("laser", "laser", "adaptive-bind"),

@@ -434,6 +434,16 @@ pub fn geomean(v: &[f64]) -> f64 {
     }
 }
 
+/// The smaller of two measurements, NaN unless both exist (an ordering
+/// claim is measured only when both of its sides are).
+pub fn both(a: f64, b: f64) -> f64 {
+    if a.is_finite() && b.is_finite() {
+        a.min(b)
+    } else {
+        f64::NAN
+    }
+}
+
 /// `x` with `digits` decimals, `n/a` if not finite.
 pub fn num(x: f64, digits: usize) -> String {
     if x.is_finite() {
