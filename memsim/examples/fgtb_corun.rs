@@ -1,7 +1,10 @@
 //! One FGTB co-run under every thread-block management: the LonestarGPU-like app's
 //! IPC, the co-run's cycles, preemptions and context traffic (a quick probe of
 //! what `weft eval --study tbm` measures, without the LLVM-linked CLI).
-//! `cargo run --release -p weft-memsim --example fgtb_corun -- bfs sgemm [sms] [vertices] [div] [cap]`
+//! `cargo run --release -p weft-memsim --example fgtb_corun -- bfs sgemm [sms] [vertices] [div] [cap] [modes]`
+//! (`modes`: comma-separated `--tb-manage` names, default all four; the
+//! environment variable `FGTB_CFG` may hold `FgtbConfig` fields as JSON, e.g.
+//! `{"time_scale": 1.0, "report_delta": 2}`).
 
 use std::sync::Arc;
 use weft_memsim::config::MachineConfig;
@@ -21,12 +24,22 @@ fn main() {
         div: num(4, 10.0) as u32,
         ..Scale::default()
     };
+    let base: FgtbConfig = std::env::var("FGTB_CFG")
+        .map(|j| serde_json::from_str(&j).expect("FGTB_CFG: FgtbConfig fields as JSON"))
+        .unwrap_or_default();
     let fc = FgtbConfig {
-        cap: num(5, 1.0),
-        ..FgtbConfig::default()
+        cap: num(5, base.cap),
+        ..base
+    };
+    let modes: Vec<TbManage> = match a.get(6) {
+        Some(list) => list
+            .split(',')
+            .map(|m| TbManage::parse(m).expect("a --tb-manage name"))
+            .collect(),
+        None => TbManage::ALL.to_vec(),
     };
     let wl = Arc::new(apps::build(&[app, partner], &scale).unwrap());
-    for mode in TbManage::ALL {
+    for mode in modes {
         let t0 = std::time::Instant::now();
         let mut opts = GpuOptions {
             seed: 1,

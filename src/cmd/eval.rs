@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use std::path::PathBuf;
+use weft_testsuite::eval::gpu_study::GpuSize;
 use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
 
 /// Run the evaluation: build, trace, simulate every benchmark under every version.
@@ -13,10 +14,14 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
   weft eval --quick --study ch5 --bench mxm --versions default,balanced --json
   weft eval --study ch4 --versions original,blp-opt --input-scale 4 --no-sweeps --out big
   weft eval --inputs paper --study ch4 --bench hpcg --versions original --no-sweeps --out p
+  weft eval --study gpu --quick --out g   # every GPU study on small inputs
+  weft eval --study tbm --out t           # one GPU study as designed
 
 Writes under DIR: summary.json, records.json/.csv, derived.csv, disagreements.json,
-paper.json, results.md and plots/*.svg|png; the cache of builds, traces and
-simulations is DIR/cache (reruns are incremental). A complete run (full inputs,
+paper.json, results.md and plots/*.svg|png; the GPU studies under DIR/gpu/
+(records.json/.csv, claims.json/.csv, summary.json, results.md, plots/*.svg;
+their section and claims are also in DIR/results.md when CPU studies ran). The
+cache of builds, traces and simulations is DIR/cache (reruns are incremental). A complete run (full inputs,
 both studies, every benchmark and version, sweeps on) also regenerates
 docs/results.md when run from the repository root; `--report FILE` writes it anywhere.")]
 pub struct Args {
@@ -35,13 +40,13 @@ pub struct Args {
     /// Print summary.json instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Only these studies (ch4, ch5; dp: the GPU dynamic-parallelism study, written
-    /// to DIR/dp/, R-MAT scale 11 graphs with --quick or --tiny; gpu-sched: LaPerm and
-    /// LASER TB scheduling, written to DIR/gpu-sched/; ipaws: GTO, LRR and iPAWS on
-    /// the iPAWS workloads, DIR/ipaws/, without ipaws-ind with --quick or --tiny;
-    /// tbm: the GPU thread-block management study, DIR/tbm/, smaller with --quick or
-    /// --tiny).
-    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "dp", "gpu-sched", "ipaws", "tbm"])]
+    /// Only these studies: ch4, ch5 (the CPU studies), gpu (every GPU study), or
+    /// one GPU study: dp (dynamic parallelism: CDP, DTBL, SPAWN), gpu-sched
+    /// (LaPerm and LASER TB scheduling), ipaws (GTO, LRR, iPAWS), tbm
+    /// (fine-grained TB management), gpu-combo (DTBL + LaPerm + iPAWS, SPAWN +
+    /// LASER). GPU studies write under DIR/gpu/; with --quick they run on small
+    /// inputs; `weft eval --quick` without --study runs a smaller GPU part.
+    #[arg(long, value_name = "STUDY", value_parser = ["ch4", "ch5", "gpu", "dp", "gpu-sched", "ipaws", "tbm", "gpu-combo"])]
     pub study: Vec<String>,
     /// Only these benchmarks.
     #[arg(long, value_name = "NAME")]
@@ -86,12 +91,29 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(i64).range(1..=64))]
     pub input_scale: i64,
+    /// GPU studies only: run nothing, rebuild DIR/gpu/ (report, CSV, claims,
+    /// plots) and the `--report` section from RUN/gpu/records.json of an
+    /// earlier `weft eval --out RUN`.
+    #[arg(long, value_name = "RUN")]
+    pub from_records: Option<PathBuf>,
+}
+
+/// The GPU studies `--study` selects (`gpu`: all of them; no `--study`: all).
+pub fn gpu_studies(args: &Args) -> Vec<String> {
+    let all = eval::gpu_study::ids();
+    // `--bench` and `--versions` name CPU benchmarks and versions: without a
+    // GPU study named, such a run is a CPU run.
+    let cpu_filter = !args.bench.is_empty() || !args.versions.is_empty();
+    if (args.study.is_empty() && !cpu_filter) || args.study.iter().any(|s| s == "gpu") {
+        return all.iter().map(|s| s.to_string()).collect();
+    }
+    all.iter()
+        .filter(|id| args.study.iter().any(|s| s == *id))
+        .map(|s| s.to_string())
+        .collect()
 }
 
 /// Builds the harness options from the arguments.
-/// The GPU studies: each runs on its own and writes under DIR/<name>/.
-pub const GPU_STUDIES: &[&str] = &["dp", "gpu-sched", "ipaws", "tbm"];
-
 pub fn options(args: &Args) -> EvalOptions {
     let mut o = if args.quick || args.tiny {
         EvalOptions::quick(&args.out)
@@ -126,10 +148,23 @@ pub fn options(args: &Args) -> EvalOptions {
         o.studies = args
             .study
             .iter()
-            .filter(|s| !GPU_STUDIES.contains(&s.as_str()))
-            .map(|s| if s == "ch4" { Study::Ch4 } else { Study::Ch5 })
+            .filter_map(|s| match s.as_str() {
+                "ch4" => Some(Study::Ch4),
+                "ch5" => Some(Study::Ch5),
+                _ => None,
+            })
             .collect();
     }
+    o.gpu_studies = gpu_studies(args);
+    // Asked for by name, a GPU study runs its own --quick size; the GPU part
+    // of a whole `--quick` run is smaller, so the run stays within minutes.
+    o.gpu_size = if args.tiny || (args.quick && args.study.is_empty()) {
+        GpuSize::Smoke
+    } else if args.quick || matches!(args.inputs.as_deref(), Some("quick")) {
+        GpuSize::Quick
+    } else {
+        GpuSize::Full
+    };
     o.only_benches = args.bench.clone();
     o.only_versions = args.versions.clone();
     o.cache = args.cache.clone();
@@ -153,86 +188,117 @@ pub fn options(args: &Args) -> EvalOptions {
     o
 }
 
-/// Runs `--study gpu-sched` when asked.
-fn gpu_sched(args: &Args) -> anyhow::Result<()> {
-    if !args.study.iter().any(|s| s == "gpu-sched") {
+/// Runs only GPU studies (`--study` names no CPU study): writes DIR/gpu/ and,
+/// with `--report FILE`, replaces the GPU section of FILE (its plots copied
+/// under FILE's stem), leaving the rest of FILE as it is.
+fn gpu_only(args: &Args, opts: &EvalOptions) -> anyhow::Result<()> {
+    let g = opts.gpu();
+    let out = match &args.from_records {
+        Some(run) => {
+            let text = std::fs::read_to_string(run.join("gpu").join("records.json"))
+                .with_context(|| format!("reading {}/gpu/records.json", run.display()))?;
+            let out: eval::gpu_engine::GpuOutput = serde_json::from_str(&text)?;
+            eval::gpu_report::write(&g.out, &out)?;
+            out
+        }
+        None => {
+            eval::interrupt::install(&g.cache);
+            eval::gpu_engine::run(&g)
+                .context("GPU evaluation aborted")?
+                .0
+        }
+    };
+    if let Some(path) = &args.report {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("results")
+            .to_string();
+        let dir = path
+            .parent()
+            .map(PathBuf::from)
+            .unwrap_or_default()
+            .join(&stem);
+        std::fs::create_dir_all(&dir)?;
+        for (name, svg) in eval::gpu_report::plots(&out) {
+            std::fs::write(dir.join(format!("{name}.svg")), svg)?;
+        }
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        let section = eval::gpu_report::section(&out, &stem);
+        std::fs::write(path, eval::gpu_report::replace_section(&doc, &section))?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&eval::gpu_report::summary(&out))?
+        );
+    } else {
+        print!("{}", eval::gpu_report::summary_table(&out));
+        println!("report: {}", g.out.join("results.md").display());
+        if let Some(r) = &args.report {
+            println!("published: {} (GPU section)", r.display());
+        }
+    }
+    gpu_failures(&out, &g.out)
+}
+
+/// An error naming the GPU cells that failed, if any did.
+fn gpu_failures(out: &eval::gpu_engine::GpuOutput, dir: &std::path::Path) -> anyhow::Result<()> {
+    let failed: Vec<String> = out
+        .records
+        .iter()
+        .filter(|r| matches!(r.status, eval::engine::Status::Failed(_)))
+        .map(|r| format!("{} {}/{}/{}", r.study, r.bench, r.group, r.variant))
+        .collect();
+    if failed.is_empty() {
         return Ok(());
     }
-    let out = args.out.join("gpu-sched");
-    let mut o = if args.quick || args.tiny {
-        eval::gpu_sched::SchedStudyOptions::quick(&out)
-    } else {
-        eval::gpu_sched::SchedStudyOptions::full(&out)
-    };
-    o.verbose = !args.quiet && !args.json;
-    let s = eval::gpu_sched::run(&o).map_err(|e| anyhow::anyhow!("gpu-sched study: {e}"))?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
-    } else {
-        print!("{}", eval::gpu_sched::report(&s, &o));
-        println!("report: {}", out.join("gpu-sched.md").display());
-    }
-    Ok(())
+    Err(anyhow::anyhow!(
+        "{} of {} GPU cells failed: {} (reasons in {})",
+        failed.len(),
+        out.records.len(),
+        failed.join(", "),
+        dir.join("results.md").display()
+    ))
 }
 
 /// Runs the evaluation and prints the summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.study.iter().any(|s| s == "dp") {
-        let out = args.out.join("dp");
-        let mut o = if args.quick || args.tiny {
-            eval::gpu_dp::DpStudyOptions::quick(&out)
-        } else {
-            eval::gpu_dp::DpStudyOptions::full(&out)
-        };
-        o.verbose = !args.quiet && !args.json;
-        let s = eval::gpu_dp::run(&o).map_err(|e| anyhow::anyhow!("dp study: {e}"))?;
-        if args.json {
-            println!("{}", serde_json::to_string_pretty(&s)?);
-        } else {
-            print!("{}", eval::gpu_dp::report(&s, &o));
-            println!("report: {}", out.join("dp.md").display());
-        }
-    }
-    if args.study.iter().any(|s| s == "tbm") {
-        let out = args.out.join("tbm");
-        super::gpusim_tbm::study(&out, args.quick || args.tiny, args.quiet, args.json)?;
-    }
-    gpu_sched(&args)?;
-    if args.study.iter().any(|s| s == "ipaws") {
-        let out = args.out.join("ipaws");
-        let mut o = if args.quick || args.tiny {
-            eval::gpu_ipaws::IpawsStudyOptions::quick(&out)
-        } else {
-            eval::gpu_ipaws::IpawsStudyOptions::full(&out)
-        };
-        o.verbose = !args.quiet && !args.json;
-        let s = eval::gpu_ipaws::run(&o).map_err(|e| anyhow::anyhow!("ipaws study: {e}"))?;
-        if args.json {
-            println!("{}", serde_json::to_string_pretty(&s)?);
-        } else {
-            print!("{}", eval::gpu_ipaws::report(&s));
-            println!("report: {}", out.join("ipaws.md").display());
-        }
-    }
-    if !args.study.is_empty() && args.study.iter().all(|s| GPU_STUDIES.contains(&s.as_str())) {
-        return Ok(());
-    }
     let opts = options(&args);
+    if !args.study.is_empty() && opts.studies.is_empty() {
+        return gpu_only(&args, &opts);
+    }
+    if args.from_records.is_some() {
+        anyhow::bail!("--from-records rebuilds GPU reports only: add --study gpu (or a GPU study)");
+    }
     eval::weft::check_layout_limits().map_err(|e| anyhow::anyhow!("weft eval: {e}"))?;
     // SIGINT/SIGTERM stop the children and remove the cache's temporaries.
     eval::interrupt::install(&opts.cache_dir());
     let backend = eval::weft::WeftBackend::new();
     let outcome = eval::run(&opts, &backend).context("evaluation aborted")?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&outcome.summary)?);
+        let mut v = serde_json::to_value(&outcome.summary)?;
+        if let (Some(g), Some(map)) = (&outcome.gpu, v.as_object_mut()) {
+            map.insert(
+                "gpu".into(),
+                serde_json::to_value(eval::gpu_report::summary(g))?,
+            );
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", eval::results::summary_table(&outcome.summary));
+        if let Some(g) = &outcome.gpu {
+            print!("{}", eval::gpu_report::summary_table(g));
+        }
         println!("report: {}", opts.out.join("results.md").display());
         if let Some(r) = &opts.report {
             println!("published: {}", r.display());
         }
     }
     // Every output is written; a failed cell still makes the run a failure.
+    if let Some(g) = &outcome.gpu {
+        gpu_failures(g, &opts.out.join("gpu"))?;
+    }
     match failed_cells(&outcome.output.records) {
         None => Ok(()),
         Some(line) => Err(anyhow::anyhow!(

@@ -54,23 +54,3 @@ pub fn print(r: &ManageReport) {
         println!("  usage table      {u} updates, {c} conflicts, {h} hits of {l} lookups");
     }
 }
-
-/// `weft eval --study tbm`: runs the study into `out` and prints its report
-/// (or its JSON).
-pub fn study(out: &std::path::Path, quick: bool, quiet: bool, json: bool) -> anyhow::Result<()> {
-    use weft_testsuite::eval::gpu_tbm;
-    let mut o = if quick {
-        gpu_tbm::TbmStudyOptions::quick(out)
-    } else {
-        gpu_tbm::TbmStudyOptions::full(out)
-    };
-    o.verbose = !quiet && !json;
-    let s = gpu_tbm::run(&o).map_err(|e| anyhow!("tbm study: {e}"))?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
-    } else {
-        print!("{}", gpu_tbm::report(&s, &o));
-        println!("report: {}", out.join("tbm.md").display());
-    }
-    Ok(())
-}

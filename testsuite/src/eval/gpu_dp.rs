@@ -3,430 +3,284 @@
 //! (DTBL paper §5, on `k20c-dtbl`) and under flat, Baseline-DP (CDP with the
 //! programmer's threshold), SPAWN and Offline-Search (the best static threshold of
 //! a sweep; SPAWN dissertation §2.5, on `k20-spawn`), reported next to the papers'
-//! averages (digest §1.5, §3.5). Acceptance is on sign and ordering; every
-//! contradiction is listed. Workloads are the shipped templates, whose launch
-//! site's `else` is the flat version, so every version does the same work (checked
-//! here: the lane-level memory operations must be equal, else the study fails).
+//! averages (digest §1.5, §3.5). Workloads are the shipped templates, whose launch
+//! site's `else` is the flat version, so every version does the same work (the
+//! frame checks it). Cells and claims only; the rest is `gpu_study`'s frame.
 
-use serde::Serialize;
+use super::gpu_study::{
+    average_claim, contradiction, factor, geomean, mean, Claim, Column, GpuCell, GpuSize, GpuStudy,
+    Measured, RunSpec, Runs, WorkloadSpec,
+};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use weft_memsim::config::MachineConfig;
-use weft_memsim::gpu::dp::{spawn::offline_search, DpMode, DpStats};
-use weft_memsim::gpu::workload::{self, Workload};
-use weft_memsim::gpu::{GpuOptions, GpuSim};
 
-/// Errors of the study (a failed load or run, or versions doing different work).
-pub type DpError = Box<dyn std::error::Error + Send + Sync>;
+/// The DTBL paper's machine and SPAWN's.
+pub const DTBL_M: &str = "k20c-dtbl";
+/// SPAWN's machine.
+pub const SPAWN_M: &str = "k20-spawn";
 
-/// Thresholds Offline-Search sweeps (the parent's workload, edges).
-pub const SWEEP: [u64; 8] = [0, 8, 16, 32, 64, 128, 256, 512];
-
-/// Published averages (digest §1.5, §3.5).
-pub const PAPER: [(&str, f64); 6] = [
-    ("DTBL speedup over flat (average)", 1.21),
-    ("DTBL speedup over CDP (average)", 1.40),
-    ("SPAWN speedup over flat (geomean)", 1.69),
-    ("SPAWN speedup over Baseline-DP (geomean)", 1.57),
-    ("SPAWN / Offline-Search (geomean)", 0.96),
-    ("SPAWN child kernels / Baseline-DP's", 0.27),
+/// Every run of a workload: (machine = group, `--dp` mode = variant, in the
+/// `--quick` GPU part). Adding a version is one line.
+pub const VARIANTS: &[(&str, &str, bool)] = &[
+    (DTBL_M, "flat", true),
+    (DTBL_M, "cdp", true),
+    (DTBL_M, "cdpi", false),
+    (DTBL_M, "dtbl", true),
+    (DTBL_M, "dtbli", false),
+    (SPAWN_M, "flat", true),
+    (SPAWN_M, "cdp", true),
+    (SPAWN_M, "spawn", true),
 ];
 
-/// Study options.
-#[derive(Debug, Clone)]
-pub struct DpStudyOptions {
-    /// Output directory (`dp.json`, `dp.md`, `dp.svg`).
-    pub out: PathBuf,
-    /// R-MAT scale and edges of the graphs (`None`: the shipped size, scale 14).
-    pub graph: Option<(u32, u64)>,
-    /// Workloads (shipped apps with launch sites).
-    pub apps: Vec<String>,
-    /// Print progress lines on stderr.
-    pub verbose: bool,
-}
+/// Thresholds Offline-Search sweeps (the parent's workload, edges; `quick`
+/// and `full` only).
+pub const SWEEP: [u64; 8] = [0, 8, 16, 32, 64, 128, 256, 512];
 
-impl DpStudyOptions {
-    /// The study at the shipped sizes.
-    pub fn full(out: &Path) -> Self {
-        DpStudyOptions {
-            out: out.to_path_buf(),
-            graph: None,
-            apps: vec!["bfs".into(), "sssp".into(), "clr".into()],
-            verbose: true,
-        }
-    }
-
-    /// Small graphs (R-MAT scale 11, 16,384 edges), a few minutes.
-    pub fn quick(out: &Path) -> Self {
-        DpStudyOptions {
-            graph: Some((11, 16_384)),
-            ..Self::full(out)
-        }
+/// Workloads (shipped apps with launch sites) and their R-MAT (scale, edges)
+/// per size (`None`: the template's scale 14, 131,072 edges).
+fn workloads(size: GpuSize) -> (Vec<&'static str>, Option<(u32, u64)>) {
+    match size {
+        GpuSize::Smoke => (vec!["bfs"], Some((9, 4096))),
+        GpuSize::Quick => (vec!["bfs", "sssp", "clr"], Some((11, 16_384))),
+        GpuSize::Full => (vec!["bfs", "sssp", "clr"], None),
     }
 }
 
-/// One run.
-#[derive(Debug, Clone, Serialize)]
-pub struct DpRun {
-    /// Machine preset.
-    pub machine: String,
-    /// `--dp` mode.
-    pub mode: String,
-    /// Cycles.
-    pub cycles: u64,
-    /// SM occupancy (DTBL's definition).
-    pub occupancy: f64,
-    /// Lane-level memory operations (the work).
-    pub work: u64,
-    /// Device-launch statistics.
-    pub dp: DpStats,
-}
+/// Published averages (digest §1.5, §3.5).
+const SRC_DTBL: &str = "DTBL §5 (gpu-seeds §1.5)";
+const SRC_SPAWN: &str = "SPAWN §2.5 (gpu-seeds §3.5)";
 
-/// One workload's results.
-#[derive(Debug, Clone, Serialize)]
-pub struct DpBench {
-    /// Workload.
-    pub app: String,
-    /// Runs in order.
-    pub runs: Vec<DpRun>,
-    /// Offline-Search's best threshold and its cycles.
-    pub offline: (u64, u64),
-}
+/// The study.
+pub struct Dp;
 
-impl DpBench {
-    fn cycles(&self, machine: &str, mode: &str) -> f64 {
-        self.runs
-            .iter()
-            .find(|r| r.machine == machine && r.mode == mode)
-            .map_or(f64::NAN, |r| r.cycles as f64)
-    }
-
-    fn run(&self, machine: &str, mode: &str) -> Option<&DpRun> {
-        self.runs
-            .iter()
-            .find(|r| r.machine == machine && r.mode == mode)
-    }
-}
-
-/// The study's outcome.
-#[derive(Debug, Clone, Serialize)]
-pub struct DpStudy {
-    /// Per workload.
-    pub benches: Vec<DpBench>,
-    /// Measured averages beside the papers': (name, paper, measured).
-    pub summary: Vec<(String, f64, f64)>,
-    /// Orderings the papers claim that our numbers contradict.
-    pub contradictions: Vec<String>,
-}
-
-fn load(app: &str, graph: Option<(u32, u64)>) -> Result<Arc<Workload>, DpError> {
-    let text = workload::builtin_text(app).ok_or_else(|| format!("no shipped app `{app}`"))?;
-    let text = match graph {
-        Some((scale, edges)) => text.replace(
-            "scale = 14, edges = 131072",
-            &format!("scale = {scale}, edges = {edges}"),
-        ),
-        None => text.to_string(),
-    };
-    Ok(Arc::new(workload::parse(&text, app)?))
-}
-
-fn simulate(machine: &str, wl: &Arc<Workload>, mode: DpMode) -> Result<DpRun, DpError> {
-    let cfg = MachineConfig::preset(machine)?;
-    let opts = GpuOptions {
-        dp: Some(mode),
-        seed: 1,
-        ..Default::default()
-    };
-    let mut sim = GpuSim::build(&cfg, wl.clone(), &opts)?;
-    let s = sim.run(|_| {})?;
-    Ok(DpRun {
-        machine: machine.into(),
-        mode: mode.name(),
-        cycles: s.cycles,
-        occupancy: s.occupancy,
-        work: sim.lane_mem_ops(),
-        dp: sim.dp_stats().expect("dp runs report launches"),
-    })
-}
-
-const DTBL_M: &str = "k20c-dtbl";
-const SPAWN_M: &str = "k20-spawn";
-
-/// Runs the study and writes its report.
-pub fn run(o: &DpStudyOptions) -> Result<DpStudy, DpError> {
-    let mut benches = Vec::new();
-    for app in &o.apps {
-        let wl = load(app, o.graph)?;
-        let mut runs = Vec::new();
-        let go = |machine: &str, mode: DpMode| -> Result<DpRun, DpError> {
-            let r = simulate(machine, &wl, mode)?;
-            if o.verbose {
-                eprintln!(
-                    "dp study: {app} {machine} {:<14} {} cycles",
-                    r.mode, r.cycles
-                );
-            }
-            Ok(r)
-        };
-        for m in ["flat", "cdp", "cdpi", "dtbl", "dtbli"] {
-            runs.push(go(DTBL_M, DpMode::parse(m).expect("mode"))?);
-        }
-        for m in ["flat", "cdp", "spawn"] {
-            runs.push(go(SPAWN_M, DpMode::parse(m).expect("mode"))?);
-        }
-        let mut sweep = Vec::new();
-        let best = offline_search(&SWEEP, |th| match go(SPAWN_M, DpMode::Threshold(th)) {
-            Ok(r) => {
-                let c = r.cycles;
-                sweep.push(r);
-                c
-            }
-            Err(_) => u64::MAX,
+fn mean_child_tbs(m: &Measured) -> f64 {
+    let pts = m
+        .extra
+        .get("dp")
+        .and_then(|d| d.get("series"))
+        .and_then(|s| s.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.get("child_tbs").and_then(|v| v.as_f64()))
+                .collect::<Vec<_>>()
         })
-        .expect("a non-empty sweep");
-        runs.extend(sweep);
-        let work = runs[0].work;
-        if let Some(r) = runs.iter().find(|r| r.work != work) {
-            return Err(format!(
-                "{app}: {} on {} did {} lane memory operations, flat {}: the versions do not do the same work",
-                r.mode, r.machine, r.work, work
-            )
-            .into());
-        }
-        benches.push(DpBench {
-            app: app.clone(),
-            runs,
-            offline: best,
-        });
-    }
-    let study = summarise(benches);
-    std::fs::create_dir_all(&o.out)?;
-    std::fs::write(o.out.join("dp.json"), serde_json::to_string_pretty(&study)?)?;
-    std::fs::write(o.out.join("dp.md"), report(&study, o))?;
-    std::fs::write(o.out.join("dp.svg"), plot(&study))?;
-    std::fs::write(o.out.join("dp_timeline.svg"), timeline(&study))?;
-    Ok(study)
+        .unwrap_or_default();
+    mean(&pts)
 }
 
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
-}
-
-fn geomean(v: &[f64]) -> f64 {
-    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len().max(1) as f64).exp()
-}
-
-/// Speedups and orderings of the benches.
-pub fn summarise(benches: Vec<DpBench>) -> DpStudy {
-    let per = |f: &dyn Fn(&DpBench) -> f64| benches.iter().map(f).collect::<Vec<f64>>();
-    let d_flat = per(&|b| b.cycles(DTBL_M, "flat") / b.cycles(DTBL_M, "dtbl"));
-    let d_cdp = per(&|b| b.cycles(DTBL_M, "cdp") / b.cycles(DTBL_M, "dtbl"));
-    let s_flat = per(&|b| b.cycles(SPAWN_M, "flat") / b.cycles(SPAWN_M, "spawn"));
-    let s_base = per(&|b| b.cycles(SPAWN_M, "cdp") / b.cycles(SPAWN_M, "spawn"));
-    let s_off = per(&|b| b.offline.1 as f64 / b.cycles(SPAWN_M, "spawn"));
-    let kids = per(&|b| {
-        let k = |m: &str| {
-            b.run(SPAWN_M, m)
-                .map_or(f64::NAN, |r| r.dp.child_kernels as f64)
-        };
-        k("spawn") / k("cdp").max(1.0)
-    });
-    let measured = [
-        mean(&d_flat),
-        mean(&d_cdp),
-        geomean(&s_flat),
-        geomean(&s_base),
-        geomean(&s_off),
-        mean(&kids),
-    ];
-    let summary = PAPER
+/// Offline-Search at one point: the best threshold and its cycles.
+fn offline(r: &Runs<'_>, bench: &str, input: &str) -> Option<(String, u64)> {
+    r.recs
         .iter()
-        .zip(measured)
-        .map(|(&(n, p), m)| (n.to_string(), p, m))
-        .collect();
-    let mut contradictions = Vec::new();
-    for b in &benches {
-        let c = |m: &str, mode: &str| b.cycles(m, mode);
-        let (flat, cdp, dtbl) = (c(DTBL_M, "flat"), c(DTBL_M, "cdp"), c(DTBL_M, "dtbl"));
-        if dtbl > flat {
-            contradictions.push(format!(
-                "{}: DTBL slower than flat ({dtbl} > {flat} cycles)",
-                b.app
-            ));
-        }
-        if dtbl > cdp {
-            contradictions.push(format!(
-                "{}: DTBL slower than CDP ({dtbl} > {cdp} cycles)",
-                b.app
-            ));
-        }
-        if cdp < flat {
-            contradictions.push(format!(
-                "{}: CDP faster than flat ({cdp} < {flat} cycles); the DTBL paper has CDP 1.16x slower on average",
-                b.app
-            ));
-        }
-        let (base, spawn) = (c(SPAWN_M, "cdp"), c(SPAWN_M, "spawn"));
-        if spawn > base {
-            contradictions.push(format!(
-                "{}: SPAWN slower than Baseline-DP ({spawn} > {base} cycles)",
-                b.app
-            ));
-        }
-        if spawn > 1.04 * b.offline.1 as f64 {
-            contradictions.push(format!(
-                "{}: SPAWN more than 4% slower than Offline-Search ({spawn} vs {} cycles at threshold {})",
-                b.app, b.offline.1, b.offline.0
-            ));
-        }
-    }
-    DpStudy {
-        benches,
-        summary,
-        contradictions,
-    }
+        .filter(|x| x.bench == bench && x.input == input && x.variant.starts_with("threshold="))
+        .filter_map(|x| x.m.as_ref().map(|m| (x.variant.clone(), m.cycles)))
+        .min_by_key(|(_, c)| *c)
 }
 
-/// Mean resident child TBs over a run (its concurrency series' points).
-pub fn mean_child_tbs(d: &DpStats) -> f64 {
-    mean(&d.series.iter().map(|p| p.child_tbs).collect::<Vec<_>>())
+fn cycles(r: &Runs<'_>, b: &str, i: &str, g: &str, v: &str) -> f64 {
+    r.get(b, i, g, v).map_or(f64::NAN, |m| m.cycles as f64)
 }
 
-/// The Markdown report.
-pub fn report(s: &DpStudy, o: &DpStudyOptions) -> String {
-    let mut r = String::new();
-    let size = match o.graph {
-        Some((sc, e)) => format!("R-MAT scale {sc}, {e} edges"),
-        None => "the shipped R-MAT graphs (scale 14, 131,072 edges)".into(),
-    };
-    let _ = writeln!(
-        r,
-        "# GPU dynamic parallelism study (`weft eval --study dp`)\n"
-    );
-    let _ = writeln!(
-        r,
-        "Workloads: {} on {size}. DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Flat versions as in the DTBL paper: bfs expands vertices of 32+ edges warp-cooperatively (Merrill's warp-based gathering), sssp and clr loop over a vertex's edges in its thread. Children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (degree > 128); Offline-Search sweeps thresholds {:?}. `child TBs` is the mean number of resident child TBs over the run, `peak` its peak (the timelines are in `dp_timeline.svg`).\n",
-        o.apps.join(", "),
-        SWEEP
-    );
-    let _ = writeln!(r, "| workload | machine | mode | cycles | speedup vs flat | children | groups | threads/child | wait | occupancy | child TBs | peak |");
-    let _ = writeln!(
-        r,
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for b in &s.benches {
-        for x in &b.runs {
-            let flat = b.cycles(&x.machine, "flat");
-            let _ = writeln!(
-                r,
-                "| {} | {} | {} | {} | {:.2} | {} | {} | {:.1} | {:.0} | {:.3} | {:.1} | {} |",
-                b.app,
-                x.machine,
-                x.mode,
-                x.cycles,
-                flat / x.cycles as f64,
-                x.dp.child_kernels,
-                x.dp.aggregated_groups,
-                x.dp.threads_per_child,
-                x.dp.avg_wait_cycles,
-                x.occupancy,
-                mean_child_tbs(&x.dp),
-                x.dp.peak_child_tbs
-            );
-        }
-        let _ = writeln!(
-            r,
-            "| {} | {SPAWN_M} | Offline-Search (threshold={}) | {} | | | | | | | | |",
-            b.app, b.offline.0, b.offline.1
-        );
-    }
-    let _ = writeln!(r, "\n## Next to the papers\n");
-    let _ = writeln!(r, "| quantity | paper | measured |");
-    let _ = writeln!(r, "|---|---:|---:|");
-    for (n, p, m) in &s.summary {
-        let _ = writeln!(r, "| {n} | {p:.2} | {m:.2} |");
-    }
-    let _ = writeln!(r, "\n## Contradictions of the papers' orderings\n");
-    if s.contradictions.is_empty() {
-        let _ = writeln!(r, "None.");
-    }
-    for c in &s.contradictions {
-        let _ = writeln!(r, "- {c}");
-    }
-    r
+fn why(r: &Runs<'_>, b: &str, i: &str, runs: &[(&str, &str)]) -> String {
+    runs.iter()
+        .filter_map(|(g, v)| {
+            let m = r.get(b, i, g, v)?;
+            Some(format!(
+                "{v} on {g}: {} cycles, occupancy {:.3}, {} child kernels, {} aggregated groups, mean launch wait {:.0} cycles, mean resident child TBs {:.1}",
+                m.cycles,
+                m.occupancy,
+                m.x("/dp/child_kernels"),
+                m.x("/dp/aggregated_groups"),
+                m.x("/dp/avg_wait_cycles"),
+                mean_child_tbs(m)
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
-/// A bar chart of speedups over flat per workload and mode (SVG).
-pub fn plot(s: &DpStudy) -> String {
-    let modes: [(&str, &str); 7] = [
-        (DTBL_M, "cdp"),
-        (DTBL_M, "cdpi"),
-        (DTBL_M, "dtbl"),
-        (DTBL_M, "dtbli"),
-        (SPAWN_M, "cdp"),
-        (SPAWN_M, "spawn"),
-        (SPAWN_M, "offline"),
-    ];
-    let bar = 14.0;
-    let group = bar * (modes.len() as f64 + 1.0);
-    let h = 220.0;
-    let w = 60.0 + group * s.benches.len() as f64;
-    let vals: Vec<Vec<f64>> = s
-        .benches
-        .iter()
-        .map(|b| {
-            modes
-                .iter()
-                .map(|&(m, mode)| {
-                    let flat = b.cycles(m, "flat");
-                    let c = if mode == "offline" {
-                        b.offline.1 as f64
-                    } else {
-                        b.cycles(m, mode)
-                    };
-                    flat / c
+impl GpuStudy for Dp {
+    fn id(&self) -> &'static str {
+        "dp"
+    }
+
+    fn title(&self) -> &'static str {
+        "Dynamic parallelism: CDP, DTBL, SPAWN"
+    }
+
+    fn about(&self) -> String {
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (degree > 128); Offline-Search is the best of the thresholds {SWEEP:?} (variants `threshold=N`). Docs: `docs/gpu-dp.md`.")
+    }
+
+    fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
+        let (apps, graph) = workloads(size);
+        let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
+        let mut v = Vec::new();
+        for app in apps {
+            let wl = WorkloadSpec::Shipped {
+                app: app.into(),
+                graph,
+            };
+            let mut cell = |group: &str, mode: String| {
+                v.push(GpuCell {
+                    bench: app.into(),
+                    input: input.clone(),
+                    group: group.into(),
+                    spec: RunSpec::new(group, wl.clone()).dp(Some(&mode)),
+                    variant: mode,
                 })
-                .collect()
-        })
-        .collect();
-    let top = vals.iter().flatten().cloned().fold(1.0f64, f64::max) * 1.1;
-    let mut o = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"10\">\n",
-        h + 40.0
-    );
-    let y1 = h - h / top;
-    let _ = writeln!(o, "<line x1=\"40\" x2=\"{w}\" y1=\"{y1:.1}\" y2=\"{y1:.1}\" stroke=\"gray\" stroke-dasharray=\"3\"/><text x=\"2\" y=\"{y1:.1}\">1.0x</text>");
-    let colours = [
-        "#888", "#bbb", "#1f77b4", "#9ecae1", "#d62728", "#2ca02c", "#98df8a",
-    ];
-    for (bi, b) in s.benches.iter().enumerate() {
-        let x0 = 50.0 + bi as f64 * group;
-        for (mi, v) in vals[bi].iter().enumerate() {
-            let bh = h * v / top;
-            let _ = writeln!(
-                o,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{}\" height=\"{bh:.1}\" fill=\"{}\"><title>{} {} {v:.2}x</title></rect>",
-                x0 + mi as f64 * bar,
-                h - bh,
-                bar - 2.0,
-                colours[mi],
-                modes[mi].0,
-                modes[mi].1
-            );
+            };
+            for &(g, mode, smoke) in VARIANTS {
+                if smoke || size != GpuSize::Smoke {
+                    cell(g, mode.into());
+                }
+            }
+            if size != GpuSize::Smoke {
+                for th in SWEEP {
+                    cell(SPAWN_M, format!("threshold={th}"));
+                }
+            }
         }
-        let _ = writeln!(o, "<text x=\"{x0}\" y=\"{}\">{}</text>", h + 14.0, b.app);
+        v
     }
-    let legend: Vec<String> = modes.iter().map(|m| format!("{} {}", m.1, m.0)).collect();
-    let _ = writeln!(
-        o,
-        "<text x=\"2\" y=\"{}\">bars: {} (speedup over flat)</text>",
-        h + 32.0,
-        legend.join(", ")
-    );
-    o.push_str("</svg>\n");
-    o
+
+    fn baseline(&self, _group: &str) -> &'static str {
+        "flat"
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        vec![
+            Column {
+                head: "children",
+                value: |m| format!("{}", m.x("/dp/child_kernels")),
+            },
+            Column {
+                head: "groups",
+                value: |m| format!("{}", m.x("/dp/aggregated_groups")),
+            },
+            Column {
+                head: "threads/child",
+                value: |m| format!("{:.1}", m.x("/dp/threads_per_child")),
+            },
+            Column {
+                head: "wait",
+                value: |m| format!("{:.0}", m.x("/dp/avg_wait_cycles")),
+            },
+            Column {
+                head: "occupancy",
+                value: |m| format!("{:.3}", m.occupancy),
+            },
+            Column {
+                head: "child TBs",
+                value: |m| format!("{:.1}", mean_child_tbs(m)),
+            },
+            Column {
+                head: "peak",
+                value: |m| format!("{}", m.x("/dp/peak_child_tbs")),
+            },
+        ]
+    }
+
+    fn claims(&self, r: &Runs<'_>) -> Vec<Claim> {
+        let id = self.id();
+        let c = |b: &str, i: &str, g: &str, v: &str| cycles(r, b, i, g, v);
+        let d_flat = r.per_point(|b, i| c(b, i, DTBL_M, "flat") / c(b, i, DTBL_M, "dtbl"));
+        let d_cdp = r.per_point(|b, i| c(b, i, DTBL_M, "cdp") / c(b, i, DTBL_M, "dtbl"));
+        let s_flat = r.per_point(|b, i| c(b, i, SPAWN_M, "flat") / c(b, i, SPAWN_M, "spawn"));
+        let s_base = r.per_point(|b, i| c(b, i, SPAWN_M, "cdp") / c(b, i, SPAWN_M, "spawn"));
+        let s_off = r.per_point(|b, i| {
+            offline(r, b, i).map_or(f64::NAN, |(_, o)| o as f64) / c(b, i, SPAWN_M, "spawn")
+        });
+        let kids = r.per_point(|b, i| {
+            let k = |v: &str| {
+                r.get(b, i, SPAWN_M, v)
+                    .map_or(f64::NAN, |m| m.x("/dp/child_kernels"))
+            };
+            k("spawn") / k("cdp").max(1.0)
+        });
+        let (m1, m2, m3, m4, m5, m6) = (
+            mean(&d_flat),
+            mean(&d_cdp),
+            geomean(&s_flat),
+            geomean(&s_base),
+            geomean(&s_off),
+            mean(&kids),
+        );
+        let mut out = vec![
+            average_claim(id, "DTBL speedup over flat (average)", SRC_DTBL, factor(1.21), m1, factor(m1), Some(m1 > 1.0), "see the per-workload contradictions"),
+            average_claim(id, "DTBL speedup over CDP (average)", SRC_DTBL, factor(1.40), m2, factor(m2), Some(m2 > 1.0), "see the per-workload contradictions"),
+            average_claim(id, "SPAWN speedup over flat (geomean)", SRC_SPAWN, factor(1.69), m3, factor(m3), Some(m3 > 1.0), "see the per-workload contradictions"),
+            average_claim(id, "SPAWN speedup over Baseline-DP (geomean)", SRC_SPAWN, factor(1.57), m4, factor(m4), Some(m4 > 1.0), "see the per-workload contradictions"),
+            average_claim(id, "SPAWN performance / Offline-Search's (geomean)", SRC_SPAWN, factor(0.96), m5, factor(m5), Some(m5 >= 0.96), "SPAWN's launch controller ends below the best static threshold by more than the paper's 4%"),
+            average_claim(id, "SPAWN child kernels / Baseline-DP's (average)", SRC_SPAWN, format!("{:.2}", 0.27), m6, format!("{m6:.2}"), Some(m6 < 1.0), "SPAWN launched no fewer children than Baseline-DP"),
+        ];
+        for (b, i) in r.points() {
+            let (flat, cdp, dtbl) = (
+                c(b, i, DTBL_M, "flat"),
+                c(b, i, DTBL_M, "cdp"),
+                c(b, i, DTBL_M, "dtbl"),
+            );
+            let dt = [(DTBL_M, "flat"), (DTBL_M, "cdp"), (DTBL_M, "dtbl")];
+            if dtbl > flat {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "DTBL faster than flat",
+                    SRC_DTBL,
+                    format!("{dtbl} > {flat} cycles"),
+                    why(r, b, i, &dt),
+                ));
+            }
+            if dtbl > cdp {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "DTBL faster than CDP",
+                    SRC_DTBL,
+                    format!("{dtbl} > {cdp} cycles"),
+                    why(r, b, i, &dt),
+                ));
+            }
+            if cdp < flat {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "CDP slower than flat (1.16x on average in the DTBL paper)",
+                    SRC_DTBL,
+                    format!("{cdp} < {flat} cycles"),
+                    why(r, b, i, &dt),
+                ));
+            }
+            let (base, spawn) = (c(b, i, SPAWN_M, "cdp"), c(b, i, SPAWN_M, "spawn"));
+            let sp = [(SPAWN_M, "flat"), (SPAWN_M, "cdp"), (SPAWN_M, "spawn")];
+            if spawn > base {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "SPAWN faster than Baseline-DP",
+                    SRC_SPAWN,
+                    format!("{spawn} > {base} cycles"),
+                    why(r, b, i, &sp),
+                ));
+            }
+            if let Some((th, o)) = offline(r, b, i) {
+                if spawn > 1.04 * o as f64 {
+                    out.push(contradiction(
+                        id,
+                        b,
+                        "SPAWN within 4% of Offline-Search",
+                        SRC_SPAWN,
+                        format!("{spawn} vs {o} cycles at {th}"),
+                        why(r, b, i, &[(SPAWN_M, "spawn"), (SPAWN_M, th.as_str())]),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    fn plots(&self, r: &Runs<'_>) -> Vec<(String, String)> {
+        vec![("timeline".into(), timeline(r))]
+    }
 }
 
 /// The versions drawn over time: (machine, mode, colour).
@@ -438,58 +292,68 @@ const TIMELINE: [(&str, &str, &str); 4] = [
 ];
 
 /// Resident child TBs (solid) and parent TBs (dashed) over time, one panel per
-/// workload, for CDP, DTBL, Baseline-DP and SPAWN (SVG; SPAWN's Fig. 2.17 kind of
+/// workload, for CDP, DTBL, Baseline-DP and SPAWN (SPAWN's Fig. 2.17 kind of
 /// timeline, digest §3.6).
-pub fn timeline(s: &DpStudy) -> String {
+pub fn timeline(r: &Runs<'_>) -> String {
+    let points = r.points();
     let (pw, ph, gap) = (420.0, 160.0, 40.0);
-    let h = (ph + gap) * s.benches.len() as f64 + 30.0;
+    let h = (ph + gap) * points.len() as f64 + 30.0;
     let mut o = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"10\">\n",
         pw + 80.0
     );
-    for (bi, b) in s.benches.iter().enumerate() {
+    let series = |m: &Measured, key: &str| -> Vec<(f64, f64)> {
+        m.extra
+            .get("dp")
+            .and_then(|d| d.get("series"))
+            .and_then(|s| s.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| Some((p.get("start")?.as_f64()?, p.get(key)?.as_f64()?)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for (bi, (b, i)) in points.iter().enumerate() {
         let y0 = 20.0 + bi as f64 * (ph + gap);
-        let runs: Vec<(&DpRun, &str)> = TIMELINE
+        let runs: Vec<(&Measured, &str, &str, &str)> = TIMELINE
             .iter()
-            .filter_map(|&(m, mode, c)| b.run(m, mode).map(|r| (r, c)))
+            .filter_map(|&(g, v, c)| r.get(b, i, g, v).map(|m| (m, g, v, c)))
             .collect();
-        let tmax = runs.iter().map(|(r, _)| r.cycles).max().unwrap_or(1).max(1) as f64;
+        let tmax = runs.iter().map(|x| x.0.cycles).max().unwrap_or(1).max(1) as f64;
         let ymax = runs
             .iter()
-            .flat_map(|(r, _)| r.dp.series.iter().map(|p| p.child_tbs.max(p.parent_tbs)))
+            .flat_map(|x| {
+                let mut v = series(x.0, "child_tbs");
+                v.extend(series(x.0, "parent_tbs"));
+                v.into_iter().map(|p| p.1)
+            })
             .fold(1.0f64, f64::max);
         let _ = writeln!(
             o,
-            "<text x=\"50\" y=\"{:.1}\">{}: resident TBs over time (0 to {} cycles, peak mean {ymax:.0})</text>",
+            "<text x=\"50\" y=\"{:.1}\">{b} {i}: resident TBs over time (0 to {} cycles, peak mean {ymax:.0})</text>",
             y0 - 4.0,
-            b.app,
             tmax as u64
         );
         let _ = writeln!(
             o,
             "<rect x=\"50\" y=\"{y0:.1}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#ccc\"/>"
         );
-        for (r, colour) in &runs {
-            for (child, dash) in [(true, ""), (false, " stroke-dasharray=\"4 2\"")] {
-                let pts: Vec<String> =
-                    r.dp.series
-                        .iter()
-                        .map(|p| {
-                            let v = if child { p.child_tbs } else { p.parent_tbs };
-                            format!(
-                                "{:.1},{:.1}",
-                                50.0 + pw * p.start as f64 / tmax,
-                                y0 + ph - ph * v / ymax
-                            )
-                        })
-                        .collect();
+        for (m, g, v, colour) in &runs {
+            for (key, dash) in [
+                ("child_tbs", ""),
+                ("parent_tbs", " stroke-dasharray=\"4 2\""),
+            ] {
+                let pts: Vec<String> = series(m, key)
+                    .iter()
+                    .map(|(t, y)| {
+                        format!("{:.1},{:.1}", 50.0 + pw * t / tmax, y0 + ph - ph * y / ymax)
+                    })
+                    .collect();
                 let _ = writeln!(
                     o,
-                    "<polyline fill=\"none\" stroke=\"{colour}\"{dash} points=\"{}\"><title>{} {} {}</title></polyline>",
-                    pts.join(" "),
-                    r.machine,
-                    r.mode,
-                    if child { "child TBs" } else { "parent TBs" }
+                    "<polyline fill=\"none\" stroke=\"{colour}\"{dash} points=\"{}\"><title>{g} {v} {key}</title></polyline>",
+                    pts.join(" ")
                 );
             }
         }
@@ -511,48 +375,74 @@ pub fn timeline(s: &DpStudy) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::engine::Status;
+    use crate::eval::gpu_study::GpuRecord;
+    use std::collections::BTreeMap;
 
-    fn run_of(machine: &str, mode: &str, cycles: u64, kids: u64) -> DpRun {
-        DpRun {
-            machine: machine.into(),
-            mode: mode.into(),
-            cycles,
-            occupancy: 0.5,
-            work: 10,
-            dp: DpStats {
-                child_kernels: kids,
-                ..DpStats::default()
-            },
+    fn rec(group: &str, variant: &str, cycles: u64, kids: u64) -> GpuRecord {
+        let mut extra = BTreeMap::new();
+        extra.insert(
+            "dp".to_string(),
+            serde_json::json!({"child_kernels": kids, "series": [{"start": 0, "child_tbs": 2.0, "parent_tbs": 1.0}]}),
+        );
+        GpuRecord {
+            study: "dp".into(),
+            bench: "g".into(),
+            input: "scale 9".into(),
+            group: group.into(),
+            variant: variant.into(),
+            spec: RunSpec::new(
+                group,
+                WorkloadSpec::Shipped {
+                    app: "bfs".into(),
+                    graph: None,
+                },
+            ),
+            key: String::new(),
+            status: Status::Ok,
+            m: Some(Measured {
+                cycles,
+                ipc: 1.0,
+                app_ipc: None,
+                l1_hit_rate: 0.0,
+                l2_hit_rate: 0.0,
+                row_hit_rate: 0.0,
+                avg_mem_latency: 0.0,
+                occupancy: 0.5,
+                work: 10,
+                l2_requests: 0,
+                extra,
+                seconds: 0.0,
+            }),
         }
     }
 
     /// Averages and orderings on hand-made numbers.
     #[test]
     fn summary_and_contradictions() {
-        let b = DpBench {
-            app: "g".into(),
-            runs: vec![
-                run_of(DTBL_M, "flat", 1200, 0),
-                run_of(DTBL_M, "cdp", 1500, 10),
-                run_of(DTBL_M, "dtbl", 1000, 0),
-                run_of(SPAWN_M, "flat", 1690, 0),
-                run_of(SPAWN_M, "cdp", 1570, 100),
-                run_of(SPAWN_M, "spawn", 1000, 27),
-            ],
-            offline: (64, 1000),
-        };
-        let s = summarise(vec![b]);
-        let m: Vec<f64> = s.summary.iter().map(|x| x.2).collect();
-        for (got, want) in m.iter().zip([1.2, 1.5, 1.69, 1.57, 1.0, 0.27]) {
-            assert!((got - want).abs() < 1e-9, "{got} vs {want}");
-        }
-        assert!(s.contradictions.is_empty(), "{:?}", s.contradictions);
-        let mut bad = s.benches[0].clone();
-        bad.runs[1].cycles = 1100; // CDP faster than flat
-        let s = summarise(vec![bad]);
-        assert_eq!(s.contradictions.len(), 1);
-        assert!(s.contradictions[0].contains("CDP faster than flat"));
-        assert!(plot(&s).starts_with("<svg"));
-        assert!(timeline(&s).contains("g: resident TBs"));
+        let mut recs = vec![
+            rec(DTBL_M, "flat", 1200, 0),
+            rec(DTBL_M, "cdp", 1500, 10),
+            rec(DTBL_M, "dtbl", 1000, 0),
+            rec(SPAWN_M, "flat", 1690, 0),
+            rec(SPAWN_M, "cdp", 1570, 100),
+            rec(SPAWN_M, "spawn", 1000, 27),
+            rec(SPAWN_M, "threshold=64", 1000, 50),
+        ];
+        let claims = Dp.claims(&Runs::of(&Dp, &recs));
+        let got: Vec<&str> = claims.iter().map(|c| c.weft.as_str()).collect();
+        assert_eq!(got, ["1.20x", "1.50x", "1.69x", "1.57x", "1.00x", "0.27"]);
+        assert!(claims.iter().all(|c| c.holds == Some(true)), "{claims:?}");
+        recs[1].m.as_mut().unwrap().cycles = 1100; // CDP faster than flat
+        let claims = Dp.claims(&Runs::of(&Dp, &recs));
+        let bad: Vec<&Claim> = claims.iter().filter(|c| c.holds == Some(false)).collect();
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].claim.contains("CDP slower than flat"));
+        assert!(
+            bad[0].analysis.contains("cdp on k20c-dtbl: 1100 cycles"),
+            "{}",
+            bad[0].analysis
+        );
+        assert!(timeline(&Runs::of(&Dp, &recs)).contains("g scale 9: resident TBs"));
     }
 }

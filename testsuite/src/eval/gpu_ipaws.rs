@@ -1,27 +1,18 @@
 //! The iPAWS warp-scheduling study (`weft eval --study ipaws`, issue #32 part 3):
-//! GTO, LRR and iPAWS (and `iPAWS_ind_cores`) on the shipped iPAWS workloads
-//! (`memsim/workloads/ipaws/`, digest §5.4) on `gtx480-ipaws` (iPAWS Table 1),
-//! reported next to the paper (digest §5.5): GTO ahead on the greedy-friendly
-//! class (GF), LRR ahead on the round-robin-friendly class (RF), iPAWS within a
-//! few percent of the better of the two per workload, and its decision, warps of
-//! interest and degree of convexity per kernel. The L1 access breakdown
-//! (intra-/inter-warp hits and misses, cold; until the first warp ends and over the
-//! kernel, iPAWS Fig. 4 / 20) comes with every run. Acceptance is on sign and
-//! ordering; every contradiction is listed.
+//! GTO, LRR and iPAWS (and `iPAWS_ind_cores`, CCWS, iPAWS over CCWS) on the
+//! shipped iPAWS workloads (`memsim/workloads/ipaws/`, digest §5.4) on
+//! `gtx480-ipaws` (iPAWS Table 1), reported next to the paper (digest §5.5): GTO
+//! ahead on the greedy-friendly class (GF), LRR ahead on the
+//! round-robin-friendly class (RF), iPAWS within a few percent of the better of
+//! the two per workload, and its decision per kernel. Every run carries the L1
+//! access breakdown (iPAWS Fig. 4 / 20). Cells and claims only; the rest is
+//! `gpu_study`'s frame.
 
+use super::gpu_study::{
+    average_claim, contradiction, factor, mean, Claim, Column, GpuCell, GpuSize, GpuStudy,
+    Measured, Probe, RunSpec, Runs, WorkloadSpec,
+};
 use serde::Serialize;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use weft_memsim::config::MachineConfig;
-use weft_memsim::gpu::config::WarpSchedKind;
-use weft_memsim::gpu::warpsched::locality::Counts;
-use weft_memsim::gpu::warpsched::IpawsReport;
-use weft_memsim::gpu::workload;
-use weft_memsim::gpu::{GpuOptions, GpuSim};
-
-/// Errors of the study (a failed load or run).
-pub type IpawsError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The machine (iPAWS Table 1).
 pub const MACHINE: &str = "gtx480-ipaws";
@@ -37,535 +28,375 @@ pub enum Class {
     Mixed,
 }
 
-/// The shipped workloads: name, class, what stands for which paper workload, TOML.
-pub const WORKLOADS: [(&str, Class, &str, &str); 6] = [
+/// The shipped workloads: name, class, what stands for which paper workload,
+/// in the `--quick` GPU part, TOML. Adding a workload is one line.
+pub const WORKLOADS: [(&str, Class, &str, bool, &str); 6] = [
     (
         "intra",
         Class::Gf,
         "KMN k0 / CCWS-style private re-reads",
+        true,
         include_str!("../../../memsim/workloads/ipaws/intra.toml"),
     ),
     (
         "rowspmv",
         Class::Gf,
         "SPMV, nonzeros adjacent in a row (Fig. 17)",
+        false,
         include_str!("../../../memsim/workloads/ipaws/rowspmv.toml"),
     ),
     (
         "sc",
         Class::Rf,
         "SC, shared centre coordinates, D = 64",
+        false,
         include_str!("../../../memsim/workloads/ipaws/sc.toml"),
     ),
     (
         "lps",
         Class::Rf,
         "LPS, 3-D stencil with inter-warp halo (Fig. 3)",
+        false,
         include_str!("../../../memsim/workloads/ipaws/lps.toml"),
     ),
     (
         "blk",
         Class::Rf,
         "BLK, streaming with DRAM row-buffer locality",
+        true,
         include_str!("../../../memsim/workloads/ipaws/blk.toml"),
     ),
     (
         "kmn",
         Class::Mixed,
         "KMN, k0 private re-reads then k1 shared centres",
+        false,
         include_str!("../../../memsim/workloads/ipaws/kmn.toml"),
     ),
 ];
 
-/// The schedulers compared.
-pub const SCHEDULERS: [&str; 6] = ["gto", "lrr", "ipaws", "ipaws-ind", "ccws", "ipaws-ccws"];
-
-/// Published figures (digest §5.5); the iPAWS-vs-best figure is "within a few
-/// percent" (0.98 stands for it).
-pub const PAPER: [(&str, f64); 5] = [
-    ("GTO speedup over LRR, GF workloads (average)", 1.60),
-    ("LRR speedup over GTO, RF workloads (average)", 1.43),
-    (
-        "iPAWS / better of GTO and LRR, all workloads (average)",
-        0.98,
-    ),
-    ("iPAWS speedup over LRR, GF workloads (average)", 1.38),
-    ("iPAWS-CCWS speedup over CCWS, RF workloads (average)", 1.40),
+/// The schedulers: name, in `--quick` (and its GPU part). Adding one is one line.
+pub const SCHEDULERS: [(&str, bool); 6] = [
+    ("gto", true),
+    ("lrr", true),
+    ("ipaws", true),
+    ("ipaws-ind", false),
+    ("ccws", false),
+    ("ipaws-ccws", false),
 ];
 
-/// Study options.
-#[derive(Debug, Clone)]
-pub struct IpawsStudyOptions {
-    /// Output directory (`ipaws.json`, `ipaws.md`, `ipaws.svg`).
-    pub out: PathBuf,
-    /// Workloads (names of [`WORKLOADS`]).
-    pub workloads: Vec<String>,
-    /// Schedulers (of [`SCHEDULERS`]).
-    pub schedulers: Vec<String>,
-    /// Print progress lines on stderr.
-    pub verbose: bool,
+/// The TOML of the iPAWS workload `name`.
+pub fn text(name: &str) -> Option<&'static str> {
+    WORKLOADS.iter().find(|w| w.0 == name).map(|w| w.4)
 }
 
-impl IpawsStudyOptions {
-    /// Every workload and scheduler.
-    pub fn full(out: &Path) -> Self {
-        IpawsStudyOptions {
-            out: out.to_path_buf(),
-            workloads: WORKLOADS.iter().map(|w| w.0.to_string()).collect(),
-            schedulers: SCHEDULERS.iter().map(|s| s.to_string()).collect(),
-            verbose: true,
-        }
-    }
-
-    /// Without `ipaws-ind`.
-    pub fn quick(out: &Path) -> Self {
-        IpawsStudyOptions {
-            schedulers: vec!["gto".into(), "lrr".into(), "ipaws".into()],
-            ..Self::full(out)
-        }
-    }
+fn class(name: &str) -> Option<Class> {
+    WORKLOADS.iter().find(|w| w.0 == name).map(|w| w.1)
 }
 
-/// One run.
-#[derive(Debug, Clone, Serialize)]
-pub struct IpawsRun {
-    /// Scheduler.
-    pub sched: String,
-    /// Cycles.
-    pub cycles: u64,
-    /// IPC (warp instructions per cycle).
-    pub ipc: f64,
-    /// L1 hit rate.
-    pub l1_hit_rate: f64,
-    /// DRAM row-buffer hit rate.
-    pub row_hit_rate: f64,
-    /// Mean L1-miss latency (AMAT beyond the L1).
-    pub avg_mem_latency: f64,
-    /// L1 access breakdown until the first warp ends, summed over kernels.
-    pub one: Counts,
-    /// Over the whole run.
-    pub all: Counts,
-    /// iPAWS's decisions (iPAWS runs).
-    pub ipaws: Option<IpawsReport>,
+const SRC: &str = "iPAWS §5 (gpu-seeds §5.5)";
+
+/// The study.
+pub struct Ipaws;
+
+fn share(m: &Measured, i: usize) -> f64 {
+    let all: Vec<f64> = (0..5).map(|k| m.x(&format!("/l1/all/n/{k}"))).collect();
+    all[i] / all.iter().sum::<f64>().max(1.0)
 }
 
-/// One workload's runs.
-#[derive(Debug, Clone, Serialize)]
-pub struct IpawsBench {
-    /// Workload.
-    pub name: String,
-    /// Class.
-    pub class: Class,
-    /// Runs in scheduler order.
-    pub runs: Vec<IpawsRun>,
-}
-
-impl IpawsBench {
-    /// Cycles of scheduler `s` (NaN if it did not run).
-    pub fn cycles(&self, s: &str) -> f64 {
-        self.run(s).map_or(f64::NAN, |r| r.cycles as f64)
-    }
-
-    /// The run of scheduler `s`.
-    pub fn run(&self, s: &str) -> Option<&IpawsRun> {
-        self.runs.iter().find(|r| r.sched == s)
-    }
-
-    /// The better static scheduler and its cycles.
-    pub fn best_static(&self) -> (&'static str, f64) {
-        let (g, l) = (self.cycles("gto"), self.cycles("lrr"));
-        if l < g {
-            ("lrr", l)
-        } else {
-            ("gto", g)
-        }
-    }
-}
-
-/// The study's outcome.
-#[derive(Debug, Clone, Serialize)]
-pub struct IpawsStudy {
-    /// Per workload.
-    pub benches: Vec<IpawsBench>,
-    /// Measured figures beside the paper's: (name, paper, measured).
-    pub summary: Vec<(String, f64, f64)>,
-    /// Claims of the paper our numbers contradict.
-    pub contradictions: Vec<String>,
-}
-
-fn simulate(name: &str, text: &str, sched: &str) -> Result<IpawsRun, IpawsError> {
-    let cfg = MachineConfig::preset(MACHINE)?;
-    let wl = Arc::new(workload::parse(text, name)?);
-    let kind = WarpSchedKind::parse(sched).ok_or_else(|| format!("no scheduler `{sched}`"))?;
-    let opts = GpuOptions {
-        warp_sched: Some(kind),
-        seed: 1,
-        ..Default::default()
-    };
-    let mut sim = GpuSim::build(&cfg, wl, &opts)?;
-    sim.enable_l1_breakdown();
-    let s = sim.run(|_| {})?;
-    let (mut one, mut all) = (Counts::default(), Counts::default());
-    for k in sim.l1_breakdown() {
-        one.add(&k.one);
-        all.add(&k.all);
-    }
-    Ok(IpawsRun {
-        sched: sched.into(),
-        cycles: s.cycles,
-        ipc: s.ipc,
-        l1_hit_rate: s.l1_hit_rate,
-        row_hit_rate: s
-            .dram
-            .get("row_hit_rate")
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0),
-        avg_mem_latency: s.avg_mem_latency,
-        one,
-        all,
-        ipaws: sim.warp_sched_ctx().ipaws_report(),
-    })
-}
-
-/// Runs the study and writes its report.
-pub fn run(o: &IpawsStudyOptions) -> Result<IpawsStudy, IpawsError> {
-    let mut benches = Vec::new();
-    for w in &o.workloads {
-        let (name, class, _, text) = WORKLOADS
-            .iter()
-            .find(|x| x.0 == w.as_str())
-            .ok_or_else(|| format!("no iPAWS workload `{w}`"))?;
-        let mut runs = Vec::new();
-        for s in &o.schedulers {
-            let r = simulate(name, text, s)?;
-            if o.verbose {
-                eprintln!(
-                    "ipaws study: {name:<8} {s:<9} {} cycles, L1 hit {:.3}",
-                    r.cycles, r.l1_hit_rate
-                );
-            }
-            runs.push(r);
-        }
-        benches.push(IpawsBench {
-            name: name.to_string(),
-            class: *class,
-            runs,
-        });
-    }
-    let study = summarise(benches);
-    std::fs::create_dir_all(&o.out)?;
-    std::fs::write(
-        o.out.join("ipaws.json"),
-        serde_json::to_string_pretty(&study)?,
-    )?;
-    std::fs::write(o.out.join("ipaws.md"), report(&study))?;
-    std::fs::write(o.out.join("ipaws.svg"), plot(&study))?;
-    Ok(study)
-}
-
-fn mean(v: &[f64]) -> f64 {
-    let v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// The Execute-phase choice of iPAWS per kernel (`gto`, `lrr`, ...).
-fn choices(r: &IpawsRun) -> Vec<String> {
-    r.ipaws
-        .as_ref()
-        .map(|p| p.kernels.iter().map(|k| k.choice.clone()).collect())
+fn choices(m: &Measured) -> Vec<String> {
+    m.extra
+        .get("ipaws")
+        .and_then(|p| p.get("kernels"))
+        .and_then(|k| k.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|k| k.get("choice")?.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
-/// Averages and contradictions of the benches.
-pub fn summarise(benches: Vec<IpawsBench>) -> IpawsStudy {
-    let of = |c: Class, f: &dyn Fn(&IpawsBench) -> f64| {
-        mean(
-            &benches
-                .iter()
-                .filter(|b| b.class == c)
-                .map(f)
-                .collect::<Vec<_>>(),
-        )
-    };
-    let measured = [
-        of(Class::Gf, &|b| b.cycles("lrr") / b.cycles("gto")),
-        of(Class::Rf, &|b| b.cycles("gto") / b.cycles("lrr")),
-        mean(
-            &benches
-                .iter()
-                .map(|b| b.best_static().1 / b.cycles("ipaws"))
-                .collect::<Vec<_>>(),
-        ),
-        of(Class::Gf, &|b| b.cycles("lrr") / b.cycles("ipaws")),
-        of(Class::Rf, &|b| b.cycles("ccws") / b.cycles("ipaws-ccws")),
-    ];
-    let summary = PAPER
-        .iter()
-        .zip(measured)
-        .map(|(&(n, p), m)| (n.to_string(), p, m))
-        .collect();
-    let mut contradictions = Vec::new();
-    for b in &benches {
-        let (g, l) = (b.cycles("gto"), b.cycles("lrr"));
-        match b.class {
-            Class::Gf if l < g => contradictions.push(format!(
-                "{}: GTO-friendly workload faster under LRR ({l} < {g} cycles)",
-                b.name
-            )),
-            Class::Rf if g < l => contradictions.push(format!(
-                "{}: round-robin-friendly workload faster under GTO ({g} < {l} cycles)",
-                b.name
-            )),
-            _ => {}
-        }
-        if let Some(r) = b.run("ipaws") {
-            let (best, c) = b.best_static();
-            let ratio = c / r.cycles as f64;
-            if ratio < 0.95 {
-                contradictions.push(format!(
-                    "{}: iPAWS {:.1}% slower than the better static scheduler ({best}, {c} vs {} cycles)",
-                    b.name,
-                    100.0 * (1.0 / ratio - 1.0),
-                    r.cycles
-                ));
-            }
-            let ch = choices(r);
-            let want: &[&str] = match b.class {
-                Class::Gf => &["gto"],
-                Class::Rf => &["lrr"],
-                Class::Mixed => &["gto", "lrr"],
-            };
-            if b.class != Class::Mixed && ch.iter().any(|c| c != want[0]) {
-                contradictions.push(format!(
-                    "{}: iPAWS chose {:?}, the class calls for {}",
-                    b.name, ch, want[0]
-                ));
-            }
-            if b.class == Class::Mixed && ch != want {
-                contradictions.push(format!(
-                    "{}: iPAWS chose {:?} for its kernels, expected {:?}",
-                    b.name, ch, want
-                ));
-            }
-        }
-    }
-    IpawsStudy {
-        benches,
-        summary,
-        contradictions,
-    }
+fn cycles(r: &Runs<'_>, b: &str, s: &str) -> f64 {
+    r.get(b, "", "", s).map_or(f64::NAN, |m| m.cycles as f64)
 }
 
-fn share(c: &Counts, i: usize) -> f64 {
-    c.n[i] as f64 / c.total().max(1) as f64
-}
-
-/// The Markdown report.
-pub fn report(s: &IpawsStudy) -> String {
-    let mut r = String::new();
-    let _ = writeln!(
-        r,
-        "# iPAWS warp-scheduling study (`weft eval --study ipaws`)\n"
-    );
-    let _ = writeln!(
-        r,
-        "Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`:"
-    );
-    for (n, c, what, _) in WORKLOADS {
-        if s.benches.iter().any(|b| b.name == n) {
-            let _ = writeln!(r, "- `{n}` ({c:?}): {what}");
-        }
-    }
-    let _ = writeln!(
-        r,
-        "\n| workload | class | scheduler | cycles | IPC / GTO | L1 hit | intra hit | inter hit | intra miss | inter miss | cold | row hit | L1-miss latency | iPAWS choice (WOI/warps, DoC, adapt %, recover %) |"
-    );
-    let _ = writeln!(
-        r,
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-    );
-    for b in &s.benches {
-        let g = b.cycles("gto");
-        for x in &b.runs {
-            let ch = x.ipaws.as_ref().map_or(String::new(), |p| {
-                p.kernels
-                    .iter()
-                    .map(|k| {
-                        format!(
-                            "k{} {} ({}/{}, {:.2}, {:.1}, {:.1})",
-                            k.kernel,
-                            k.choice,
-                            k.woi,
-                            k.warps,
-                            k.doc,
-                            100.0 * k.adapt_share,
-                            100.0 * k.recover_share
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            });
-            let _ = writeln!(
-                r,
-                "| {} | {:?} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.0} | {} |",
-                b.name,
-                b.class,
-                x.sched,
-                x.cycles,
-                g / x.cycles as f64,
-                x.l1_hit_rate,
-                share(&x.all, 0),
-                share(&x.all, 1),
-                share(&x.all, 2),
-                share(&x.all, 3),
-                share(&x.all, 4),
-                x.row_hit_rate,
-                x.avg_mem_latency,
-                ch
-            );
-        }
-    }
-    let _ = writeln!(
-        r,
-        "\nL1 access breakdown until the first warp of each kernel ends on its SM (ONE, iPAWS Fig. 20), shares of read lookups (intra hit / inter hit / intra miss / inter miss / cold):\n"
-    );
-    let _ = writeln!(r, "| workload | scheduler | ONE | ALL |");
-    let _ = writeln!(r, "|---|---|---|---|");
-    for b in &s.benches {
-        for x in &b.runs {
-            let f = |c: &Counts| {
-                (0..5)
-                    .map(|i| format!("{:.2}", share(c, i)))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            };
-            let _ = writeln!(
-                r,
-                "| {} | {} | {} | {} |",
-                b.name,
-                x.sched,
-                f(&x.one),
-                f(&x.all)
-            );
-        }
-    }
-    let _ = writeln!(r, "\n## Next to the paper\n");
-    let _ = writeln!(r, "| quantity | paper | measured |");
-    let _ = writeln!(r, "|---|---:|---:|");
-    for (n, p, m) in &s.summary {
-        let _ = writeln!(r, "| {n} | {p:.2} | {m:.2} |");
-    }
-    let _ = writeln!(r, "\n## Contradictions of the paper's claims\n");
-    if s.contradictions.is_empty() {
-        let _ = writeln!(r, "None.");
-    }
-    for c in &s.contradictions {
-        let _ = writeln!(r, "- {c}");
-    }
-    r
-}
-
-/// IPC normalised to GTO per workload and scheduler (SVG bar chart).
-pub fn plot(s: &IpawsStudy) -> String {
-    let scheds: Vec<&str> = SCHEDULERS
+fn why(r: &Runs<'_>, b: &str, scheds: &[&str]) -> String {
+    scheds
         .iter()
-        .copied()
-        .filter(|x| s.benches.iter().any(|b| b.run(x).is_some()))
-        .collect();
-    let bar = 14.0;
-    let group = bar * (scheds.len() as f64 + 1.0);
-    let h = 220.0;
-    let w = 60.0 + group * s.benches.len() as f64;
-    let vals: Vec<Vec<f64>> = s
-        .benches
-        .iter()
-        .map(|b| {
-            scheds
-                .iter()
-                .map(|x| b.cycles("gto") / b.cycles(x))
-                .collect()
+        .filter_map(|s| {
+            let m = r.get(b, "", "", s)?;
+            Some(format!(
+                "{s}: {} cycles, L1 hit {:.3} (intra-warp {:.2}, inter-warp {:.2} of lookups), row hit {:.3}, L1-miss latency {:.0}",
+                m.cycles,
+                m.l1_hit_rate,
+                share(m, 0),
+                share(m, 1),
+                m.row_hit_rate,
+                m.avg_mem_latency
+            ))
         })
-        .collect();
-    let top = vals
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(1.0f64, f64::max)
-        * 1.1;
-    let mut o = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"10\">\n",
-        h + 40.0
-    );
-    let y1 = h - h / top;
-    let _ = writeln!(o, "<line x1=\"40\" x2=\"{w}\" y1=\"{y1:.1}\" y2=\"{y1:.1}\" stroke=\"gray\" stroke-dasharray=\"3\"/><text x=\"2\" y=\"{y1:.1}\">GTO</text>");
-    let colours = [
-        "#888", "#d62728", "#1f77b4", "#9ecae1", "#2ca02c", "#98df8a",
-    ];
-    for (bi, b) in s.benches.iter().enumerate() {
-        let x0 = 50.0 + bi as f64 * group;
-        for (si, v) in vals[bi].iter().enumerate() {
-            let v = if v.is_finite() { *v } else { 0.0 };
-            let bh = h * v / top;
-            let _ = writeln!(
-                o,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{}\" height=\"{bh:.1}\" fill=\"{}\"><title>{} {} {v:.2}</title></rect>",
-                x0 + si as f64 * bar,
-                h - bh,
-                bar - 2.0,
-                colours[si % colours.len()],
-                b.name,
-                scheds[si]
-            );
-        }
-        let _ = writeln!(
-            o,
-            "<text x=\"{x0}\" y=\"{}\">{} ({:?})</text>",
-            h + 14.0,
-            b.name,
-            b.class
-        );
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl GpuStudy for Ipaws {
+    fn id(&self) -> &'static str {
+        "ipaws"
     }
-    let _ = writeln!(
-        o,
-        "<text x=\"2\" y=\"{}\">bars: {} (IPC normalised to GTO)</text>",
-        h + 32.0,
-        scheds.join(", ")
-    );
-    o.push_str("</svg>\n");
-    o
+
+    fn title(&self) -> &'static str {
+        "Warp scheduling: GTO, LRR, iPAWS"
+    }
+
+    fn about(&self) -> String {
+        let list: Vec<String> = WORKLOADS
+            .iter()
+            .map(|(n, c, what, _, _)| format!("`{n}` ({c:?}: {what})"))
+            .collect();
+        format!("Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`: {}. The `--quick` GPU part runs `intra` and `blk` under GTO, LRR and iPAWS; `--quick` every workload under those three; full adds `ipaws-ind`, CCWS and iPAWS over CCWS. Performance 1 / cycles, normalised to GTO. Docs: `docs/gpu-ipaws.md`.", list.join(", "))
+    }
+
+    fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
+        let mut v = Vec::new();
+        for &(name, _, _, smoke_w, _) in &WORKLOADS {
+            if size == GpuSize::Smoke && !smoke_w {
+                continue;
+            }
+            for &(s, quick) in &SCHEDULERS {
+                if size == GpuSize::Full || quick {
+                    let mut spec = RunSpec::new(MACHINE, WorkloadSpec::Ipaws { name: name.into() })
+                        .warp(Some(s));
+                    spec.probe = Probe::L1Breakdown;
+                    v.push(GpuCell {
+                        bench: name.into(),
+                        input: String::new(),
+                        group: String::new(),
+                        variant: s.into(),
+                        spec,
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    fn baseline(&self, _group: &str) -> &'static str {
+        "gto"
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        vec![
+            Column {
+                head: "L1 hit",
+                value: |m| format!("{:.3}", m.l1_hit_rate),
+            },
+            Column {
+                head: "intra hit",
+                value: |m| format!("{:.3}", share(m, 0)),
+            },
+            Column {
+                head: "inter hit",
+                value: |m| format!("{:.3}", share(m, 1)),
+            },
+            Column {
+                head: "row hit",
+                value: |m| format!("{:.3}", m.row_hit_rate),
+            },
+            Column {
+                head: "L1-miss latency",
+                value: |m| format!("{:.0}", m.avg_mem_latency),
+            },
+            Column {
+                head: "iPAWS choice",
+                value: |m| choices(m).join(" "),
+            },
+        ]
+    }
+
+    fn claims(&self, r: &Runs<'_>) -> Vec<Claim> {
+        let id = self.id();
+        let benches = r.benches();
+        let of = |c: Class, f: &dyn Fn(&str) -> f64| {
+            mean(
+                &benches
+                    .iter()
+                    .filter(|b| class(b) == Some(c))
+                    .map(|b| f(b))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let best = |b: &str| cycles(r, b, "gto").min(cycles(r, b, "lrr"));
+        let m = [
+            of(Class::Gf, &|b| cycles(r, b, "lrr") / cycles(r, b, "gto")),
+            of(Class::Rf, &|b| cycles(r, b, "gto") / cycles(r, b, "lrr")),
+            mean(
+                &benches
+                    .iter()
+                    .map(|b| best(b) / cycles(r, b, "ipaws"))
+                    .collect::<Vec<_>>(),
+            ),
+            of(Class::Gf, &|b| cycles(r, b, "lrr") / cycles(r, b, "ipaws")),
+            of(Class::Rf, &|b| {
+                cycles(r, b, "ccws") / cycles(r, b, "ipaws-ccws")
+            }),
+        ];
+        let mut out = vec![
+            average_claim(
+                id,
+                "GTO speedup over LRR, GF workloads (average)",
+                SRC,
+                factor(1.60),
+                m[0],
+                factor(m[0]),
+                Some(m[0] > 1.0),
+                "see the per-workload contradictions",
+            ),
+            average_claim(
+                id,
+                "LRR speedup over GTO, RF workloads (average)",
+                SRC,
+                factor(1.43),
+                m[1],
+                factor(m[1]),
+                Some(m[1] > 1.0),
+                "see the per-workload contradictions",
+            ),
+            average_claim(
+                id,
+                "iPAWS / better of GTO and LRR, all workloads (average)",
+                SRC,
+                "within a few %".into(),
+                m[2],
+                factor(m[2]),
+                Some(m[2] >= 0.95),
+                "see the per-workload contradictions",
+            ),
+            average_claim(
+                id,
+                "iPAWS speedup over LRR, GF workloads (average)",
+                SRC,
+                factor(1.38),
+                m[3],
+                factor(m[3]),
+                Some(m[3] > 1.0),
+                "see the per-workload contradictions",
+            ),
+            average_claim(
+                id,
+                "iPAWS-CCWS speedup over CCWS, RF workloads (average)",
+                SRC,
+                factor(1.40),
+                m[4],
+                factor(m[4]),
+                Some(m[4] > 1.0),
+                "see the per-workload contradictions",
+            ),
+        ];
+        for b in benches {
+            let (g, l) = (cycles(r, b, "gto"), cycles(r, b, "lrr"));
+            let c = class(b);
+            if c == Some(Class::Gf) && l < g {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "GTO-friendly workload faster under GTO",
+                    SRC,
+                    format!("LRR {l} < GTO {g} cycles"),
+                    why(r, b, &["gto", "lrr"]),
+                ));
+            }
+            if c == Some(Class::Rf) && g < l {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "round-robin-friendly workload faster under LRR",
+                    SRC,
+                    format!("GTO {g} < LRR {l} cycles"),
+                    why(r, b, &["gto", "lrr"]),
+                ));
+            }
+            let Some(ip) = r.get(b, "", "", "ipaws") else {
+                continue;
+            };
+            let ratio = best(b) / ip.cycles as f64;
+            if ratio < 0.95 {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "iPAWS within a few percent of the better static scheduler",
+                    SRC,
+                    format!(
+                        "{:.1}% slower ({} vs {} cycles)",
+                        100.0 * (1.0 / ratio - 1.0),
+                        ip.cycles,
+                        best(b)
+                    ),
+                    why(r, b, &["gto", "lrr", "ipaws"]),
+                ));
+            }
+            let ch = choices(ip);
+            let want: Vec<String> = match c {
+                Some(Class::Gf) => vec!["gto".into(); ch.len()],
+                Some(Class::Rf) => vec!["lrr".into(); ch.len()],
+                _ => vec!["gto".into(), "lrr".into()],
+            };
+            if ch != want {
+                out.push(contradiction(
+                    id,
+                    b,
+                    "iPAWS chooses the scheduler of the workload's class per kernel",
+                    SRC,
+                    format!("chose {ch:?}, expected {want:?}"),
+                    why(r, b, &["gto", "lrr", "ipaws"]),
+                ));
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::engine::Status;
+    use crate::eval::gpu_study::GpuRecord;
+    use std::collections::BTreeMap;
 
-    fn run_of(sched: &str, cycles: u64, choice: Option<&str>) -> IpawsRun {
-        IpawsRun {
-            sched: sched.into(),
-            cycles,
-            ipc: 1.0,
-            l1_hit_rate: 0.5,
-            row_hit_rate: 0.5,
-            avg_mem_latency: 300.0,
-            one: Counts::default(),
-            all: Counts { n: [1, 1, 1, 1, 1] },
-            ipaws: choice.map(|c| IpawsReport {
-                kernels: vec![weft_memsim::gpu::warpsched::KernelChoice {
-                    kernel: 0,
-                    choice: c.into(),
-                    decided_by: Some(0),
-                    woi: 24,
-                    warps: 48,
-                    doc: 1.4,
-                    adapt_share: 0.1,
-                    recover_share: 0.05,
-                }],
-                records: Vec::new(),
+    fn rec(bench: &str, sched: &str, cycles: u64, choice: Option<&str>) -> GpuRecord {
+        let mut extra = BTreeMap::new();
+        extra.insert(
+            "l1".to_string(),
+            serde_json::json!({"all": {"n": [1, 1, 1, 1, 1]}}),
+        );
+        if let Some(c) = choice {
+            extra.insert(
+                "ipaws".to_string(),
+                serde_json::json!({"kernels": [{"choice": c}]}),
+            );
+        }
+        GpuRecord {
+            study: "ipaws".into(),
+            bench: bench.into(),
+            input: String::new(),
+            group: String::new(),
+            variant: sched.into(),
+            spec: RunSpec::new(MACHINE, WorkloadSpec::Ipaws { name: bench.into() }),
+            key: String::new(),
+            status: Status::Ok,
+            m: Some(Measured {
+                cycles,
+                ipc: 1.0,
+                app_ipc: None,
+                l1_hit_rate: 0.5,
+                l2_hit_rate: 0.5,
+                row_hit_rate: 0.5,
+                avg_mem_latency: 300.0,
+                occupancy: 0.0,
+                work: 10,
+                l2_requests: 0,
+                extra,
+                seconds: 0.0,
             }),
         }
     }
@@ -573,49 +404,39 @@ mod tests {
     /// Averages and contradictions on hand-made numbers.
     #[test]
     fn summary_and_contradictions() {
-        let gf = IpawsBench {
-            name: "g".into(),
-            class: Class::Gf,
-            runs: vec![
-                run_of("gto", 1000, None),
-                run_of("lrr", 1600, None),
-                run_of("ipaws", 1000, Some("gto")),
-            ],
-        };
-        let rf = IpawsBench {
-            name: "r".into(),
-            class: Class::Rf,
-            runs: vec![
-                run_of("gto", 1430, None),
-                run_of("lrr", 1000, None),
-                run_of("ipaws", 1000, Some("lrr")),
-            ],
-        };
-        let s = summarise(vec![gf.clone(), rf.clone()]);
-        let m: Vec<f64> = s.summary.iter().map(|x| x.2).collect();
-        for (got, want) in m.iter().zip([1.6, 1.43, 1.0, 1.6]) {
-            assert!((got - want).abs() < 1e-9, "{got} vs {want}");
-        }
-        assert!(m[4].is_nan()); // no CCWS runs
-        assert!(s.contradictions.is_empty(), "{:?}", s.contradictions);
+        let mut recs = vec![
+            rec("intra", "gto", 1000, None),
+            rec("intra", "lrr", 1600, None),
+            rec("intra", "ipaws", 1000, Some("gto")),
+            rec("sc", "gto", 1430, None),
+            rec("sc", "lrr", 1000, None),
+            rec("sc", "ipaws", 1000, Some("lrr")),
+        ];
+        let claims = Ipaws.claims(&Runs::of(&Ipaws, &recs));
+        let got: Vec<&str> = claims.iter().take(5).map(|c| c.weft.as_str()).collect();
+        assert_eq!(got, ["1.60x", "1.43x", "1.00x", "1.60x", "not measured"]);
+        assert!(claims.iter().all(|c| c.holds != Some(false)), "{claims:?}");
+        assert_eq!(share(recs[0].m.as_ref().unwrap(), 1), 0.2);
         // wrong choice, 10% slower, and the RF workload faster under GTO
-        let mut bad = rf;
-        bad.runs[0].cycles = 900;
-        bad.runs[2] = run_of("ipaws", 1000, Some("gto"));
-        let s = summarise(vec![gf, bad]);
-        assert_eq!(s.contradictions.len(), 3, "{:?}", s.contradictions);
-        assert!(s.contradictions[0].contains("faster under GTO"));
-        assert!(s.contradictions[1].contains("slower than the better"));
-        assert!(s.contradictions[2].contains("chose"));
-        assert!(plot(&s).starts_with("<svg"));
-        assert!(report(&s).contains("| r | Rf | ipaws |"));
+        recs[3].m.as_mut().unwrap().cycles = 900;
+        recs[5] = rec("sc", "ipaws", 1000, Some("gto"));
+        let claims = Ipaws.claims(&Runs::of(&Ipaws, &recs));
+        let bad: Vec<&str> = claims
+            .iter()
+            .filter(|c| c.holds == Some(false) && c.bench.is_some())
+            .map(|c| c.claim.as_str())
+            .collect();
+        assert_eq!(bad.len(), 3, "{bad:?}");
+        assert!(bad[0].contains("faster under LRR"));
+        assert!(bad[1].contains("within a few percent"));
+        assert!(bad[2].contains("chooses"));
     }
 
     /// Every shipped workload parses.
     #[test]
     fn workloads_parse() {
-        for (n, _, _, text) in WORKLOADS {
-            let wl = workload::parse(text, n).expect("parses");
+        for (n, _, _, _, text) in WORKLOADS {
+            let wl = weft_memsim::gpu::workload::parse(text, n).expect("parses");
             assert!(!wl.functions.is_empty(), "{n}");
         }
     }

@@ -19,9 +19,15 @@
 pub mod backend;
 pub mod cache;
 pub mod engine;
+pub mod gpu_combo;
 pub mod gpu_dp;
+pub mod gpu_engine;
 pub mod gpu_ipaws;
+pub mod gpu_report;
+pub mod gpu_reuse;
+pub mod gpu_run;
 pub mod gpu_sched;
+pub mod gpu_study;
 pub mod gpu_tbm;
 pub mod honesty;
 pub mod inputs;
@@ -48,6 +54,10 @@ pub enum EvalError {
     /// harness would carry its size).
     #[error(transparent)]
     ChecksumMismatch(Box<ChecksumMismatch>),
+    /// The variants of a GPU workload did different work (the GPU studies'
+    /// counterpart of a checksum mismatch, `gpu_engine::check_same_work`).
+    #[error("{0}")]
+    WorkMismatch(String),
     /// Writing outputs failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -145,6 +155,11 @@ pub struct EvalOptions {
     /// run `scale` times as many grid points; the others are reported as not
     /// available. 1 = the registry's inputs.
     pub input_scale: i64,
+    /// GPU studies run with this evaluation (`gpu_study::ids()`; empty: none),
+    /// written under `<out>/gpu/` and as the GPU section of the report.
+    pub gpu_studies: Vec<String>,
+    /// Their size.
+    pub gpu_size: gpu_study::GpuSize,
 }
 
 impl EvalOptions {
@@ -170,6 +185,8 @@ impl EvalOptions {
             sweep_machine_overrides: machine::Variant::for_size(Size::Quick).overrides(),
             keep_traces: false,
             input_scale: 1,
+            gpu_studies: Vec::new(),
+            gpu_size: gpu_study::GpuSize::Smoke,
         }
     }
 
@@ -182,6 +199,7 @@ impl EvalOptions {
             sweeps: true,
             keep_traces: false,
             machine_overrides: machine::Variant::Faithful.overrides(),
+            gpu_size: gpu_study::GpuSize::Full,
             ..Self::quick(out)
         }
     }
@@ -204,6 +222,19 @@ impl EvalOptions {
     /// The cache directory in use.
     pub fn cache_dir(&self) -> PathBuf {
         self.cache.clone().unwrap_or_else(|| self.out.join("cache"))
+    }
+
+    /// The GPU studies' options: under `<out>/gpu/`, the same cache and jobs.
+    pub fn gpu(&self) -> gpu_engine::GpuEvalOptions {
+        gpu_engine::GpuEvalOptions {
+            out: self.out.join("gpu"),
+            size: self.gpu_size,
+            studies: self.gpu_studies.clone(),
+            jobs: self.jobs,
+            quiet: self.quiet,
+            cache: self.cache_dir(),
+            command: gpu_engine::command_line(),
+        }
     }
 }
 
@@ -231,6 +262,8 @@ pub struct EvalOutcome {
     pub disagreements: Vec<honesty::Disagreement>,
     /// Files written.
     pub files: Vec<PathBuf>,
+    /// The GPU studies' output, if any ran.
+    pub gpu: Option<gpu_engine::GpuOutput>,
 }
 
 /// Runs the evaluation with `backend` and writes every output under `opts.out`.
@@ -241,6 +274,11 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
     // Cells failed by an interrupt's kills are not results: write nothing.
     interrupt::park_if_signalled();
     let output = output?;
+    let gpu = if opts.gpu_studies.is_empty() {
+        None
+    } else {
+        Some(gpu_engine::run(&opts.gpu())?)
+    };
     let derived = results::derive(&output.records);
     let a4 = results::averages(&output.records, &derived, Study::Ch4);
     let a5 = results::averages(&output.records, &derived, Study::Ch5);
@@ -255,6 +293,10 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
         start.elapsed().as_secs_f64(),
     );
     let mut files = report::write_data(&opts.out, &output, &derived, &summary, &disagreements)?;
+    if let Some((_, f)) = &gpu {
+        files.extend(f.iter().cloned());
+    }
+    let gpu = gpu.map(|(g, _)| g);
     let plot_dir = opts.out.join("plots");
     let plots = plots::draw_all(&plot_dir, &output, &derived);
     files.extend(plots.files.iter().cloned());
@@ -268,6 +310,7 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
         disagreements: &disagreements,
         plots: &plots,
         plot_prefix: "plots",
+        gpu: gpu.as_ref(),
     });
     let md_path = opts.out.join("results.md");
     std::fs::write(&md_path, &md)?;
@@ -283,6 +326,7 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
             &summary,
             &disagreements,
             &plots,
+            gpu.as_ref(),
         )?);
     }
     Ok(EvalOutcome {
@@ -290,6 +334,7 @@ pub fn run(opts: &EvalOptions, backend: &dyn Backend) -> Result<EvalOutcome> {
         output,
         disagreements,
         files,
+        gpu,
     })
 }
 
@@ -304,6 +349,7 @@ fn publish_report(
     summary: &results::Summary,
     disagreements: &[honesty::Disagreement],
     plots: &plots::PlotSet,
+    gpu: Option<&gpu_engine::GpuOutput>,
 ) -> Result<Vec<PathBuf>> {
     let stem = path
         .file_stem()
@@ -321,6 +367,13 @@ fn publish_report(
             files.push(dst);
         }
     }
+    if let Some(g) = gpu {
+        for (name, svg) in gpu_report::plots(g) {
+            let dst = dir.join(format!("{name}.svg"));
+            std::fs::write(&dst, svg)?;
+            files.push(dst);
+        }
+    }
     let md = report::markdown(&report::ReportInput {
         opts,
         output,
@@ -331,6 +384,7 @@ fn publish_report(
         disagreements,
         plots,
         plot_prefix: &stem,
+        gpu,
     });
     std::fs::write(path, md)?;
     files.push(path.to_path_buf());

@@ -9,6 +9,7 @@
 mod benchmarks;
 mod common;
 mod eval_e2e;
+mod eval_gpu;
 mod eval_harness;
 mod loaders;
 mod renumber;

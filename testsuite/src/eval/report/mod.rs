@@ -56,6 +56,8 @@ pub struct ReportInput<'a> {
     pub plots: &'a PlotSet,
     /// Path prefix of the plots relative to the report.
     pub plot_prefix: &'a str,
+    /// The GPU studies' output, if any ran (its section follows chapter 5).
+    pub gpu: Option<&'a crate::eval::gpu_engine::GpuOutput>,
 }
 
 /// The Markdown report: its sections in order.
@@ -66,6 +68,17 @@ pub fn markdown(inp: &ReportInput<'_>) -> String {
     summary::benchmarks(&mut s, inp);
     ch4::chapter(&mut s, inp);
     ch5::chapter(&mut s, inp);
+    if let Some(g) = inp.gpu {
+        // `<out>/results.md` links the GPU plots where `gpu_report` wrote them;
+        // a published report has every plot copied under its own prefix.
+        let prefix = if inp.plot_prefix == "plots" {
+            "gpu/plots"
+        } else {
+            inp.plot_prefix
+        };
+        s.push('\n');
+        s.push_str(&crate::eval::gpu_report::section(g, prefix));
+    }
     appendix::disagreements(&mut s, inp);
     appendix::missing(&mut s, inp);
     appendix::paper_numbers(&mut s);

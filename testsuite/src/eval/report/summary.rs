@@ -77,6 +77,13 @@ pub(super) fn summary(s: &mut String, inp: &ReportInput<'_>) {
             h.source
         );
     }
+    if let Some(g) = inp.gpu {
+        // The GPU papers' claims on averages, in the same table (details in
+        // the GPU section).
+        for [study, claim, weft, paper, source] in crate::eval::gpu_report::summary_rows(g) {
+            let _ = writeln!(s, "| {study} | {claim} | {weft} | {paper} | {source} |");
+        }
+    }
     let _ = writeln!(
         s,
         "\nAverages are over {} (ch. 4) and {} (ch. 5) benchmarks; the dissertation averages over 8 and 12 applications on gem5 with inputs of 0.2-1.4 GB. `n/a` means no measurement exists (see *Not available*).",
