@@ -316,7 +316,7 @@ mod tests {
         };
         assert!((row.cycles_err_pct() - 2.5).abs() < 1e-9);
         assert!((row.blp_err_pct() + 5.0).abs() < 1e-9);
-        assert!(!row.within(3.0) && row.within(5.0));
+        assert!(!row.within(3.0) && row.within(5.1));
         let md = row.markdown();
         assert!(
             md.contains("| 1,234,567 |") && md.contains("+2.50%") && md.contains("-5.00%"),
