@@ -7,8 +7,8 @@
 //! is stored, and both reruns must print the same checksum and the same
 //! record count (the program runs in its own directory under the same names,
 //! so its image, and with it every address and bank, is the same). The inputs
-//! ([`CHECK_INPUTS`]) are the registry's full inputs, 10-90 MiB, several
-//! times the 10 MB L3 of `table4.2`, or the largest below them that a full
+//! ([`CHECK_INPUTS`]) are the registry's full inputs, up to about 45 MiB,
+//! several times the 10 MB L3 of `table4.2`, or the largest below them that a full
 //! detailed simulation finishes in minutes, with the timing loops cut to one
 //! or two iterations: the intervals between the trace's barriers keep the
 //! length they have in the paper-size runs (what the sampling error depends
