@@ -91,7 +91,7 @@ fn parse_extra_args(spec: &str, bench: &str) -> Vec<String> {
     spec.split(';')
         .filter_map(|e| e.split_once('='))
         .filter(|(n, _)| n.trim() == bench)
-        .last()
+        .next_back()
         .map(|(_, a)| a.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default()
 }
