@@ -181,6 +181,26 @@ typedef struct {
 int wb_read_pack(const char *path, wb_pack *p, char *err, size_t errlen);
 void wb_pack_free(wb_pack *p);
 
+/* ---------------------------------------------------------------- parallel reductions */
+
+/* Dot products and norms run as parallel reductions, as in the original codes (HPCG,
+ * miniFE and GMRES reduce them with OpenMP): [0, n) is cut into WB_REDUCE_PARTS
+ * contiguous parts whose bounds depend on n only (part p is [WB_PART_LO(n, p),
+ * WB_PART_LO(n, p + 1))); a WB_PARALLEL kernel with one iteration per part writes each
+ * part's sum to part[p], so under static chunks each core reduces one contiguous block,
+ * and wb_sum_parts adds the partial sums in part order. The result has the same bits
+ * for any worker count and schedule (it differs from the sequential sum by
+ * reassociation only). 96 parts: 8 per core on Table 4.2's 12 cores, a whole number
+ * per core at 4 and 8 cores too. wb_sum_parts is defined here so the compiler sees it
+ * (an unknown call between two executions of an irregular loop re-inspects it). */
+#define WB_REDUCE_PARTS 96
+#define WB_PART_LO(n, p) ((int)((long)(n) * (long)(p) / WB_REDUCE_PARTS))
+static inline double wb_sum_parts(const double *part) {
+    double s = 0.0;
+    for (int p = 0; p < WB_REDUCE_PARTS; p++) s += part[p];
+    return s;
+}
+
 /* ---------------------------------------------------------------- renumbering (GPART) */
 
 /* Data renumbering for weft eval's GPART version on inputs a program generates

@@ -1,7 +1,8 @@
 /*
  * gmres.c - GMR-like benchmark: restarted GMRES(m) with modified Gram-Schmidt
  * Arnoldi on a nonsymmetric sparse matrix. Irregular class (dissertation Table 4.1,
- * "GMR"): the SpMV gathers x[col[j]] through the CSR index array.
+ * "GMR"): the SpMV gathers x[col[j]] through the CSR index array. The Arnoldi dot
+ * products and norms are parallel reductions (kernel_dot_parts, see WB_REDUCE_PARTS).
  *
  * Input: --input FILE.mtx (Matrix Market, general or symmetric) or, by default, a
  * generated 3-D convection-diffusion operator (7-point, upwind convection, so the
@@ -28,10 +29,21 @@ WB_NOINLINE WB_PARALLEL void kernel_spmv(int n, const long *restrict rowptr, con
     }
 }
 
-WB_NOINLINE double kernel_dot(int n, const double *restrict a, const double *restrict b) {
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += a[i] * b[i];
-    return s;
+/* part[p] = the dot product of a and b over part p of [0, n) (see WB_REDUCE_PARTS) */
+WB_NOINLINE WB_PARALLEL void kernel_dot_parts(int n, const double *restrict a, const double *restrict b,
+                                  double *restrict part) {
+    for (int p = 0; p < WB_REDUCE_PARTS; p++) {
+        int lo = WB_PART_LO(n, p), hi = WB_PART_LO(n, p + 1);
+        double s = 0.0;
+        for (int i = lo; i < hi; i++) s += a[i] * b[i];
+        part[p] = s;
+    }
+}
+
+/* Parallel dot product: partial sums per part, added in part order. */
+static double dot(int n, const double *a, const double *b, double *part) {
+    kernel_dot_parts(n, a, b, part);
+    return wb_sum_parts(part);
 }
 
 /* y += alpha * x */
@@ -115,6 +127,7 @@ int main(int argc, char **argv) {
     double *H = wb_alloc(sizeof(double) * (size_t)(m + 1) * m);
     double *cs = wb_alloc(sizeof(double) * m), *sn = wb_alloc(sizeof(double) * m);
     double *gv = wb_alloc(sizeof(double) * (m + 1)), *yv = wb_alloc(sizeof(double) * m);
+    double *part = wb_alloc(sizeof(double) * WB_REDUCE_PARTS); /* partial sums of dot */
     for (int i = 0; i < n; i++) w[i] = 1.0;
     kernel_spmv(n, A.rowptr, A.col, A.val, w, b);
 
@@ -124,7 +137,7 @@ int main(int argc, char **argv) {
     for (int cyc = 0; cyc < cycles; cyc++) {
         kernel_spmv(n, A.rowptr, A.col, A.val, x, w);
         kernel_residual(n, b, w);
-        double beta = sqrt(kernel_dot(n, w, w));
+        double beta = sqrt(dot(n, w, w, part));
         if (beta == 0.0) break;
         kernel_scale(n, 1.0 / beta, w, V);
         memset(gv, 0, sizeof(double) * (m + 1));
@@ -134,11 +147,11 @@ int main(int argc, char **argv) {
             double *vk = V + (size_t)k * n, *vk1 = V + (size_t)(k + 1) * n;
             kernel_spmv(n, A.rowptr, A.col, A.val, vk, w);
             for (int j = 0; j <= k; j++) {
-                double hjk = kernel_dot(n, w, V + (size_t)j * n);
+                double hjk = dot(n, w, V + (size_t)j * n, part);
                 H[j * m + k] = hjk;
                 kernel_axpy(n, -hjk, V + (size_t)j * n, w);
             }
-            double hn = sqrt(kernel_dot(n, w, w));
+            double hn = sqrt(dot(n, w, w, part));
             H[(k + 1) * m + k] = hn;
             kernel_scale(n, hn != 0.0 ? 1.0 / hn : 0.0, w, vk1);
             /* apply previous Givens rotations, then a new one (serial, O(m)) */

@@ -4,7 +4,8 @@
  * sparse matrix. Irregular class (dissertation Table 4.1, "MiniFE"): the assembly
  * loop over elements scatters 8x8 element matrices into the CSR value array through
  * the index arrays elem_node (connectivity) and elem_pos (CSR slots), and CG's SpMV
- * gathers x[col[j]].
+ * gathers x[col[j]]. CG's dot products are parallel reductions (kernel_dot_parts, see
+ * WB_REDUCE_PARTS), as in miniFE's OpenMP code.
  *
  * Elements are coloured by the parity of their (x,y,z) position, so elements of one
  * colour share no node; each colour's element loop is parallel and the assembled
@@ -56,10 +57,21 @@ WB_NOINLINE WB_PARALLEL void kernel_spmv(int n, const long *restrict rowptr, con
     }
 }
 
-WB_NOINLINE double kernel_dot(int n, const double *restrict a, const double *restrict b) {
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += a[i] * b[i];
-    return s;
+/* part[p] = the dot product of a and b over part p of [0, n) (see WB_REDUCE_PARTS) */
+WB_NOINLINE WB_PARALLEL void kernel_dot_parts(int n, const double *restrict a, const double *restrict b,
+                                  double *restrict part) {
+    for (int p = 0; p < WB_REDUCE_PARTS; p++) {
+        int lo = WB_PART_LO(n, p), hi = WB_PART_LO(n, p + 1);
+        double s = 0.0;
+        for (int i = lo; i < hi; i++) s += a[i] * b[i];
+        part[p] = s;
+    }
+}
+
+/* Parallel dot product: partial sums per part, added in part order. */
+static double dot(int n, const double *a, const double *b, double *part) {
+    kernel_dot_parts(n, a, b, part);
+    return wb_sum_parts(part);
 }
 
 WB_NOINLINE WB_PARALLEL void kernel_waxpby(int n, double alpha, const double *restrict x, double beta,
@@ -160,6 +172,7 @@ int main(int argc, char **argv) {
     double *b = wb_alloc(sizeof(double) * n), *x = wb_alloc(sizeof(double) * n);
     double *r = wb_alloc(sizeof(double) * n), *p = wb_alloc(sizeof(double) * n);
     double *Ap = wb_alloc(sizeof(double) * n);
+    double *part = wb_alloc(sizeof(double) * WB_REDUCE_PARTS); /* partial sums of dot */
 
     double t0 = wb_now();
     kernel_zero(A.nnz, A.val);
@@ -171,13 +184,13 @@ int main(int argc, char **argv) {
     kernel_zero(n, x);
     kernel_waxpby(n, 1.0, b, 0.0, b, r);
     kernel_waxpby(n, 1.0, r, 0.0, r, p);
-    double rr = kernel_dot(n, r, r);
+    double rr = dot(n, r, r, part);
     for (int it = 0; it < iters; it++) {
         kernel_spmv(n, A.rowptr, A.col, A.val, p, Ap);
-        double alpha = rr / kernel_dot(n, p, Ap);
+        double alpha = rr / dot(n, p, Ap, part);
         kernel_waxpby(n, 1.0, x, alpha, p, x);
         kernel_waxpby(n, 1.0, r, -alpha, Ap, r);
-        double rr_new = kernel_dot(n, r, r);
+        double rr_new = dot(n, r, r, part);
         kernel_waxpby(n, 1.0, r, rr_new / rr, p, p);
         rr = rr_new;
     }

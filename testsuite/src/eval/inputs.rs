@@ -17,6 +17,14 @@
 //!
 //! The chapter 5 benchmarks run their full inputs (72-192 MiB, over 20x the
 //! 36 x 512 KiB LLC of `table5.2`), the largest the simulation budget holds.
+//!
+//! Cut runs: the variable [`EXTRA_ARGS_VAR`] (`WEFT_PAPER_EXTRA_ARGS`) appends
+//! arguments to chosen benchmarks' paper-size runs, e.g. `hpcg=--iters
+//! 2;gmres=--quick --iters 1`: a later `--size` or `--iters` wins over the
+//! registry's (`weft_bench.c`), so a run can keep Table 4.1's grid and cut the
+//! timing loop, or take a smaller grid, when the full run does not fit the
+//! time. The report's input description lists them. They are not part of the
+//! cache keys: give each setting its own `--out` (or `--cache`).
 
 use crate::bench::{Benchmark, RunSize};
 
@@ -54,7 +62,8 @@ pub fn paper_scale(b: &Benchmark) -> i64 {
 }
 
 /// Arguments of `b`'s paper-size run: its full arguments, with `--size`
-/// scaled by [`paper_scale`] when it has a size knob.
+/// scaled by [`paper_scale`] when it has a size knob, then its extra
+/// arguments from [`EXTRA_ARGS_VAR`] (module docs).
 pub fn paper_args(b: &Benchmark) -> Vec<String> {
     let mut args = b.args(RunSize::Full);
     let scale = paper_scale(b);
@@ -62,7 +71,29 @@ pub fn paper_args(b: &Benchmark) -> Vec<String> {
         args.push("--size".into());
         args.push(knob.scaled(knob.full, scale).to_string());
     }
+    args.extend(extra_args(b.name));
     args
+}
+
+/// The variable naming extra arguments of paper-size runs (module docs).
+pub const EXTRA_ARGS_VAR: &str = "WEFT_PAPER_EXTRA_ARGS";
+
+/// `bench`'s extra arguments from [`EXTRA_ARGS_VAR`].
+pub fn extra_args(bench: &str) -> Vec<String> {
+    std::env::var(EXTRA_ARGS_VAR)
+        .map(|spec| parse_extra_args(&spec, bench))
+        .unwrap_or_default()
+}
+
+/// `bench`'s arguments in a spec `name=ARGS;name=ARGS` (whitespace-separated
+/// arguments; a name given twice: the last entry).
+fn parse_extra_args(spec: &str, bench: &str) -> Vec<String> {
+    spec.split(';')
+        .filter_map(|e| e.split_once('='))
+        .filter(|(n, _)| n.trim() == bench)
+        .next_back()
+        .map(|(_, a)| a.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// The size knob's base value at the paper size (for `--input-scale` on top).
@@ -72,6 +103,16 @@ pub fn paper_knob_base(b: &Benchmark) -> Option<i64> {
 
 /// Description of `b`'s paper-size input for the report.
 pub fn paper_input(b: &Benchmark) -> String {
+    let extra = extra_args(b.name);
+    let base = paper_input_base(b);
+    if extra.is_empty() {
+        base
+    } else {
+        format!("{base}; run with the extra arguments `{}`", extra.join(" "))
+    }
+}
+
+fn paper_input_base(b: &Benchmark) -> String {
     let table = TABLE_4_1.iter().find(|(n, _, _)| *n == b.name);
     match (table, b.size_knob, paper_scale(b)) {
         (Some(&(_, paper, full)), Some(k), s) => format!(
@@ -130,6 +171,18 @@ mod tests {
         assert_eq!(paper_scale(b), 2);
         assert_eq!(paper_args(b), vec!["--size".to_string(), "81".to_string()]);
         assert!(paper_input(b).contains("50 iterations"));
+    }
+
+    #[test]
+    fn extra_arguments_are_picked_per_benchmark() {
+        let spec = "hpcg=--iters 2; gmres = --quick  --iters 1;hpcg=--iters 3;bad";
+        assert_eq!(parse_extra_args(spec, "hpcg"), vec!["--iters", "3"]);
+        assert_eq!(
+            parse_extra_args(spec, "gmres"),
+            vec!["--quick", "--iters", "1"]
+        );
+        assert!(parse_extra_args(spec, "moldyn").is_empty());
+        assert!(parse_extra_args("", "hpcg").is_empty());
     }
 
     #[test]

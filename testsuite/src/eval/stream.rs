@@ -20,6 +20,8 @@
 //! not the end of the trace, so the reader waits for the real writer unless the
 //! program has exited.
 
+pub mod check;
+
 use super::backend::*;
 use serde::{Deserialize, Serialize};
 use std::ffi::CString;
