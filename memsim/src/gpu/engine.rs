@@ -455,24 +455,33 @@ impl<D: DramBackend> GpuSim<D> {
                 break;
             };
             let (kid, tb, ctaid) = self.fe.take_tb(ks[k], t);
-            let rt = &self.rts[kid as usize];
-            let nw = rt.cost.warps as u64;
-            self.dispatches.push(Dispatch {
-                tb: self.next_tb_gid,
-                kernel: kid,
-                index: tb,
-                sm: sm as u32,
-                time: t,
-            });
-            self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
+            let gid = self.place(kid, tb, ctaid, sm, t);
             if let Some(m) = self.tbm.as_mut() {
-                m.on_dispatch(&self.fe, rt, sm, self.next_tb_gid, tb, t, &self.sms[sm]);
+                let rt = &self.rts[kid as usize];
+                m.on_dispatch(&self.fe, rt, sm, gid, tb, t, &self.sms[sm]);
             }
-            self.next_age += nw;
-            self.next_tb_gid += 1;
             n += 1;
         }
         n
+    }
+
+    /// Logs TB `tb` (its index in the grid) of kernel `kid` as dispatched to SM
+    /// `sm` at `t` and admits it there, its warps taking the next ages; returns
+    /// its global TB id.
+    fn place(&mut self, kid: u32, tb: u64, ctaid: [u32; 3], sm: usize, t: u64) -> u32 {
+        let gid = self.next_tb_gid;
+        let rt = &self.rts[kid as usize];
+        self.dispatches.push(Dispatch {
+            tb: gid,
+            kernel: kid,
+            index: tb,
+            sm: sm as u32,
+            time: t,
+        });
+        self.sms[sm].admit(rt, gid, ctaid, t, self.next_age);
+        self.next_age += rt.cost.warps as u64;
+        self.next_tb_gid += 1;
+        gid
     }
 
     /// [`Self::dispatch`] for policies that pick [`super::sched::DispatchUnit`]s.
@@ -495,18 +504,7 @@ impl<D: DramBackend> GpuSim<D> {
             };
             let (kid, tb, ctaid) = self.fe.take_unit_tb(units[u].kernel, units[u].record, t);
             self.policy.on_dispatch(kid, tb, sm, t);
-            let rt = &self.rts[kid as usize];
-            let nw = rt.cost.warps as u64;
-            self.dispatches.push(Dispatch {
-                tb: self.next_tb_gid,
-                kernel: kid,
-                index: tb,
-                sm: sm as u32,
-                time: t,
-            });
-            self.sms[sm].admit(rt, self.next_tb_gid, ctaid, t, self.next_age);
-            self.next_age += nw;
-            self.next_tb_gid += 1;
+            self.place(kid, tb, ctaid, sm, t);
             n += 1;
         }
         n
