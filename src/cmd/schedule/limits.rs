@@ -342,7 +342,9 @@ mod tests {
     /// The counts the previous implementation took from a parsed value.
     fn from_value(v: &Value, per_core_limit: u64) -> Counts {
         let num = |f: &str| v.get(f).and_then(Value::as_u64).unwrap_or(0);
-        let arr = |x: Option<&Value>| x.and_then(Value::as_array).map_or(&[][..], |a| a);
+        fn arr(x: Option<&Value>) -> &[Value] {
+            x.and_then(Value::as_array).map_or(&[][..], |a| a)
+        }
         let mut c = Counts {
             cores: num("cores"),
             banks: num("banks"),
