@@ -303,6 +303,11 @@ fn per_dimension_independent(
     ) else {
         return false;
     };
+    if !triangular::subscripts_fit(t.forest, t.ivs, l, a, &xa, sa)
+        || !triangular::subscripts_fit(t.forest, t.ivs, l, b, &xb, sb)
+    {
+        return false;
+    }
     xa.iter()
         .zip(&xb)
         .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok())
@@ -330,7 +335,9 @@ fn triangular_independent(
                 delinearize::subscripts(fa, sa),
                 delinearize::subscripts(fb, sb),
             ) {
-                if xa.iter().zip(&xb).any(|(pa, pb)| test(pa, pb)) {
+                let fit = triangular::subscripts_fit(t.forest, t.ivs, l, a, &xa, sa)
+                    && triangular::subscripts_fit(t.forest, t.ivs, l, b, &xb, sb);
+                if fit && xa.iter().zip(&xb).any(|(pa, pb)| test(pa, pb)) {
                     return true;
                 }
             }

@@ -172,6 +172,40 @@ pub fn symbolic_dims(
     Some([(ra, rb), (ca, cb)])
 }
 
+/// Whether every delinearised subscript of `x` but the first provably stays
+/// in its dimension (`0 <= s_k < strides[k-1] / strides[k]`) for every
+/// instance: the recovered subscripts are then the unique decomposition of
+/// the offset, which the per-dimension tests need (clang folds `a[i][i]` into
+/// one `68*i` that would otherwise be taken for column `17*i`).
+pub fn subscripts_fit(
+    forest: &LoopForest,
+    ivs: &[LoopIvs<'_>],
+    l: LoopId,
+    x: &Access<'_>,
+    subs: &[Poly],
+    strides: &[i64],
+) -> bool {
+    let facts = facts(forest, ivs, l);
+    let Some(outer) = x.loop_id.and_then(|m| forest.ancestors(m).last().copied()) else {
+        return false;
+    };
+    let all = |v: LoopId| forest.encloses(outer, v);
+    subs.iter().enumerate().skip(1).all(|(k, p)| {
+        let n = strides[k - 1] / strides[k].max(1);
+        let (Some(lo), Some(hi)) = (
+            eliminate(forest, ivs, p, false, &facts, &all),
+            eliminate(forest, ivs, p, true, &facts, &all),
+        ) else {
+            return false;
+        };
+        let nonneg = |q: &Poly| {
+            q.add(&Poly::constant(1))
+                .is_ok_and(|r| is_positive(&r, &facts))
+        };
+        nonneg(&lo) && Poly::constant(n - 1).sub(&hi).is_ok_and(|r| nonneg(&r))
+    })
+}
+
 /// Trip counts of `l` and the loops around it: each is `>= 1` wherever an
 /// access inside `l` runs.
 fn facts(forest: &LoopForest, ivs: &[LoopIvs<'_>], l: LoopId) -> Vec<Poly> {

@@ -1,6 +1,6 @@
 //! Property test: random two-level nests whose inner bounds depend on the
 //! outer IV (`for (i1 = i0; i1 < T1; i1++)`, `i1 < i0`, ...), writing rows and
-//! columns of a 16-wide matrix (`out[r*16 + c]`, `r` and `c` among `i0`,
+//! columns of a 16-wide matrix (`out[r][c]` over `int (*out)[16]`, `r` and `c` among `i0`,
 //! `i1`, `i0+1`, `i1+1`, `0`). Every loop the frontend reports parallel is
 //! checked by brute force over the real (triangular) iteration space; the
 //! symmetric update of covariance (`out[i0][i1]` and `out[i1][i0]` for
@@ -70,11 +70,11 @@ fn tri() -> impl Strategy<Value = Tri> {
 
 fn to_c(t: &Tri) -> String {
     let mut s = format!(
-        "#define T1 {}\nvoid k(const int *restrict in, int *restrict out) {{\n  for (long i0 = 0; i0 < {}; i0++)\n    for (long i1 = {}; i1 < {}; i1++) {{\n",
+        "#define T1 {}\nvoid k(const int *restrict in, int (*restrict out)[16]) {{\n  for (long i0 = 0; i0 < {}; i0++)\n    for (long i1 = {}; i1 < {}; i1++) {{\n",
         t.t1, t.t0, LOWER[t.lower], UPPER[t.upper]
     );
     for (r, c) in &t.stmts {
-        let e = format!("({}) * 16 + ({})", SUBS[*r], SUBS[*c]);
+        let e = format!("{}][{}", SUBS[*r], SUBS[*c]);
         s += &format!("      out[{e}] = out[{e}] + in[i0 + i1];\n");
     }
     s += "    }\n}\n";
@@ -140,7 +140,9 @@ proptest! {
                 );
             }
         }
-        if t.stmts == symmetric(t.t0).stmts && t.lower == 1 && t.upper == 0 && t.t0 == t.t1 {
+        // (clang may fold a tiny inner loop into a form without a range.)
+        let ranges = f.forest.loops.iter().all(|l| f.loop_ivs(l.id).range.is_some());
+        if ranges && t.stmts == symmetric(t.t0).stmts && t.lower == 1 && t.upper == 0 && t.t0 == t.t1 {
             prop_assert!(
                 verdicts.contains(&(0, true)),
                 "the symmetric update is not reported parallel at level 0: {:?}\n{}",
