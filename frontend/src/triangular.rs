@@ -172,11 +172,12 @@ pub fn symbolic_dims(
     Some([(ra, rb), (ca, cb)])
 }
 
-/// Whether every delinearised subscript of `x` but the first provably stays
-/// in its dimension (`0 <= s_k < strides[k-1] / strides[k]`) for every
-/// instance: the recovered subscripts are then the unique decomposition of
-/// the offset, which the per-dimension tests need (clang folds `a[i][i]` into
-/// one `68*i` that would otherwise be taken for column `17*i`).
+/// Whether every delinearised subscript of `x` but the first is of the usual
+/// form the C-semantics assumption covers (unit coefficients, a small
+/// constant) or provably stays in its dimension (`0 <= s_k < strides[k-1] /
+/// strides[k]`) for every instance: the recovered subscripts are then the
+/// decomposition the per-dimension tests need (clang folds `a[i][i]` into
+/// one `68*i`, which would otherwise be taken for column `17*i`).
 pub fn subscripts_fit(
     forest: &LoopForest,
     ivs: &[LoopIvs<'_>],
@@ -192,6 +193,19 @@ pub fn subscripts_fit(
     let all = |v: LoopId| forest.encloses(outer, v);
     subs.iter().enumerate().skip(1).all(|(k, p)| {
         let n = strides[k - 1] / strides[k].max(1);
+        // The usual forms the C-semantics assumption covers
+        // (`crate::delinearize`): unit coefficients, a constant offset
+        // smaller than the dimension.
+        let usual = p.terms().all(|(m, c)| {
+            if m.is_empty() {
+                c.abs() < n
+            } else {
+                c.abs() == 1
+            }
+        });
+        if usual {
+            return true;
+        }
         let (Some(lo), Some(hi)) = (
             eliminate(forest, ivs, p, false, &facts, &all),
             eliminate(forest, ivs, p, true, &facts, &all),
