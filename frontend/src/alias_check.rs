@@ -18,14 +18,22 @@
 //! (`guards`, each `>= 0`). Inner IV ranges that mention outer IVs of the nest
 //! (triangular loops) are replaced by their extremes in turn, innermost first.
 //!
+//! An access through an index array (`x[idx[i]]`) has the range
+//! `rest + c*[min, max]`, with `min` and `max` the least and greatest value
+//! the loop loads from `idx`: the pass reads them with a pre-pass over the
+//! index array before the check ([`crate::index_range`], which says when the
+//! pre-pass is built and when it is judged too costly).
+//!
 //! Arithmetic is exact: the pass evaluates the polys in 128-bit integers after
 //! checking at run time that every symbol's magnitude is below
 //! `2^SYMBOL_BITS`; a poly whose terms could then exceed `2^120` is refused
 //! here, so no evaluation can wrap.
 
 use crate::access::{Access, AccessClass, AccessKind, Base};
+use crate::cfg::Cfg;
 use crate::deps::Alias;
 use crate::expr::{Poly, Sym};
+use crate::index_range::{self, IndexScan, MIN_ACCESSES_PER_SCAN};
 use crate::iv::LoopIvs;
 use crate::loops::{LoopForest, LoopId};
 use crate::symbols::SymbolTable;
@@ -45,6 +53,10 @@ pub struct BaseRange<'ctx> {
     pub lo: Vec<Poly>,
     /// One past the highest byte reached, one poly per access (the pass takes the max).
     pub end: Vec<Poly>,
+    /// Per access: the scan (index into [`AliasChecks::scans`]) and factor
+    /// `c` of an index term `c*v` left out of `lo` and `end`, which the pass
+    /// adds (`c*min` or `c*max` of the scanned values, by the sign of `c`).
+    pub index: Vec<Option<(usize, i64)>>,
     /// Whether an access through this base stores.
     pub written: bool,
 }
@@ -58,8 +70,10 @@ pub struct AliasChecks<'ctx> {
     pub pairs: Vec<(usize, usize)>,
     /// Polys that must be `>= 0` for the ranges to be hulls (assumed coefficient signs).
     pub guards: Vec<Poly>,
-    /// Every symbol mentioned by the ranges and guards (each bounded by `2^SYMBOL_BITS`).
+    /// Every symbol mentioned by the ranges, guards and scans (each bounded by `2^SYMBOL_BITS`).
     pub symbols: Vec<Sym>,
+    /// Index arrays to scan before the check.
+    pub scans: Vec<IndexScan<'ctx>>,
 }
 
 impl AliasChecks<'_> {
@@ -71,11 +85,30 @@ impl AliasChecks<'_> {
             .collect::<Vec<_>>()
             .join(", ")
     }
+
+    /// `"x through index array idx"` for each base whose range needs a
+    /// scan, `; `-separated (empty without scans), for remarks.
+    pub fn describe_scans(&self) -> String {
+        let mut out: Vec<String> = Vec::new();
+        for r in &self.bases {
+            for k in r.index.iter().flatten().map(|(k, _)| *k) {
+                let t = format!(
+                    "{} through index array {}",
+                    r.base.name, self.scans[k].array.name
+                );
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out.join("; ")
+    }
 }
 
 /// Builds the checks of loop `l` for the base pairs `pairs` (keys of bases
 /// that may alias, at least one written); `inside` are the accesses of `l`.
 pub fn build<'ctx>(
+    cfg: &Cfg<'ctx>,
     forest: &LoopForest,
     syms: &SymbolTable<'ctx>,
     ivs: &[LoopIvs<'ctx>],
@@ -92,21 +125,48 @@ pub fn build<'ctx>(
             base: b.clone(),
             lo: Vec::new(),
             end: Vec::new(),
+            index: Vec::new(),
             written: false,
         };
         for a in inside.iter().filter(|a| a.base.key() == b.key()) {
-            let AccessClass::Affine { offset } = &a.class else {
-                return Err(format!("access #{} on {} is not affine", a.id.0, b.name));
+            let offset = match &a.class {
+                AccessClass::Affine { offset } | AccessClass::Indirect { offset, .. } => offset,
+                AccessClass::Unknown { .. } => {
+                    return Err(format!(
+                        "access #{} on {} has an unknown access function",
+                        a.id.0, b.name
+                    ))
+                }
+            };
+            let (rest, index) = index_range::split_offset(forest, syms, l, offset)?;
+            let index = match index {
+                None => None,
+                Some((id, c)) => {
+                    let k = match out
+                        .scans
+                        .iter()
+                        .position(|s| syms.lookup(crate::ir::ValueKey::of(&s.load)) == Some(id))
+                    {
+                        Some(k) => k,
+                        None => {
+                            let s = index_range::scan_of(cfg, forest, syms, ivs, l, inside, id)?;
+                            out.scans.push(s);
+                            out.scans.len() - 1
+                        }
+                    };
+                    Some((k, c))
+                }
             };
             let mut guards = Vec::new();
-            let lo = extreme(forest, ivs, l, offset, false, &mut guards)?;
-            let hi = extreme(forest, ivs, l, offset, true, &mut guards)?;
+            let lo = extreme(forest, ivs, l, &rest, false, &mut guards)?;
+            let hi = extreme(forest, ivs, l, &rest, true, &mut guards)?;
             let end = hi
                 .add(&Poly::constant(a.size.max(1) as i64))
                 .map_err(|_| "overflow".to_string())?;
             r.written |= a.kind == AccessKind::Store;
             r.lo.push(lo);
             r.end.push(end);
+            r.index.push(index);
             for g in guards {
                 if !out.guards.contains(&g) {
                     out.guards.push(g);
@@ -124,10 +184,19 @@ pub fn build<'ctx>(
             out.pairs.push(p);
         }
     }
+    if !out.scans.is_empty() && inside.len() < MIN_ACCESSES_PER_SCAN * out.scans.len() {
+        return Err(format!(
+            "a pre-pass over index array {} would cost about as much as the loop: {} memory access(es) per iteration against {} index read(s) to scan, {MIN_ACCESSES_PER_SCAN} per read needed",
+            out.scans[0].array.name,
+            inside.len(),
+            out.scans.len()
+        ));
+    }
     let mut all: Vec<&Poly> = out.guards.iter().collect();
     for r in &out.bases {
         all.extend(r.lo.iter().chain(r.end.iter()));
     }
+    all.extend(out.scans.iter().map(|s| &s.first));
     let mut symbols: Vec<Sym> = Vec::new();
     for p in &all {
         if magnitude_bits(p) > MAX_POLY_BITS {
@@ -167,11 +236,11 @@ pub fn build<'ctx>(
     Ok(out)
 }
 
-/// Whether a May pair can be settled by a check: both accesses affine.
+/// Whether a May pair may be settled by a check: both accesses affine or
+/// through an index array ([`build`] decides whether the ranges are computable).
 pub fn checkable(a: &Access<'_>, b: &Access<'_>, rel: Alias) -> bool {
-    rel == Alias::May
-        && matches!(a.class, AccessClass::Affine { .. })
-        && matches!(b.class, AccessClass::Affine { .. })
+    let known = |x: &Access<'_>| !matches!(x.class, AccessClass::Unknown { .. });
+    rel == Alias::May && known(a) && known(b)
 }
 
 /// Min (or max) of `p` over the iterations of `l` and the loops inside it,

@@ -10,7 +10,8 @@
 //! Alias reasoning: accesses with different identified bases (a `noalias`
 //! argument, a global, an alloca) never overlap; accesses to the same base are
 //! tested; everything else may alias. When every access of such a may-alias
-//! pair is affine, the loop gets [`AliasChecks`] (see [`crate::alias_check`]):
+//! pair is affine or goes through an index array whose values a pre-pass can
+//! read ([`crate::index_range`]), the loop gets [`AliasChecks`] (see [`crate::alias_check`]):
 //! it is parallel provided the ranges the check names are disjoint at run
 //! time, which a pass tests before choosing the transformed loop (loop
 //! versioning); `parallel` stays false, as the verdict holds only under it.
@@ -46,6 +47,7 @@ use crate::iv::LoopIvs;
 use crate::loops::{LoopForest, LoopId};
 use crate::reduction::{reduction, Reduction};
 use crate::symbols::SymbolTable;
+use crate::triangular;
 
 /// A memory dependence carried by a loop.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -197,7 +199,13 @@ pub fn analyze<'ctx>(
                             if per_dimension_independent(&t, l.id, a, fa, b, fb) {
                                 continue;
                             }
-                            t.test(l.id, a, fa, b, fb).err()
+                            match t.test(l.id, a, fa, b, fb) {
+                                Ok(()) => continue,
+                                Err(_) if triangular_independent(&t, l.id, a, fa, b, fb) => {
+                                    continue
+                                }
+                                Err(r) => Some(r),
+                            }
                         }
                         (AccessClass::Indirect { .. }, _) | (_, AccessClass::Indirect { .. }) => {
                             Some(indirect_reason(a, b))
@@ -227,11 +235,17 @@ pub fn analyze<'ctx>(
             }
         }
         if !checked.is_empty() {
-            match alias_check::build(forest, syms, ivs, l.id, &inside, &checked) {
+            match alias_check::build(cfg, forest, syms, ivs, l.id, &inside, &checked) {
                 Ok(c) => {
+                    let scans = c.describe_scans();
                     d.reasons.push(format!(
-                        "bases {} may alias: parallel only if a run-time check finds their ranges disjoint",
-                        c.describe()
+                        "bases {} may alias: parallel only if a run-time check finds their ranges disjoint{}",
+                        c.describe(),
+                        if scans.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({scans}: least and greatest index read by a pre-pass)")
+                        }
                     ));
                     d.checks = Some(c);
                 }
@@ -289,9 +303,55 @@ fn per_dimension_independent(
     ) else {
         return false;
     };
+    if !triangular::subscripts_fit(t.forest, t.ivs, l, a, &xa, sa)
+        || !triangular::subscripts_fit(t.forest, t.ivs, l, b, &xb, sb)
+    {
+        return false;
+    }
     xa.iter()
         .zip(&xb)
         .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok())
+}
+
+/// Banerjee's test with triangular bounds ([`crate::triangular`]) on the
+/// linearised offsets, then per delinearised dimension.
+fn triangular_independent(
+    t: &Tester<'_, '_>,
+    l: LoopId,
+    a: &Access<'_>,
+    fa: &Poly,
+    b: &Access<'_>,
+    fb: &Poly,
+) -> bool {
+    let test =
+        |pa: &Poly, pb: &Poly| triangular::independent(t.forest, t.syms, t.ivs, l, a, pa, b, pb);
+    if test(fa, fb) {
+        return true;
+    }
+    if let (Some(sa), Some(sb)) = (&a.strides, &b.strides) {
+        let elem = sa.last().copied().unwrap_or(0);
+        if sa == sb && a.size as i64 == elem && b.size as i64 == elem {
+            if let (Some(xa), Some(xb)) = (
+                delinearize::subscripts(fa, sa),
+                delinearize::subscripts(fb, sb),
+            ) {
+                let fit = triangular::subscripts_fit(t.forest, t.ivs, l, a, &xa, sa)
+                    && triangular::subscripts_fit(t.forest, t.ivs, l, b, &xb, sb);
+                if fit && xa.iter().zip(&xb).any(|(pa, pb)| test(pa, pb)) {
+                    return true;
+                }
+            }
+        }
+    }
+    // A symbolic row length (`a[i*m + j]`), split where provably unique.
+    fa.symbols()
+        .into_iter()
+        .filter(|s| matches!(s, Sym::Param(_)) && fb.mentions(*s))
+        .filter_map(|m| triangular::symbolic_dims(t.forest, t.ivs, l, (a, fa), (b, fb), m))
+        .any(|dims| {
+            dims.iter()
+                .any(|(pa, pb)| t.test(l, a, pa, b, pb).is_ok() || test(pa, pb))
+        })
 }
 
 /// Whether `a` stores through an index array.
@@ -340,25 +400,15 @@ fn indirect_reason(a: &Access<'_>, b: &Access<'_>) -> String {
     )
 }
 
-/// Why a pair of possibly aliasing accesses gets no run-time alias check
-/// (empty when both are affine, or the reason is elsewhere).
+/// Why a pair of possibly aliasing accesses gets no run-time alias check:
+/// an unknown access function (accesses through an index array are checked,
+/// see [`crate::index_range`]).
 fn unchecked_because(a: &Access<'_>, b: &Access<'_>) -> String {
-    for x in [a, b] {
-        match &x.class {
-            AccessClass::Indirect { index_array, .. } => {
-                return format!(
-                    "; {} goes through index array {}, so its range is unknown until the index array is read",
-                    describe(x),
-                    index_array.name
-                )
-            }
-            AccessClass::Unknown { .. } => {
-                return format!("; {} has an unknown access function", describe(x))
-            }
-            AccessClass::Affine { .. } => {}
-        }
-    }
-    String::new()
+    [a, b]
+        .into_iter()
+        .find(|x| matches!(x.class, AccessClass::Unknown { .. }))
+        .map(|x| format!("; {} has an unknown access function", describe(x)))
+        .unwrap_or_default()
 }
 
 fn describe(a: &Access<'_>) -> String {
@@ -626,7 +676,8 @@ impl<'a, 'ctx> Tester<'a, 'ctx> {
     }
 }
 
-fn sign(p: &Poly, facts: &[Poly]) -> Option<i8> {
+/// Sign of `p` (-1, 0, 1) given facts `f >= 1`, when it is known.
+pub(crate) fn sign(p: &Poly, facts: &[Poly]) -> Option<i8> {
     if let Some(c) = p.as_const() {
         return Some(c.signum() as i8);
     }
@@ -640,7 +691,7 @@ fn sign(p: &Poly, facts: &[Poly]) -> Option<i8> {
 }
 
 /// `p >= 1`, using facts `f >= 1`: `p = k*f + c` with `k > 0` and `k + c >= 1`.
-fn is_positive(p: &Poly, facts: &[Poly]) -> bool {
+pub(crate) fn is_positive(p: &Poly, facts: &[Poly]) -> bool {
     if let Some(c) = p.as_const() {
         return c > 0;
     }
@@ -666,7 +717,8 @@ fn is_positive(p: &Poly, facts: &[Poly]) -> bool {
     })
 }
 
-fn is_negative(p: &Poly, facts: &[Poly]) -> bool {
+/// `p <= -1`, using facts `f >= 1`.
+pub(crate) fn is_negative(p: &Poly, facts: &[Poly]) -> bool {
     p.scale(-1).map(|q| is_positive(&q, facts)).unwrap_or(false)
 }
 

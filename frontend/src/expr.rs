@@ -191,7 +191,12 @@ impl Poly {
 
     /// Splits an affine poly into (coefficient of `Iv(l)`, rest): `self = coef*iv + rest`.
     pub fn split_iv(&self, l: LoopId) -> (Poly, Poly) {
-        let iv = Sym::Iv(l);
+        self.split_sym(Sym::Iv(l))
+    }
+
+    /// Splits into (coefficient of `iv`, rest): `self = coef*iv + rest` when
+    /// every monomial mentions `iv` at most once.
+    pub fn split_sym(&self, iv: Sym) -> (Poly, Poly) {
         let mut coef = Poly::default();
         let mut rest = Poly::default();
         for (m, c) in &self.terms {

@@ -32,6 +32,7 @@ pub mod delinearize;
 pub mod deps;
 pub mod error;
 pub mod expr;
+pub mod index_range;
 pub mod ir;
 pub mod iv;
 pub mod load;
@@ -43,6 +44,7 @@ pub mod regions;
 pub mod summary;
 pub mod symbols;
 pub mod synth;
+pub mod triangular;
 
 pub use access::{Access, AccessClass, AccessId, AccessKind, Base, BaseKind};
 pub use analysis::{FunctionAnalysis, ModuleAnalysis, Reference};

@@ -206,7 +206,7 @@ fn emit_versioned<'ctx>(
     body: inkwell::values::FunctionValue<'ctx>,
     spec: &VersionSpec<'ctx>,
 ) -> Result<()> {
-    let st = versioning::emit_guarded(module, &site.builder, spec, || {
+    let st = versioning::emit_guarded(module, &site.builder, spec, site.trip_count, || {
         call_parallel_for(module, site, body)
     })?;
     emit_sequential_fallback(module, site, body, st)
@@ -277,9 +277,17 @@ pub fn emit_sequential_fallback<'ctx>(
 fn versioned_note(version: Option<&VersionSpec<'_>>, ordered: bool) -> String {
     match version {
         Some(v) => format!(
-            "; versioned on a run-time alias check of {} base pair(s) ({}), {} when it fails",
+            "; versioned on a run-time alias check of {} base pair(s) ({}{}), {} when it fails",
             v.pairs(),
             v.describe,
+            if v.scans_note.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {}, least and greatest index read by a pre-pass",
+                    v.scans_note
+                )
+            },
             if ordered {
                 "the blocks in order on the calling thread"
             } else {

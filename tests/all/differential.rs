@@ -669,3 +669,83 @@ fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
     );
     assert!(!changed.is_empty(), "--fp-reassoc changed no program");
 }
+
+/// Every corpus kernel written with `restrict`, compiled with `-Drestrict=`
+/// (every pair of pointer arguments may alias, so run-time alias checks and
+/// their index pre-passes decide, issue #35), under `parallel-for` alone and
+/// the default pipeline: the checksum of the program built without passes,
+/// at 1 and 3 workers.
+#[test]
+fn kernel_corpus_without_restrict_matches_at_1_and_3_workers() {
+    use weft_testsuite::kernels::{self, RunResult, Sources};
+    let dir = tempfile::tempdir().unwrap();
+    let pipelines = ["parallel-for", weft_passes::DEFAULT_PIPELINE];
+    let args = vec!["--quick".to_string()];
+    let timeout = std::time::Duration::from_secs(60);
+    let with_restrict: Vec<_> = kernels::all()
+        .iter()
+        .filter(|k| {
+            std::fs::read_to_string(k.main_source())
+                .map(|s| s.contains("restrict"))
+                .unwrap_or(false)
+        })
+        .collect();
+    assert!(with_restrict.len() >= 10, "{} kernels", with_restrict.len());
+    let mut opts = CompileOptions::default();
+    opts.extra_flags.push("-Drestrict=".into());
+    let check = |k: &weft_testsuite::bench::Benchmark| -> Vec<String> {
+        let kdir = dir.path().join(k.name);
+        let src = match (
+            bench::emit_ir(k, &kdir, &opts),
+            bench::compile_support_object(&kdir, &CompileOptions::default()),
+            weft_passes::link::find_runtime(None),
+        ) {
+            (Ok(ir), Ok(support), Ok(runtime)) => Sources {
+                ir,
+                support,
+                runtime,
+            },
+            (a, b, c) => {
+                return vec![format!(
+                    "{}: sources: {:?} {:?} {:?}",
+                    k.name,
+                    a.err(),
+                    b.err(),
+                    c.err()
+                )]
+            }
+        };
+        let want = match kernels::build(&src, "none", &kdir, "orig")
+            .map(|b| kernels::run_once(&b.exe, &args, 1, timeout))
+        {
+            Ok(RunResult::Done { checksum, .. }) => checksum,
+            other => return vec![format!("{} [none]: {other:?}", k.name)],
+        };
+        let mut failures = Vec::new();
+        for (i, p) in pipelines.iter().enumerate() {
+            let b = match kernels::build(&src, p, &kdir, &format!("opt{i}")) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("{} [{p}]: {e}", k.name));
+                    continue;
+                }
+            };
+            for cores in CORES {
+                match kernels::run_once(&b.exe, &args, *cores, timeout) {
+                    RunResult::Done { checksum, .. } if checksum == want => {}
+                    r => failures.push(format!(
+                        "{} -Drestrict= [{p}] cores={cores}: {r:?}, original checksum {want:016x}",
+                        k.name
+                    )),
+                }
+            }
+        }
+        failures
+    };
+    let failures: Vec<String> = with_restrict.iter().flat_map(|k| check(k)).collect();
+    assert!(
+        failures.is_empty(),
+        "kernel corpus (-Drestrict=) differential failures:\n{}",
+        failures.join("\n")
+    );
+}

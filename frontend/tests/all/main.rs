@@ -6,3 +6,4 @@ mod forms;
 mod kernels;
 mod prop;
 mod prop_private;
+mod prop_tri;

@@ -252,7 +252,7 @@ pub fn emit_ordered<'ctx>(
             .into_int_value())
     };
     let st = match version {
-        Some(v) => versioning::emit_guarded(module, b, v, call)?,
+        Some(v) => versioning::emit_guarded(module, b, v, site.trip_count, call)?,
         None => call()?,
     };
     let bad = b.build_int_compare(IntPredicate::NE, st, st.get_type().const_zero(), "")?;

@@ -17,14 +17,25 @@
 //!   `B + endB <= A + loA`, with `lo` the least offset and `end` one past the
 //!   greatest byte any access of the loop reaches through that base.
 //!
+//! An access through an index array (`x[idx[i]]`) has a range only once the
+//! least and greatest index are known: before the check, a pre-pass reads the
+//! elements of `idx` the loop will read ([`scan`]), and the check also
+//! requires `0 <= min <= max < 2^31`
+//! ([`weft_frontend::index_range::INDEX_LIMIT`]).
+//!
 //! Each outcome is counted by the runtime (`weft_alias_check`), per site.
+
+mod scan;
 
 use inkwell::builder::Builder;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 use weft_frontend::alias_check::{AliasChecks, SYMBOL_BITS};
+use weft_frontend::index_range::INDEX_LIMIT;
 use weft_frontend::{FunctionAnalysis, Poly, Sym};
+
+use scan::ScanSpec;
 
 use crate::error::{PassError, Result};
 use crate::rtabi::{self, RtFn};
@@ -35,14 +46,28 @@ use crate::rtabi::{self, RtFn};
 pub struct VersionSpec<'ctx> {
     /// Value of each symbol the polys mention.
     syms: Vec<(Sym, BasicValueEnum<'ctx>)>,
-    /// Per base: pointer, low offsets, end offsets (one per access).
-    bases: Vec<(BasicValueEnum<'ctx>, Vec<Poly>, Vec<Poly>)>,
+    /// Per base: pointer, low offsets, end offsets and index terms (one per access).
+    bases: Vec<BaseSpec<'ctx>>,
+    /// Index arrays read by the pre-pass.
+    scans: Vec<ScanSpec<'ctx>>,
     /// Base pairs that must be disjoint.
     pairs: Vec<(usize, usize)>,
     /// Polys that must be `>= 0`.
     guards: Vec<Poly>,
     /// `"A/B, ..."` for remarks.
     pub describe: String,
+    /// `"x through index array idx"` for remarks (empty without a pre-pass).
+    pub scans_note: String,
+}
+
+/// One base of a check: its pointer and, per access, the least offset, one
+/// past the greatest byte and the index term `c*v` (scan, `c`) to add.
+#[derive(Debug, Clone)]
+struct BaseSpec<'ctx> {
+    ptr: BasicValueEnum<'ctx>,
+    lo: Vec<Poly>,
+    end: Vec<Poly>,
+    index: Vec<Option<(usize, i64)>>,
 }
 
 impl<'ctx> VersionSpec<'ctx> {
@@ -69,11 +94,22 @@ impl<'ctx> VersionSpec<'ctx> {
             bases: checks
                 .bases
                 .iter()
-                .map(|r| (r.base.value, r.lo.clone(), r.end.clone()))
+                .map(|r| BaseSpec {
+                    ptr: r.base.value,
+                    lo: r.lo.clone(),
+                    end: r.end.clone(),
+                    index: r.index.clone(),
+                })
                 .collect(),
+            scans: checks
+                .scans
+                .iter()
+                .map(ScanSpec::new)
+                .collect::<std::result::Result<_, _>>()?,
             pairs: checks.pairs.clone(),
             guards: checks.guards.clone(),
             describe: checks.describe(),
+            scans_note: checks.describe_scans(),
         })
     }
 
@@ -101,7 +137,8 @@ fn to_i64<'ctx>(
 }
 
 /// Emits `st = check ? parallel() : 1` at `b` (positioned before its
-/// block's terminator): the check, a block where it passed running
+/// block's terminator, in a loop preheader whose loop runs `tc > 0`
+/// iterations): the check, a block where it passed running
 /// `parallel` (which emits the runtime call and returns its status), and a
 /// join where the status is a phi. Returns the status, with `b` positioned
 /// before the terminator, which moved to the join block; a non-zero status
@@ -110,9 +147,10 @@ pub fn emit_guarded<'ctx>(
     module: &Module<'ctx>,
     b: &Builder<'ctx>,
     spec: &VersionSpec<'ctx>,
+    tc: IntValue<'ctx>,
     parallel: impl FnOnce() -> Result<IntValue<'ctx>>,
 ) -> Result<IntValue<'ctx>> {
-    let ok = emit_check(module, b, spec)?;
+    let ok = emit_check(module, b, spec, tc)?;
     let cx = module.get_context();
     let i32t = cx.i32_type();
     let cur = b
@@ -143,11 +181,14 @@ pub fn emit_guarded<'ctx>(
     Ok(phi.as_basic_value().into_int_value())
 }
 
-/// Emits the check at `b` and returns its `i1` (true: ranges disjoint).
+/// Emits the check at `b` and returns its `i1` (true: ranges disjoint);
+/// `tc` is the loop's trip count, the number of elements each index scan
+/// reads.
 pub fn emit_check<'ctx>(
     module: &Module<'ctx>,
     b: &Builder<'ctx>,
     spec: &VersionSpec<'ctx>,
+    tc: IntValue<'ctx>,
 ) -> Result<IntValue<'ctx>> {
     let cx = module.get_context();
     let i64t = cx.i64_type();
@@ -189,12 +230,44 @@ pub fn emit_check<'ctx>(
         let nonneg = b.build_int_compare(IntPredicate::SGE, v, i128t.const_zero(), "")?;
         ok = b.build_and(ok, nonneg, "")?;
     }
+    // Least and greatest index of each scan, as i128.
+    let mut extremes: Vec<(IntValue<'ctx>, IntValue<'ctx>)> = Vec::new();
+    for sc in &spec.scans {
+        let first = b.build_int_truncate(eval(&sc.first)?, i64t, "")?;
+        let (mn, mx) = scan::emit_scan(module, b, sc, first, tc)?;
+        let ordered = b.build_int_compare(IntPredicate::SLE, mn, mx, "")?;
+        let nonneg = b.build_int_compare(IntPredicate::SGE, mn, i64t.const_zero(), "")?;
+        let small = b.build_int_compare(
+            IntPredicate::SLT,
+            mx,
+            i64t.const_int(INDEX_LIMIT as u64, false),
+            "",
+        )?;
+        for c in [ordered, nonneg, small] {
+            ok = b.build_and(ok, c, "")?;
+        }
+        extremes.push((
+            b.build_int_s_extend(mn, i128t, "")?,
+            b.build_int_s_extend(mx, i128t, "")?,
+        ));
+    }
+    // `v + c*min` (`max`: `c*max`) of the scan, by the sign of `c`.
+    let with_index =
+        |v: IntValue<'ctx>, t: Option<(usize, i64)>, max: bool| -> Result<IntValue<'ctx>> {
+            let Some((k, c)) = t else { return Ok(v) };
+            let (mn, mx) = *extremes
+                .get(k)
+                .ok_or_else(|| PassError::Internal("alias check scan missing".into()))?;
+            let x = if (c > 0) == max { mx } else { mn };
+            let term = b.build_int_mul(i128t.const_int(c as u64, true), x, "")?;
+            Ok(b.build_int_add(v, term, "")?)
+        };
     let mut spans: Vec<(IntValue<'ctx>, IntValue<'ctx>)> = Vec::new();
-    for (base, los, ends) in &spec.bases {
-        let addr = b.build_int_z_extend(to_i64(module, b, *base)?, i128t, "")?;
+    for bs in &spec.bases {
+        let addr = b.build_int_z_extend(to_i64(module, b, bs.ptr)?, i128t, "")?;
         let mut lo: Option<IntValue<'ctx>> = None;
-        for p in los {
-            let v = eval(p)?;
+        for (p, t) in bs.lo.iter().zip(&bs.index) {
+            let v = with_index(eval(p)?, *t, false)?;
             lo = Some(match lo {
                 None => v,
                 Some(m) => {
@@ -204,8 +277,8 @@ pub fn emit_check<'ctx>(
             });
         }
         let mut end: Option<IntValue<'ctx>> = None;
-        for p in ends {
-            let v = eval(p)?;
+        for (p, t) in bs.end.iter().zip(&bs.index) {
+            let v = with_index(eval(p)?, *t, true)?;
             end = Some(match end {
                 None => v,
                 Some(m) => {
