@@ -96,10 +96,23 @@ pub(super) fn emit_scan<'ctx>(
     let at = |k: u64| -> Result<IntValue<'ctx>> {
         // SAFETY: `out` is a `[2 x i64]` and `k < 2`.
         let p = unsafe {
-            b.build_in_bounds_gep(pair, out, &[i64t.const_zero(), i64t.const_int(k, false)], "")?
+            b.build_in_bounds_gep(
+                pair,
+                out,
+                &[i64t.const_zero(), i64t.const_int(k, false)],
+                "",
+            )?
         };
-        Ok(b.build_load(i64t, p, if k == 0 { "weft.scan.lo" } else { "weft.scan.hi" })?
-            .into_int_value())
+        Ok(b.build_load(
+            i64t,
+            p,
+            if k == 0 {
+                "weft.scan.lo"
+            } else {
+                "weft.scan.hi"
+            },
+        )?
+        .into_int_value())
     };
     Ok((at(0)?, at(1)?))
 }
@@ -183,7 +196,12 @@ fn scan_function<'ctx>(
     for (k, v) in [(0u64, lo), (1, hi)] {
         // SAFETY: `out` points to a `[2 x i64]` and `k < 2`.
         let q = unsafe {
-            b.build_in_bounds_gep(pair, out, &[i64t.const_zero(), i64t.const_int(k, false)], "")?
+            b.build_in_bounds_gep(
+                pair,
+                out,
+                &[i64t.const_zero(), i64t.const_int(k, false)],
+                "",
+            )?
         };
         b.build_store(q, v.as_basic_value())?;
     }
