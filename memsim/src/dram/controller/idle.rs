@@ -230,6 +230,7 @@ mod tests {
     /// field, after every advance of an offered trace with idle gaps of
     /// 6-13·10^4 cycles, and the closed form is used.
     #[test]
+    #[ignore = "long: steps every idle cycle of seven DRAM configurations in the debug build (over 100 s for 4.2·10^5 cycles with the dev profile's scheduler cross-checks); run with `cargo test -p weft-memsim --release idle -- --ignored`"]
     fn skipping_idle_refreshes_equals_stepping_field_by_field() {
         for (what, cfg) in configs() {
             let mut fast = DramSystem::new(&cfg).unwrap();
@@ -281,6 +282,7 @@ mod tests {
     /// A replayed trace whose requests lie up to 2.4·10^5 cycles apart gives
     /// the same statistics with and without the closed form.
     #[test]
+    #[ignore = "long: steps every idle cycle of seven DRAM configurations in the debug build (over 100 s for 4.2·10^5 cycles with the dev profile's scheduler cross-checks); run with `cargo test -p weft-memsim --release idle -- --ignored`"]
     fn long_idle_gaps_give_the_same_statistics() {
         let reqs: Vec<TimedRequest> = [0u64, 60_000, 60_040, 180_000, 420_001]
             .iter()
