@@ -250,8 +250,10 @@ fn machine_heap_bound_covers_building_large_machines() {
         drop(sim);
         eprintln!("{what}: peak {peak} bytes, bound {bound}");
         assert!(peak <= bound, "{what}: peak {peak} over the bound {bound}");
+        // Tight enough to mean something: at most 12x the peak (deep reorder
+        // and write buffers measured 9.7x after the session-5 merges).
         assert!(
-            bound <= 8 * peak.max(1 << 20),
+            bound <= 12 * peak.max(1 << 20),
             "{what}: bound {bound}, peak {peak}"
         );
     }
