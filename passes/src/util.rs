@@ -256,3 +256,30 @@ mod tests {
         assert!(glob_match("*.weft.body.*", "f.weft.body.0"));
     }
 }
+
+/// An `alloca` in the entry block of the function holding `b`'s insertion
+/// point (so loops around the insertion point do not grow the stack).
+pub fn entry_alloca<'ctx>(
+    module: &Module<'ctx>,
+    b: &inkwell::builder::Builder<'ctx>,
+    ty: inkwell::types::BasicTypeEnum<'ctx>,
+    name: &str,
+) -> crate::error::Result<inkwell::values::PointerValue<'ctx>> {
+    let f = b
+        .get_insert_block()
+        .and_then(|bb| bb.get_parent())
+        .ok_or_else(|| {
+            crate::error::PassError::Internal(
+                "entry alloca: builder not positioned in a function".into(),
+            )
+        })?;
+    let entry = f.get_first_basic_block().ok_or_else(|| {
+        crate::error::PassError::Internal("entry alloca: function without entry block".into())
+    })?;
+    let eb = module.get_context().create_builder();
+    match entry.get_first_instruction() {
+        Some(i) => eb.position_before(&i),
+        None => eb.position_at_end(entry),
+    }
+    Ok(eb.build_alloca(ty, name)?)
+}

@@ -76,29 +76,6 @@ pub fn emit_if<'ctx>(
     Ok(())
 }
 
-/// An `alloca` in the entry block of the function holding `b`'s insertion
-/// point (so loops around the insertion point do not grow the stack).
-pub fn entry_alloca<'ctx>(
-    module: &Module<'ctx>,
-    b: &Builder<'ctx>,
-    ty: inkwell::types::BasicTypeEnum<'ctx>,
-    name: &str,
-) -> Result<PointerValue<'ctx>> {
-    let f = b
-        .get_insert_block()
-        .and_then(|bb| bb.get_parent())
-        .ok_or_else(|| util_err("builder not positioned in a function"))?;
-    let entry = f
-        .get_first_basic_block()
-        .ok_or_else(|| util_err("function without entry block"))?;
-    let eb = module.get_context().create_builder();
-    match entry.get_first_instruction() {
-        Some(i) => eb.position_before(&i),
-        None => eb.position_at_end(entry),
-    }
-    Ok(eb.build_alloca(ty, name)?)
-}
-
 /// An outlining error with message `m`.
 pub(super) fn util_err(m: &str) -> crate::error::PassError {
     crate::error::PassError::Internal(format!("outlining: {m}"))

@@ -46,8 +46,9 @@ mod ordered;
 mod plan;
 mod replace;
 
+pub use crate::util::entry_alloca;
 pub use clone::{clone_body, context_type, relaxed, trip_count_slot, CloneKind, ClonedBody};
-pub use ir::{delete_blocks, emit_if, entry_alloca, fn_ptr, iter_type};
+pub use ir::{delete_blocks, emit_if, fn_ptr, iter_type};
 pub use ordered::{emit_ordered, emit_ordered_loop, BLOCKS};
 pub use plan::{
     loop_label, plan_loop, plan_loop_with, privatized, IvPlan, LiveOut, LoopPlan, PlanOptions,

@@ -35,11 +35,12 @@ use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValueEnum, Functi
 use inkwell::{AddressSpace, IntPredicate};
 
 use super::clone::{clone_body, context_type, last_value_slot, unique_name, CloneKind};
-use super::ir::{emit_if, entry_alloca, fn_ptr, util_err};
+use super::ir::{emit_if, fn_ptr, util_err};
 use super::plan::{LoopPlan, RedOp};
 use super::replace::{replace_loop, CallSite};
 use crate::error::Result;
 use crate::rtabi::{self, RtFn};
+use crate::util::entry_alloca;
 use crate::versioning::{self, VersionSpec};
 
 /// Number of blocks the iteration range is cut into (at least the largest

@@ -87,7 +87,7 @@ pub(super) fn emit_scan<'ctx>(
         .ok_or_else(|| internal("builder not positioned in a function"))?;
     let f = scan_function(module, sc, &caller.get_name().to_string_lossy())?;
     let pair = i64t.array_type(2);
-    let out = crate::outline::entry_alloca(module, b, pair.into(), "weft.scan.out")?;
+    let out = util::entry_alloca(module, b, pair.into(), "weft.scan.out")?;
     b.build_call(
         f,
         &[sc.array.into(), first.into(), tc.into(), out.into()],
