@@ -42,6 +42,8 @@ pub enum RtFn {
     InspectLineShift,
     /// `weft_inspect_maps_only(h)`.
     InspectMapsOnly,
+    /// `weft_inspect_no_check(h)`.
+    InspectNoCheck,
     /// `weft_inspect_writes_first(h, &out)`.
     InspectWritesFirst,
     /// `weft_inspect_fast(h, iter, st)`.
@@ -80,6 +82,7 @@ impl RtFn {
             RtFn::InspectRange => "weft_inspect_range",
             RtFn::InspectLineShift => "weft_inspect_line_shift",
             RtFn::InspectMapsOnly => "weft_inspect_maps_only",
+            RtFn::InspectNoCheck => "weft_inspect_no_check",
             RtFn::InspectWritesFirst => "weft_inspect_writes_first",
             RtFn::InspectFast => "weft_inspect_fast",
             RtFn::InspectFastFlush => "weft_inspect_fast_flush",

@@ -161,6 +161,13 @@ int32_t weft_inspect_line_shift(const weft_inspector_t *h, uint32_t *out_shift);
  * an error. */
 int32_t weft_inspect_maps_only(weft_inspector_t *h);
 
+/* Called by inspectors at entry, before any report, for loops parallel by the
+ * programmer's assertion (every report WEFT_ACCESS_UNCHECKED) that do not declare
+ * weft_inspect_maps_only: the loop needs no dependence check, so the runtime may run
+ * it as the Original schedule does (static chunks, no inspection) until it has run
+ * often enough to amortise an inspection (WEFT_BLP_ASIDE). */
+int32_t weft_inspect_no_check(weft_inspector_t *h);
+
 /* Writes-first inspection: an inspector that also has a slice reporting its checked
  * writes alone (the same writes of the same iterations, nothing else) calls this at
  * entry, before any report, and runs that slice when *out_writes_only = 1, the full

@@ -12,9 +12,11 @@
 //! enabled by a setting so that the printed algorithms stay as they are:
 //!
 //! 1. **Amortisation** ([`before_inspection`], `WEFT_BLP_ASIDE=1`): a region
-//!    whose inspector reports only unchecked accesses (proven parallel; its
-//!    fall-back, static chunks, is the ch. 4 Original schedule and needs no
-//!    inspection) is inspected only once `n · G ≥ C`, where `n` is the number
+//!    whose loop needs no dependence check (its inspector reports only
+//!    unchecked accesses, or declares the loop parallel by annotation,
+//!    `weft_inspect_no_check`; its fall-back, static chunks, is the ch. 4
+//!    Original schedule and needs no inspection) is inspected only once
+//!    `n · G ≥ C`, where `n` is the number
 //!    of executions so far, taken as the estimate of the executions still to
 //!    come (the region has been called `n` times, so it is expected to be
 //!    called about as often again), `G` = [`GAIN_BOUND`] is the largest share
@@ -249,12 +251,12 @@ mod tests {
         }
     }
 
-    /// Rule 1 in the runtime (count mode, as in trace mode): a region proven
-    /// parallel runs static chunks, uninspected, for its first six calls, and
-    /// is inspected once, at the seventh; every call runs every iteration
-    /// once.
-    #[test]
-    fn runtime_inspects_a_parallel_region_only_once_it_can_amortise() {
+    /// Rule 1 in the runtime (count mode, as in trace mode): a region whose
+    /// loop needs no dependence check runs static chunks, uninspected, for
+    /// its first six calls, and is inspected once, at the seventh; every
+    /// call runs every iteration once. `declare` is what the inspector says
+    /// at entry; `amortised` whether rule 1 applies to it.
+    fn rule_one_in_the_runtime(declare: fn(&mut crate::runtime::Inspector), amortised: bool) {
         use crate::runtime::{Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig};
         use std::sync::Mutex;
         let rt = Runtime::new(RuntimeConfig {
@@ -268,7 +270,7 @@ mod tests {
         .unwrap();
         let data = vec![0u64; 4096];
         let insp = |lo: i64, hi: i64, h: &mut Inspector| {
-            h.declare_maps_only();
+            declare(h);
             for i in lo..hi {
                 let a = &data[(i as usize * 37) % 4096] as *const u64 as u64;
                 h.report(i, a, 8, crate::abi::ACCESS_UNCHECKED).unwrap();
@@ -286,7 +288,7 @@ mod tests {
             v.sort_unstable();
             assert_eq!(v, (0..1000).collect::<Vec<_>>(), "call {call}");
             let r = region(&rt);
-            if call < 6 {
+            if call < 6 && amortised {
                 assert!(rt.cached_irregular_plan(5).is_none(), "call {call}");
                 assert_eq!(r["inspections"], 0, "call {call}");
                 let why = r["step_aside"].as_str().unwrap().to_string();
@@ -295,10 +297,72 @@ mod tests {
                     "{why}"
                 );
             } else {
-                assert_eq!(r["inspections"], 1);
-                assert!(rt.cached_irregular_plan(5).is_some());
+                assert_eq!(r["inspections"], 1, "call {call}");
+                assert!(rt.cached_irregular_plan(5).is_some(), "call {call}");
             }
         }
+    }
+
+    #[test]
+    fn runtime_inspects_a_parallel_region_only_once_it_can_amortise() {
+        rule_one_in_the_runtime(|h| h.declare_maps_only(), true);
+    }
+
+    /// A loop parallel by annotation (`weft_inspect_no_check`) is the
+    /// Original's static chunks too, so rule 1 applies to it; an inspector
+    /// that declares neither may need the dependence check and is
+    /// inspected at its first call.
+    #[test]
+    fn rule_one_covers_annotated_loops_and_not_undeclared_ones() {
+        rule_one_in_the_runtime(|h| h.declare_no_check(), true);
+        rule_one_in_the_runtime(|_| {}, false);
+    }
+
+    /// Rule 2 in the runtime: a region whose every slab touches every bank
+    /// leaves Algorithm 4 nothing to gain, so it steps aside; without
+    /// conflicts its plan is then the Original's static chunks, one unit per
+    /// core (not the slabs in original order, which cost a body call each).
+    #[test]
+    fn rule_two_without_conflicts_runs_static_chunks() {
+        use crate::runtime::{Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig};
+        let rt = Runtime::new(RuntimeConfig {
+            cores: 2,
+            payoff: PayoffMode::Count,
+            lazy: LazyInspect::Off,
+            min_parallel_ns: 0,
+            blp_aside: BlpAside::Coverage,
+            ..RuntimeConfig::default()
+        })
+        .unwrap();
+        // Reported addresses are never dereferenced: each iteration names
+        // 2048 pseudo-random lines of a 16 GiB span, every bank of the
+        // machine.
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            h.declare_maps_only();
+            for i in lo..hi {
+                let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                for _ in 0..2048 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let a = 0x1_0000_0000 + (x % (1 << 34)) / 64 * 64;
+                    h.report(i, a, 8, crate::abi::ACCESS_UNCHECKED).unwrap();
+                }
+            }
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        let body = |lo: i64, hi: i64| seen.lock().unwrap().extend(lo..hi);
+        rt.run_irregular(9, 0, 400, 10, Some(&insp), &body).unwrap();
+        let mut v = std::mem::take(&mut *seen.lock().unwrap());
+        v.sort_unstable();
+        assert_eq!(v, (0..400).collect::<Vec<_>>());
+        let st = rt.stats_json();
+        let r = &st["regions"].as_array().unwrap()[0];
+        assert_eq!(r["inspections"], 1);
+        let why = r["step_aside"].as_str().unwrap_or_default();
+        assert!(why.starts_with("original order kept"), "{r}");
+        let plan = rt.cached_irregular_plan(9).expect("a cached plan");
+        assert_eq!(plan.units, vec![(0, 200), (200, 400)]);
     }
 
     #[test]

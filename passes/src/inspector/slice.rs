@@ -191,18 +191,20 @@ pub fn make_inspector_with<'ctx>(
         true => Some(LineDedup::new(module, f, k, h)?),
         false => None,
     };
-    if !report_writes && !how.trusted {
+    if !report_writes {
         // Bank maps only: the runtime may skip the rest of a slab whose map
-        // is full (`weft_inspect_maps_only`).
+        // is full (`weft_inspect_maps_only`). A loop parallel by annotation
+        // declares only that it needs no check (`weft_inspect_no_check`).
         let term = entry
             .and_then(|e| e.get_terminator())
             .ok_or_else(|| PassError::Internal("inspector entry without terminator".into()))?;
         b.position_before(&term);
-        b.build_call(
-            rtabi::declare(module, RtFn::InspectMapsOnly)?,
-            &[h.into()],
-            "",
-        )?;
+        let decl = if how.trusted {
+            RtFn::InspectNoCheck
+        } else {
+            RtFn::InspectMapsOnly
+        };
+        b.build_call(rtabi::declare(module, decl)?, &[h.into()], "")?;
     }
     // Unchecked accesses of one block at constant offsets from one base
     // that cover a contiguous byte range are reported once, as that range.

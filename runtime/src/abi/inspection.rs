@@ -88,6 +88,24 @@ pub extern "C" fn weft_inspect_maps_only(h: *mut Inspector) -> i32 {
     })
 }
 
+/// Declares that the calling inspector's loop needs no dependence check
+/// although the inspector does not declare [`weft_inspect_maps_only`]: the
+/// loop is parallel by the programmer's assertion (weft's `weft.parallel`
+/// annotation, as an OpenMP `parallel for`), every report is unchecked
+/// ([`ACCESS_UNCHECKED`]), but its bank maps seldom fill, so the runtime
+/// inspects it in whole chunks rather than in probes. Compilers call it at
+/// inspector entry, before any report. The runtime may then run the region
+/// as the Original schedule does (static chunks, no inspection) until it
+/// has run often enough to amortise one (`WEFT_BLP_ASIDE`, rule 1 of
+/// "Stepping aside" in `docs/runtime.md`).
+#[no_mangle]
+pub extern "C" fn weft_inspect_no_check(h: *mut Inspector) -> i32 {
+    guard(|| {
+        handle(h)?.declare_no_check();
+        Ok(())
+    })
+}
+
 /// Writes-first inspection: an inspector that also has a slice reporting
 /// its checked writes alone (the same writes, the same iterations, nothing
 /// else reported) calls this at entry, before any report; with

@@ -219,6 +219,12 @@ pub const ABI: &[AbiFn] = &[
         c_proto: "int32_t weft_inspect_maps_only(weft_inspector_t *h)",
     },
     AbiFn {
+        name: "weft_inspect_no_check",
+        ret: I32,
+        params: &[("h", Ptr)],
+        c_proto: "int32_t weft_inspect_no_check(weft_inspector_t *h)",
+    },
+    AbiFn {
         name: "weft_inspect_writes_first",
         ret: I32,
         params: &[("h", Ptr), ("out_writes_only", Ptr)],

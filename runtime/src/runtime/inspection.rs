@@ -123,6 +123,7 @@ impl Runtime {
             accesses: h.accesses,
             layout: h.layout,
             maps_only: h.maps_only,
+            no_check: h.no_check,
         })
     }
 
@@ -177,6 +178,16 @@ impl Runtime {
         let one = [(0, lo, lo + 1)];
         self.inspect(lo, lo + 1, &one, Layout::Blocks { ib: 1 }, insp)
             .is_ok_and(|i| i.maps_only)
+    }
+
+    /// Whether `insp`'s loop needs no dependence check: it declares only
+    /// unchecked reports ([`Runtime::declares_maps_only`]) or that it is
+    /// parallel by annotation ([`crate::abi::weft_inspect_no_check`]). Such a
+    /// region's Original schedule is static chunks without inspection.
+    pub(super) fn declares_parallel(&self, lo: i64, insp: InspectRef<'_>) -> bool {
+        let one = [(0, lo, lo + 1)];
+        self.inspect(lo, lo + 1, &one, Layout::Blocks { ib: 1 }, insp)
+            .is_ok_and(|i| i.maps_only || i.no_check)
     }
 
     /// Inspects core `core`'s chunk `[a, b)` into `rec`, skipping what

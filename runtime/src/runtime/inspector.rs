@@ -25,6 +25,10 @@ pub struct Inspector {
     /// The inspector declared that it reports only unchecked accesses
     /// ([`crate::abi::weft_inspect_maps_only`]).
     pub(super) maps_only: bool,
+    /// The inspector declared that the loop needs no dependence check
+    /// (parallel by the programmer's annotation) without declaring
+    /// [`Inspector::maps_only`] ([`crate::abi::weft_inspect_no_check`]).
+    pub(super) no_check: bool,
     /// Where inline recorders write the records of reads the recorder
     /// drops ([`InlineRecs::Drop`], a cursor that does not advance).
     /// Aligned as records are (8 bytes).
@@ -55,6 +59,9 @@ pub(super) struct Inspected {
     pub(super) accesses: Vec<Access>,
     pub(super) layout: Layout,
     pub(super) maps_only: bool,
+    /// The inspector declared that the loop needs no dependence check
+    /// ([`crate::abi::weft_inspect_no_check`]).
+    pub(super) no_check: bool,
 }
 
 pub(super) enum Layout {
@@ -220,6 +227,7 @@ impl Inspector {
             accesses: Vec::new(),
             error: None,
             maps_only: false,
+            no_check: false,
             sink: Box::new([0; REC_BYTES / 8]),
             writes_only: false,
         }
@@ -238,6 +246,11 @@ impl Inspector {
     /// See [`crate::abi::weft_inspect_maps_only`].
     pub fn declare_maps_only(&mut self) {
         self.maps_only = true;
+    }
+
+    /// See [`crate::abi::weft_inspect_no_check`].
+    pub fn declare_no_check(&mut self) {
+        self.no_check = true;
     }
 
     /// Records a read or write the dependence check must see (`weft_inspect_access`

@@ -151,14 +151,16 @@ impl Runtime {
     }
 
     /// Rule 1 of [`crate::aside`] for region `id`: true (and the reason in
-    /// its statistics) when its inspector reports only unchecked accesses
-    /// and it has not run often enough to amortise an inspection.
+    /// its statistics) when its loop needs no dependence check (its
+    /// inspector reports only unchecked accesses, or the loop is parallel by
+    /// annotation) and it has not run often enough to amortise an
+    /// inspection.
     fn aside_before_inspection(&self, id: u32, lo: i64, insp: InspectRef<'_>) -> bool {
         let runs = lock(&self.stats)
             .get(&(IRREGULAR, id))
             .map_or(0, |e| e.executions);
         match aside::before_inspection(runs) {
-            Some(why) if self.declares_maps_only(lo, insp) => {
+            Some(why) if self.declares_parallel(lo, insp) => {
                 lock(&self.stats)
                     .entry((IRREGULAR, id))
                     .or_default()
@@ -399,12 +401,19 @@ impl Runtime {
             }
             None => vec![Vec::new(); n],
         };
-        let plan = Plan {
-            units,
-            steps,
-            waits,
-            seq,
-            barrier: self.cfg.slot_barrier,
+        let plan = match (&aside, dag_ref) {
+            // Stepped aside on a region without conflicts: the slabs in
+            // original order are each core's chunk in order, so run the
+            // chunks whole, as the Original schedule does (one body call per
+            // core instead of one per slab).
+            (Some(_), None) => Plan::static_chunks(chunk[0], chunk[p], p),
+            _ => Plan {
+                units,
+                steps,
+                waits,
+                seq,
+                barrier: self.cfg.slot_barrier,
+            },
         };
         plan.validate()?;
         let t3 = Instant::now();
