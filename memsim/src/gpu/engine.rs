@@ -139,6 +139,8 @@ pub struct GpuSim<D: DramBackend> {
     tbm: Option<Box<super::fgtb::manager::Manager>>,
     /// State the warp schedulers share across SMs (iPAWS's decisions).
     warp_ctx: super::warpsched::WarpSchedCtx,
+    /// Dispatchable kernels (scratch of `dispatch`).
+    ks_scratch: Vec<u32>,
 }
 
 impl GpuSim<DdrBackend> {
@@ -308,6 +310,7 @@ impl<D: DramBackend> GpuSim<D> {
             stream_app,
             mem,
             p,
+            ks_scratch: Vec::new(),
         };
         sim.hook = sim.policy.l1_observer();
         Ok(sim)
@@ -438,8 +441,9 @@ impl<D: DramBackend> GpuSim<D> {
         if self.policy.wants_units() {
             return n + self.dispatch_units(t);
         }
+        let mut ks = std::mem::take(&mut self.ks_scratch);
         while n < self.p.g.tb_dispatch_per_cycle {
-            let ks: Vec<u32> = self.fe.dispatchable().collect();
+            self.fe.dispatchable_into(&mut ks);
             if ks.is_empty() {
                 break;
             }
@@ -462,6 +466,7 @@ impl<D: DramBackend> GpuSim<D> {
             }
             n += 1;
         }
+        self.ks_scratch = ks;
         n
     }
 
@@ -615,7 +620,7 @@ impl<D: DramBackend> GpuSim<D> {
             for s in &self.sms {
                 nt = nt.min(s.wake.max(t + 1));
             }
-            if dirty && self.fe.dispatchable().next().is_some() {
+            if dirty && self.fe.has_dispatchable() {
                 nt = nt.min(t + 1);
             }
             if let Some(w) = self.policy.wake_at(t) {

@@ -389,6 +389,33 @@ impl FrontEnd {
         )
     }
 
+    /// Whether [`Self::dispatchable`] has a kernel (without boxing an iterator:
+    /// the engine asks at every step after a dispatch).
+    pub fn has_dispatchable(&self) -> bool {
+        if let Some(d) = self.dp.as_ref().and_then(|u| u.dtbl.as_ref()) {
+            return d.marked().any(|k| !d.blocked(k));
+        }
+        self.distributor
+            .iter()
+            .any(|&k| self.kernels[k as usize].next_tb < self.kernels[k as usize].tbs)
+    }
+
+    /// [`Self::dispatchable`] into `out` (cleared first), without allocating once
+    /// `out` has grown.
+    pub fn dispatchable_into(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if let Some(d) = self.dp.as_ref().and_then(|u| u.dtbl.as_ref()) {
+            out.extend(d.marked().filter(|&k| !d.blocked(k)));
+            return;
+        }
+        out.extend(
+            self.distributor
+                .iter()
+                .copied()
+                .filter(|&k| self.kernels[k as usize].next_tb < self.kernels[k as usize].tbs),
+        );
+    }
+
     /// Takes the next TB of dispatchable kernel `k` at `t`: the kernel record it
     /// runs as (a group's own record under DTBL), its TB index and `ctaid`.
     pub fn take_tb(&mut self, k: u32, t: u64) -> (u32, u64, [u32; 3]) {
