@@ -51,6 +51,7 @@ use std::sync::Arc;
 mod eval;
 mod gate;
 mod lsu;
+mod release;
 mod resources;
 use eval::WarpCtx;
 use gate::{Gate, Wait};
