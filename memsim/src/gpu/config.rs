@@ -267,6 +267,10 @@ pub enum SyncChildren {
     /// The warp waits until every child its lanes launched has completed; its TB
     /// keeps its SM resources meanwhile.
     BlockWarp,
+    /// As `BlockWarp`, and a TB whose unfinished warps all wait saves its
+    /// context and releases its SM resources until its children completed
+    /// (`gpu::dp::release`).
+    BlockRelease,
 }
 
 impl Default for DeviceLaunchConfig {

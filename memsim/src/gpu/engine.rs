@@ -276,6 +276,17 @@ impl<D: DramBackend> GpuSim<D> {
                 cfg.core.freq_mhz,
             ))
         });
+        if let (Some(u), None) = (fe.dp.as_mut(), &tbm) {
+            if g.device_launch.sync_children == super::config::SyncChildren::BlockRelease {
+                let pace =
+                    (cfg.l1.line_bytes as u64 + 8).div_ceil(g.crossbar_flit_bytes.max(1) as u64);
+                u.release = Some(super::dp::release::TbRelease::new(
+                    cfg.core.count as usize,
+                    cfg.l1.line_bytes,
+                    pace,
+                ));
+            }
+        }
         let warp_ctx = super::warpsched::WarpSchedCtx::default();
         let mut sim = GpuSim {
             tbm,
@@ -543,11 +554,21 @@ impl<D: DramBackend> GpuSim<D> {
     /// Hands SM `i`'s launch calls to the front end's launch unit and answers them.
     fn device_launches(&mut self, i: usize, t: u64) {
         let calls = std::mem::take(&mut self.sms[i].launch_out);
+        let mut waits = Vec::new();
         for c in &calls {
             let (launched, ready) = self.fe.device_launch(c, t);
             self.sms[i].resolve_launch(c, launched, ready);
+            if ready == u64::MAX {
+                waits.push(c);
+            }
         }
         self.sync_kernels();
+        for c in waits {
+            let ctx = self.fe.tb_context(c.kernel);
+            if let Some(r) = self.fe.dp.as_mut().and_then(|u| u.release.as_mut()) {
+                r.on_wait(c, &self.sms[i], ctx, t);
+            }
+        }
     }
 
     /// Runs the workload to completion; `progress(warp_instructions)` now and then.
@@ -586,6 +607,9 @@ impl<D: DramBackend> GpuSim<D> {
                     }
                 }
             }
+            if let Some(r) = self.fe.dp.as_mut().and_then(|u| u.release.as_mut()) {
+                dirty |= r.pump(t, &mut self.mem, &mut self.sms);
+            }
             if let Some(m) = self.tbm.as_mut() {
                 dirty |= m.poll(t, &mut self.sms);
                 m.collect(t, &mut self.sms);
@@ -605,7 +629,13 @@ impl<D: DramBackend> GpuSim<D> {
                     }
                 }
                 for (c, at) in self.fe.take_woken() {
-                    self.sms[c.sm as usize].resolve_launch(&c, 0, at + 1);
+                    let c = match self.fe.dp.as_mut().and_then(|u| u.release.as_mut()) {
+                        Some(r) => r.on_woken(c, at, &self.sms),
+                        None => Some(c),
+                    };
+                    if let Some(c) = c {
+                        self.sms[c.sm as usize].resolve_launch(&c, 0, at + 1);
+                    }
                 }
                 dirty = true;
                 if self.fe.tick(t) {
@@ -629,6 +659,14 @@ impl<D: DramBackend> GpuSim<D> {
             }
             if let Some(k) = self.fe.next_event(t) {
                 nt = nt.min(k);
+            }
+            if let Some(r) = self.fe.dp.as_ref().and_then(|u| u.release.as_ref()) {
+                if let Some(k) = r.next_event(t) {
+                    nt = nt.min(k);
+                }
+                if dirty && r.waiting() {
+                    nt = nt.min(t + 1);
+                }
             }
             if let Some(m) = &self.tbm {
                 if let Some(k) = m.next_event(t) {
@@ -671,6 +709,10 @@ impl<D: DramBackend> GpuSim<D> {
                 if super::fgtb::context::is_context_token(c.token) {
                     if let Some(m) = self.tbm.as_mut() {
                         m.context_read_done(sm, c.token, c.addr, c.time, &mut self.sms);
+                        dirty = true;
+                    }
+                    if let Some(r) = self.fe.dp.as_mut().and_then(|u| u.release.as_mut()) {
+                        r.read_done(c.token, c.time, &mut self.sms);
                         dirty = true;
                     }
                     continue;

@@ -658,7 +658,9 @@ impl FrontEnd {
             u.child.advance(t);
             let blind =
                 matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue) && u.child.t_cta() == 0;
-            if u.decision.decide(&req, &u.child) == Decision::Inline {
+            let inline = u.decision.decide(&req, &u.child) == Decision::Inline;
+            u.record_decision(&req, inline);
+            if inline {
                 u.stats.inline += 1;
                 continue;
             }
@@ -776,6 +778,18 @@ impl FrontEnd {
         self.dp
             .as_mut()
             .map_or_else(Vec::new, |u| std::mem::take(&mut u.woken))
+    }
+
+    /// (threads, registers per thread, shared memory bytes) of a TB of kernel
+    /// `k` (its context, `dp::release`).
+    pub fn tb_context(&self, k: u32) -> (u32, u32, u32) {
+        let k = &self.kernels[k as usize];
+        let (regs, smem) = self
+            .dp
+            .as_ref()
+            .and_then(|u| u.funcs.get(k.function.0 as usize).copied())
+            .unwrap_or((0, 0));
+        (k.block.iter().product(), regs, smem)
     }
 
     /// Device-launch statistics (with a launch unit).

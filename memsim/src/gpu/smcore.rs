@@ -52,6 +52,7 @@ mod eval;
 mod gate;
 mod issue;
 mod lsu;
+mod release;
 mod resources;
 use eval::WarpCtx;
 use gate::{Gate, Wait};

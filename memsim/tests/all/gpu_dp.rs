@@ -189,6 +189,80 @@ fn sync_children_block_warp_waits_for_the_children() {
     assert!((flat as f64) < 1.1 * ignore as f64, "{flat} / {ignore}");
 }
 
+/// The parent of `sync_children_block_warp_waits_for_the_children` with
+/// `smem` bytes of shared memory in parent and child, `grid` parent TBs.
+fn sync_parent(grid: u32, smem: u32) -> Arc<Workload> {
+    let text = format!(
+        "[[function]]\nname = \"parent\"\nblock = [32]\nregs_per_thread = 16\nsmem_bytes = {smem}\nbody = '''\n\
+        launch.cdp work grid=[1] block=[32] args={{n=500}} if lane == 0 workload=1\n  else {{ alu 1 }}\n\
+        sync_children\n\
+        loop i in 0..500 {{ alu 8 }}\n'''\n\
+        [[function]]\nname = \"work\"\nblock = [32]\nregs_per_thread = 16\nsmem_bytes = {smem}\nparams = [\"n\"]\n\
+        body = 'loop i in 0..n {{ alu 8 }}'\n\
+        [[app]]\nname = \"a\"\ncmds = 'launch parent grid=[{grid}]'\n"
+    );
+    Arc::new(workload::parse(&text, "t").unwrap())
+}
+
+/// `block_release`: the waiting parent TB saves its context (32 threads x 16
+/// registers x 4 B = 2,048 B = 16 lines of 128 B, one line per
+/// ceil((128 + 8) / 32) = 5 cycles on the SM's port: 80 cycles), releases its
+/// resources, and is restored (16 lines read back through L2 and DRAM) after its
+/// child completed; the run is `block_warp`'s plus the restore.
+#[test]
+fn sync_children_block_release_saves_and_restores_the_tb() {
+    let wl = sync_parent(1, 0);
+    let (block, db, wb) = with_sync(&wl, SyncChildren::BlockWarp, "cdpi");
+    let (rel, dr, wr) = with_sync(&wl, SyncChildren::BlockRelease, "cdpi");
+    assert_eq!(wb, wr);
+    assert_eq!(db.release.released_tbs, 0);
+    let r = dr.release;
+    assert_eq!((r.released_tbs, r.restored_tbs), (1, 1));
+    assert_eq!(r.context_bytes, 2 * 2048);
+    assert_eq!(r.save_cycles, 16 * 5);
+    // the restore starts the cycle after the child's exit (room at once)
+    assert_eq!(r.restore_wait_cycles, 1);
+    // at least an L2 round trip per line, the 16 lines 5 cycles apart
+    assert!(r.restore_cycles >= 15 * 5 + 100, "{r:?}");
+    // the child runs during the save; the restore is added to the parent's path
+    let extra = rel - block;
+    assert!(
+        (r.restore_cycles..=r.restore_cycles + 2).contains(&extra),
+        "{rel} - {block} vs {r:?}"
+    );
+    assert_eq!(dr.sync_waits, 1);
+}
+
+/// `block_release` frees the SM for the children: with parents that fill every
+/// SM's shared memory, `block_warp` deadlocks (the children never fit), while
+/// under `block_release` the 13 parents (one per SM of `k20c-dtbl`) save 51,200
+/// B each (2,048 B of registers and 49,152 B of shared memory: 400 lines, 2,000
+/// cycles on each SM's port), their children run, and all 13 are restored.
+#[test]
+fn sync_children_block_release_makes_room_for_the_children() {
+    let wl = sync_parent(13, 49_152);
+    let mut cfg = MachineConfig::preset("k20c-dtbl").unwrap();
+    cfg.gpu.as_mut().unwrap().device_launch.sync_children = SyncChildren::BlockWarp;
+    let opts = GpuOptions {
+        dp: Some(DpMode::parse("cdpi").unwrap()),
+        seed: 1,
+        ..Default::default()
+    };
+    let mut sim = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+    assert!(
+        sim.run(|_| {}).is_err(),
+        "block_warp cannot place the children"
+    );
+    let (_, d, work) = with_sync(&wl, SyncChildren::BlockRelease, "cdpi");
+    let (_, _, flat) = with_sync(&wl, SyncChildren::BlockRelease, "flat");
+    assert_eq!(work, flat);
+    let r = d.release;
+    assert_eq!((r.released_tbs, r.restored_tbs), (13, 13));
+    assert_eq!(r.context_bytes, 2 * 13 * 51_200);
+    assert_eq!(r.save_cycles, 13 * 400 * 5);
+    assert_eq!(d.child_kernels, 13);
+}
+
 /// The concurrency series covers the run with bounded points and sees child TBs
 /// under CDP and none in the flat version.
 #[test]

@@ -31,17 +31,57 @@ pub const VARIANTS: &[(&str, &str, bool)] = &[
     (SPAWN_M, "spawn", true),
 ];
 
-/// Thresholds Offline-Search sweeps (the parent's workload, edges; `quick`
-/// and `full` only).
+/// Thresholds Offline-Search sweeps on the graph apps (the parent's workload,
+/// edges; `quick` and `full` only).
 pub const SWEEP: [u64; 8] = [0, 8, 16, 32, 64, 128, 256, 512];
 
-/// Workloads (shipped apps with launch sites) and their R-MAT (scale, edges)
-/// per size (`None`: the template's scale 14, 131,072 edges).
-fn workloads(size: GpuSize) -> (Vec<&'static str>, Option<(u32, u64)>) {
+/// The graph apps, on R-MAT graphs resized per study size.
+const GRAPH_APPS: [&str; 3] = ["bfs", "sssp", "clr"];
+
+/// The session-5 apps with a built-in input (no graph to resize; full size
+/// only) and the thresholds Offline-Search sweeps on each: the site's
+/// `workload` is the subtree work `T_sub` for the Type II apps (`amr`,
+/// `mandelbrot`, `quicksort`), the bucket size for the joins, the candidates for
+/// `sa` and nonzeros times B's 64 columns for `spmm`; each sweep brackets the
+/// template's own threshold (Baseline-DP) by 4 to 8x either side.
+pub const BUILTIN_APPS: [(&str, [u64; 8]); 7] = [
+    ("amr", [0, 16, 32, 64, 128, 256, 512, 1024]),
+    ("mandelbrot", [0, 64, 128, 256, 512, 1024, 2048, 4096]),
+    ("join_uniform", [0, 8, 16, 32, 64, 128, 256, 512]),
+    ("join_gaussian", [0, 8, 16, 32, 64, 128, 256, 512]),
+    ("spmm", [0, 128, 256, 512, 1024, 2048, 4096, 8192]),
+    ("sa", [0, 32, 64, 128, 256, 512, 1024, 2048]),
+    ("quicksort", [0, 64, 128, 256, 512, 1024, 2048, 4096]),
+];
+
+/// The input label of a built-in app's cells.
+pub const BUILTIN: &str = "built-in";
+
+/// Workloads of a size: (app, R-MAT (scale, edges) or `None` for the
+/// template's own input, input label, Offline-Search thresholds).
+fn workloads(size: GpuSize) -> Vec<(&'static str, Option<(u32, u64)>, String, Vec<u64>)> {
+    let graph = |scale: u32, edges: u64| {
+        GRAPH_APPS.iter().map(move |&a| {
+            (
+                a,
+                Some((scale, edges)),
+                format!("scale {scale}"),
+                SWEEP.to_vec(),
+            )
+        })
+    };
     match size {
-        GpuSize::Smoke => (vec!["bfs"], Some((9, 4096))),
-        GpuSize::Quick => (vec!["bfs", "sssp", "clr"], Some((11, 16_384))),
-        GpuSize::Full => (vec!["bfs", "sssp", "clr"], None),
+        GpuSize::Smoke => vec![("bfs", Some((9, 4096)), "scale 9".into(), SWEEP.to_vec())],
+        GpuSize::Quick => graph(11, 16_384).collect(),
+        GpuSize::Full => GRAPH_APPS
+            .iter()
+            .map(|&a| (a, None, "scale 14".to_string(), SWEEP.to_vec()))
+            .chain(
+                BUILTIN_APPS
+                    .iter()
+                    .map(|&(a, sw)| (a, None, BUILTIN.to_string(), sw.to_vec())),
+            )
+            .collect(),
     }
 }
 
@@ -108,14 +148,12 @@ impl GpuStudy for Dp {
     }
 
     fn about(&self) -> String {
-        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (degree > 128); Offline-Search is the best of the thresholds {SWEEP:?} (variants `threshold=N`). Docs: `docs/gpu-dp.md`.")
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
-        let (apps, graph) = workloads(size);
-        let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
         let mut v = Vec::new();
-        for app in apps {
+        for (app, graph, input, sweep) in workloads(size) {
             let wl = WorkloadSpec::Shipped {
                 app: app.into(),
                 graph,
@@ -135,7 +173,7 @@ impl GpuStudy for Dp {
                 }
             }
             if size != GpuSize::Smoke {
-                for th in SWEEP {
+                for th in sweep {
                     cell(SPAWN_M, format!("threshold={th}"));
                 }
             }
@@ -415,6 +453,31 @@ mod tests {
                 seconds: 0.0,
             }),
         }
+    }
+
+    /// The full study holds the ten apps, the seven built-in ones with no graph
+    /// and their own sweep; `--quick` and the smoke part keep the graph apps.
+    #[test]
+    fn cells_per_size() {
+        let full = Dp.cells(GpuSize::Full);
+        let per_app = VARIANTS.len() + SWEEP.len();
+        assert_eq!(full.len(), 10 * per_app);
+        let amr: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "amr").collect();
+        assert_eq!(amr.len(), per_app);
+        assert!(amr.iter().all(|c| c.input == BUILTIN
+            && c.spec.workload
+                == WorkloadSpec::Shipped {
+                    app: "amr".into(),
+                    graph: None
+                }));
+        assert!(amr.iter().any(|c| c.variant == "threshold=1024"));
+        let bfs: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "bfs").collect();
+        assert!(bfs.iter().all(|c| c.input == "scale 14"));
+        let quick = Dp.cells(GpuSize::Quick);
+        assert_eq!(quick.len(), 3 * per_app);
+        assert!(quick.iter().all(|c| c.input == "scale 11"));
+        let smoke = Dp.cells(GpuSize::Smoke);
+        assert_eq!(smoke.len(), VARIANTS.iter().filter(|v| v.2).count());
     }
 
     /// Averages and orderings on hand-made numbers.

@@ -112,6 +112,53 @@ pub fn evaluate(
     }
 }
 
+/// SPAWN's decisions made with history (`DpStats::spawn_model`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct SpawnModelStats {
+    /// Decisions with `t_cta > 0`.
+    pub decisions: u64,
+    /// Of them, vetoed by the model (the parent runs the work).
+    pub vetoed: u64,
+    /// Mean Eq. 2.1 `t_child`.
+    pub t_child: f64,
+    /// Mean `t_overhead` (part of `t_child`).
+    pub t_overhead: f64,
+    /// Mean Eq. 2.2 `t_parent`.
+    pub t_parent: f64,
+    /// Mean `workload` of the requests.
+    pub workload: f64,
+    /// Final `t_cta`, `n_con` and `t_warp` of the monitor.
+    pub t_cta: u64,
+    /// See `t_cta`.
+    pub n_con: u64,
+    /// See `t_cta`.
+    pub t_warp: u64,
+}
+
+impl SpawnModelStats {
+    /// Adds a decision with history (running means).
+    pub fn add(
+        &mut self,
+        vetoed: bool,
+        t_child: u64,
+        t_overhead: u64,
+        t_parent: u64,
+        workload: u64,
+    ) {
+        self.decisions += 1;
+        self.vetoed += vetoed as u64;
+        let n = self.decisions as f64;
+        for (m, v) in [
+            (&mut self.t_child, t_child),
+            (&mut self.t_overhead, t_overhead),
+            (&mut self.t_parent, t_parent),
+            (&mut self.workload, workload),
+        ] {
+            *m += (v as f64 - *m) / n;
+        }
+    }
+}
+
 /// Statistics of device launches over a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DpStats {
@@ -130,6 +177,10 @@ pub struct DpStats {
     /// SPAWN: requests admitted before any child CTA had finished (no history,
     /// `t_cta = 0`: Algorithm 1 launches), refused ones included.
     pub spawn_no_history: u64,
+    /// SPAWN's decisions with history (`t_cta > 0`): how many, how many the
+    /// model vetoed, and the means of its estimates over them, Eq. 2.1
+    /// `t_child` (and its `t_overhead` part) and Eq. 2.2 `t_parent`, cycles.
+    pub spawn_model: SpawnModelStats,
     /// Threads in launched children (kernels and groups).
     pub child_threads: u64,
     /// Mean threads per child.
@@ -162,6 +213,9 @@ pub struct DpStats {
     pub sync_waits: u64,
     /// Warp cycles spent waiting there.
     pub sync_wait_cycles: u64,
+    /// `block_release`: TBs released at `sync_children`, their context traffic
+    /// and restore waits (`dp::release`).
+    pub release: super::release::ReleaseStats,
     /// Span of each concurrency point, cycles.
     pub series_span: u64,
     /// Kernels in the distributor and resident parent / child TBs over time

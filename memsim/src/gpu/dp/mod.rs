@@ -10,6 +10,8 @@
 //! - [`call`]: a warp's launch call from the SM, and the run's statistics;
 //! - [`series`]: concurrent kernels and parent / child TBs over time;
 //! - [`spill`]: DTBL's overflowed AGT entries read through the memory model;
+//! - [`release`]: `sync_children = "block_release"`, a waiting parent TB's
+//!   context saved and its SM resources released until its children completed;
 //! - [`unit`]: the device-launch unit's state, driven by the front end.
 //!
 //! [`DpMode`] names how a run treats launch sites (`weft gpusim --dp`).
@@ -18,6 +20,7 @@ pub mod call;
 pub mod cost;
 pub mod dtbl;
 pub mod pool;
+pub mod release;
 pub mod series;
 pub mod spawn;
 pub mod spill;

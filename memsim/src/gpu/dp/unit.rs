@@ -7,8 +7,9 @@ use super::call::{DpStats, LaunchCall};
 use super::cost::LaunchCostModel;
 use super::dtbl::{AgeRef, Dtbl, KernelShape};
 use super::pool::PendingPool;
+use super::release::TbRelease;
 use super::series::ConcurrencySeries;
-use super::spawn::{AlwaysLaunch, ChildStats, LaunchDecision, Spawn, Threshold};
+use super::spawn::{AlwaysLaunch, ChildStats, LaunchDecision, LaunchRequest, Spawn, Threshold};
 use super::DpMode;
 use crate::gpu::config::GpuConfig;
 use std::collections::{HashMap, HashSet};
@@ -81,6 +82,9 @@ pub struct DpUnit {
     pub agt_requested: HashMap<u32, u64>,
     /// DTBL: entry reads to issue, (requesting SM, global index).
     pub agt_out: Vec<(u32, u32)>,
+    /// `sync_children = "block_release"`: the released TBs (set by the engine,
+    /// which knows the memory path).
+    pub release: Option<TbRelease>,
 }
 
 impl DpUnit {
@@ -125,6 +129,7 @@ impl DpUnit {
             woken: Vec::new(),
             agt_requested: HashMap::new(),
             agt_out: Vec::new(),
+            release: None,
         }
     }
 
@@ -140,11 +145,33 @@ impl DpUnit {
             s.agt_overflow = d.counters.overflow;
         }
         (s.series_span, s.series) = self.series.finish(self.series.last());
+        if let Some(r) = &self.release {
+            s.release = r.stats;
+        }
+        let m = &mut s.spawn_model;
+        (m.t_cta, m.n_con, m.t_warp) =
+            (self.child.t_cta(), self.child.n_con(), self.child.t_warp());
         s
     }
 }
 
 impl DpUnit {
+    /// SPAWN's decision on `req` (`inline`: vetoed), with history: its inputs
+    /// and estimates go into `stats.spawn_model`.
+    pub fn record_decision(&mut self, req: &LaunchRequest, inline: bool) {
+        let spawn = matches!(self.mode, DpMode::Spawn | DpMode::SpawnEmptyQueue);
+        if !spawn || self.child.t_cta() == 0 {
+            return;
+        }
+        let (tc, tp) = (
+            Spawn::t_child(req, &self.child),
+            Spawn::t_parent(req, &self.child),
+        );
+        self.stats
+            .spawn_model
+            .add(inline, tc, req.t_overhead, tp, req.workload);
+    }
+
     /// A child of warp `key` was launched.
     pub fn child_launched(&mut self, key: WarpKey) {
         *self.warp_children.entry(key).or_default() += 1;
@@ -174,8 +201,12 @@ impl DpUnit {
         let key = (call.kernel, call.tb, call.warp_in_tb);
         match self.g.device_launch.sync_children {
             SyncChildren::Ignore => t + 1,
-            SyncChildren::BlockWarp if !self.warp_children.contains_key(&key) => t + 1,
-            SyncChildren::BlockWarp => {
+            SyncChildren::BlockWarp | SyncChildren::BlockRelease
+                if !self.warp_children.contains_key(&key) =>
+            {
+                t + 1
+            }
+            SyncChildren::BlockWarp | SyncChildren::BlockRelease => {
                 self.stats.sync_waits += 1;
                 self.sync_waiting.insert(key, (call.clone(), t));
                 u64::MAX
