@@ -194,7 +194,16 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         b
     });
     let t0 = std::time::Instant::now();
+    let oracle = opts
+        .tb_sched
+        .and_then(weft_memsim::gpu::tbsched::oracle_level);
+    let oracle = oracle
+        .map(|l| weft_memsim::gpu::tbsched::oracle::prepare(&machine, wl.clone(), &opts, l))
+        .transpose()?;
     let mut sim = GpuSim::build(&machine, wl, &opts)?;
+    if let Some(p) = oracle {
+        sim.set_tb_policy(p);
+    }
     if args.ipaws_stall.as_deref() == Some("walk") {
         sim.warp_sched_ctx()
             .set_stall_counting(weft_memsim::gpu::warpsched::ipaws::StallCounting::Walk);
