@@ -55,10 +55,6 @@ impl WarpSchedKind {
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
             "owl" => Some(Self::Owl),
-            "laser-oracle=kernel" => Some(Self::OracleKernel),
-            "laser-oracle=wg" => Some(Self::OracleWg),
-            "laser-oracle=wavefront" => Some(Self::OracleWavefront),
-            "pcke" => Some(Self::Pcke),
             _ => None,
         }
     }
@@ -133,6 +129,7 @@ impl TbSchedKind {
             "laser-oracle=kernel" => Some(Self::OracleKernel),
             "laser-oracle=wg" => Some(Self::OracleWg),
             "laser-oracle=wavefront" => Some(Self::OracleWavefront),
+            "pcke" => Some(Self::Pcke),
             _ => None,
         }
     }
