@@ -59,7 +59,9 @@ pub struct Args {
     pub l1_breakdown: bool,
     /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm),
     /// laser, or owl (OWL-locality's co-located neighbouring TBs; pair it with
-    /// `--warp-sched owl`) (default: the machine's).
+    /// `--warp-sched owl`), laser-oracle=kernel|wg|wavefront (LASER's oracle;
+    /// profiles a round-robin run first) or pcke (SMs partitioned among
+    /// concurrent kernels) (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
