@@ -75,7 +75,7 @@ pub struct OracleStats {
     pub any: u64,
     /// Chains moved to where their first WG ran.
     pub rebound: u64,
-    /// Units whose kernel the profile does not know.
+    /// Units whose kernel the profiling run did not launch (no matching key).
     pub unknown: u64,
 }
 
@@ -139,9 +139,7 @@ impl Oracle {
             }
             let k = self.keys.key(u.record, u.parent);
             self.rec_key.insert(u.record, k);
-            let known = self.prof.partners.contains_key(&k)
-                || self.prof.chain.contains_key(&(k, u.tbs - u.left));
-            self.stats.unknown += (!known) as u64;
+            self.stats.unknown += (!self.prof.keys.contains(&k)) as u64;
             if self.level == Level::Kernel {
                 continue;
             }
@@ -442,6 +440,7 @@ mod tests {
         }
         pr.chain.insert((c1, 0), 1);
         pr.chain.insert((c2, 0), 10);
+        pr.keys = [h, c1, c2].into_iter().collect();
         (Arc::new(pr), vec![h, c1, c2])
     }
 

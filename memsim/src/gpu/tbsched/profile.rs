@@ -21,7 +21,7 @@
 use crate::gpu::dp::ParentInfo;
 use crate::gpu::reuse::ratios::{Blocks, HIGH_REUSE};
 use crate::gpu::reuse::Trace;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A stable kernel identity.
 pub type Key = u64;
@@ -85,7 +85,9 @@ pub struct Profile {
     pub partners: HashMap<Key, Vec<(Key, f64)>>,
     /// Chain id of each WG (kernel key, TB index) that accessed memory.
     pub chain: HashMap<(Key, u64), u64>,
-    /// Kernels of the profile.
+    /// Every kernel of the profiling run (with or without memory accesses).
+    pub keys: HashSet<Key>,
+    /// Kernels of the profile with memory accesses.
     pub kernels: usize,
     /// High-reuse kernel pairs (unordered).
     pub kernel_pairs: usize,
@@ -204,6 +206,7 @@ impl Profile {
             .map(|(i, &(k, t))| ((key(k), t), find(&mut uf, i) as u64))
             .collect();
         Profile {
+            keys: keys.iter().copied().collect(),
             partners,
             chain,
             kernels: kern.len(),
@@ -307,6 +310,7 @@ mod tests {
         let mut km = KeyMap::default();
         let k: Vec<Key> = (0..4).map(|r| km.key(r, t.parents[r as usize])).collect();
         assert_eq!(p.kernels, 4);
+        assert_eq!(p.keys, k.iter().copied().collect());
         // child 1 – host: 0.6; child 2 – child 3: R_{2-3} = 0.5, R_{3-2} = 0.5;
         // child 2 – host: 0.3 (low)
         assert_eq!(p.kernel_pairs, 2);
