@@ -59,7 +59,9 @@ pub struct Args {
     pub l1_breakdown: bool,
     /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm),
     /// laser, or owl (OWL-locality's co-located neighbouring TBs; pair it with
-    /// `--warp-sched owl`) (default: the machine's).
+    /// `--warp-sched owl`), laser-oracle=kernel|wg|wavefront (LASER's oracle;
+    /// profiles a round-robin run first) or pcke (SMs partitioned among
+    /// concurrent kernels) (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
@@ -194,7 +196,16 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         b
     });
     let t0 = std::time::Instant::now();
+    let oracle = opts
+        .tb_sched
+        .and_then(weft_memsim::gpu::tbsched::oracle_level);
+    let oracle = oracle
+        .map(|l| weft_memsim::gpu::tbsched::oracle::prepare(&machine, wl.clone(), &opts, l))
+        .transpose()?;
     let mut sim = GpuSim::build(&machine, wl, &opts)?;
+    if let Some(p) = oracle {
+        sim.set_tb_policy(p);
+    }
     if args.ipaws_stall.as_deref() == Some("walk") {
         sim.warp_sched_ctx()
             .set_stall_counting(weft_memsim::gpu::warpsched::ipaws::StallCounting::Walk);

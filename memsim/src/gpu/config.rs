@@ -91,14 +91,33 @@ pub enum TbSchedKind {
     Laser,
     /// OWL-locality: neighbouring TBs co-located on one SM (digest §4.4).
     Owl,
+    /// LASER's oracle, kernel level (digest §4.2; profiles a round-robin run).
+    OracleKernel,
+    /// LASER's oracle, kernel + WG level.
+    OracleWg,
+    /// LASER's oracle, kernel + WG + wavefront level.
+    OracleWavefront,
+    /// Partitioned concurrent kernels: SMs split among the kernels (iPAWS pCKE).
+    Pcke,
 }
 
 impl TbSchedKind {
     /// Every policy, in `parse` spelling.
-    pub const NAMES: [&'static str; 6] =
-        ["rr", "tb-pri", "smx-bind", "adaptive-bind", "laser", "owl"];
+    pub const NAMES: [&'static str; 10] = [
+        "rr",
+        "tb-pri",
+        "smx-bind",
+        "adaptive-bind",
+        "laser",
+        "owl",
+        "laser-oracle=kernel",
+        "laser-oracle=wg",
+        "laser-oracle=wavefront",
+        "pcke",
+    ];
 
-    /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind`, `laser` or `owl`.
+    /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind`, `laser`, `owl` or
+    /// `laser-oracle=<kernel|wg|wavefront>` or `pcke`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "rr" => Some(Self::Rr),
@@ -107,6 +126,10 @@ impl TbSchedKind {
             "adaptive-bind" => Some(Self::AdaptiveBind),
             "laser" => Some(Self::Laser),
             "owl" => Some(Self::Owl),
+            "laser-oracle=kernel" => Some(Self::OracleKernel),
+            "laser-oracle=wg" => Some(Self::OracleWg),
+            "laser-oracle=wavefront" => Some(Self::OracleWavefront),
+            "pcke" => Some(Self::Pcke),
             _ => None,
         }
     }

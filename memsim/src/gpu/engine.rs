@@ -327,6 +327,13 @@ impl<D: DramBackend> GpuSim<D> {
         Ok(sim)
     }
 
+    /// Replaces the TB dispatch policy (before the run and before
+    /// [`Self::set_l1_hook`]; LASER's oracle with its profile).
+    pub fn set_tb_policy(&mut self, p: Box<dyn TbDispatchPolicy>) {
+        self.policy = p;
+        self.hook = self.policy.l1_observer();
+    }
+
     /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB
     /// policy's monitor if it has one).
     pub fn set_l1_hook(&mut self, h: Box<dyn L1Observer>) {

@@ -165,3 +165,44 @@ fn pcreuse_binding_to_the_parent_sm_raises_the_l1_hit_rate() {
         }
     }
 }
+
+/// LASER's oracle end to end (`tbsched::oracle::prepare`): a round-robin
+/// profiling run of pcreuse (64 parents, CDP, LASER's machine), then the oracle
+/// with it. Every kernel of the second run is found in the profile through the
+/// stable keys, the work is round-robin's, the kernel level promotes children of
+/// running parents and the WG level dispatches from its CU queues.
+#[test]
+fn laser_oracle_profiles_then_finds_every_kernel() {
+    use weft_memsim::gpu::tbsched::oracle::{prepare, Level};
+    let text =
+        include_str!("../../workloads/gpu-sched/pcreuse.toml").replace("NP = 2048", "NP = 64");
+    let wl = Arc::new(workload::parse(&text, "pcreuse").unwrap());
+    let mut cfg = MachineConfig::preset("k20-spawn").unwrap();
+    cfg.l1.size_bytes = 32 * 1024;
+    cfg.l1.ways = 8;
+    cfg.gpu.as_mut().unwrap().smem_per_sm = 32 * 1024;
+    let opts = GpuOptions {
+        dp: Some(DpMode::parse("cdp").unwrap()),
+        seed: 1,
+        ..Default::default()
+    };
+    let mut rr = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+    rr.run(|_| {}).unwrap();
+    for level in [Level::Kernel, Level::Wg] {
+        let p = prepare(&cfg, wl.clone(), &opts, level).unwrap();
+        let mut s = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        s.set_tb_policy(p);
+        s.run(|_| {}).unwrap();
+        assert_eq!(s.lane_mem_ops(), rr.lane_mem_ops(), "{level:?}");
+        let r = s.tb_policy_report().unwrap();
+        assert_eq!(r["unknown_kernels"], 0, "{level:?}: {r}");
+        assert_eq!(r["profile_kernels"], 1 + 128, "{r}");
+        assert!(r["profile_kernel_pairs"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["promoted"].as_u64().unwrap() > 0, "{level:?}: {r}");
+        if level == Level::Wg {
+            let taken = ["own", "stolen", "any"].map(|k| r[k].as_u64().unwrap());
+            assert_eq!(taken.iter().sum::<u64>(), 64 + 128, "{r}");
+            assert!(taken[0] > 0, "{r}");
+        }
+    }
+}

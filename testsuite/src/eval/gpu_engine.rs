@@ -244,6 +244,10 @@ pub fn describe(spec: &RunSpec) -> String {
             None => app.clone(),
         },
         gpu_study::WorkloadSpec::Ipaws { name } => name.clone(),
+        gpu_study::WorkloadSpec::Sched { name, parents } => match parents {
+            Some(n) => format!("{name} (NP = {n})"),
+            None => name.clone(),
+        },
         gpu_study::WorkloadSpec::Fgtb { apps, vertices, .. } => {
             format!("{} (V={vertices})", apps.join("+"))
         }

@@ -13,6 +13,7 @@ use weft_memsim::gpu::dp::DpMode;
 use weft_memsim::gpu::fgtb::apps::{self, Scale};
 use weft_memsim::gpu::fgtb::{oracle, TbManage};
 use weft_memsim::gpu::reuse::{characterise, Recorder, Trace};
+use weft_memsim::gpu::tbsched;
 use weft_memsim::gpu::warpsched::locality::Counts;
 use weft_memsim::gpu::workload::{self, Workload};
 use weft_memsim::gpu::{GpuOptions, GpuSim};
@@ -62,6 +63,15 @@ pub fn load(w: &WorkloadSpec) -> Result<Workload, GpuError> {
             let text = super::gpu_ipaws::text(name)
                 .ok_or_else(|| format!("no iPAWS workload `{name}`"))?;
             Ok(workload::parse(text, name)?)
+        }
+        WorkloadSpec::Sched { name, parents } => {
+            let text = super::gpu_sched::text(name)
+                .ok_or_else(|| format!("no scheduling workload `{name}`"))?;
+            let text = match parents {
+                Some(n) => super::gpu_sched::with_parents(text, *n)?,
+                None => text.to_string(),
+            };
+            Ok(workload::parse(&text, name)?)
         }
         WorkloadSpec::Fgtb {
             apps: names,
@@ -123,7 +133,15 @@ pub fn simulate(spec: &RunSpec) -> Result<Measured, GpuError> {
     let cfg = machine(spec)?;
     let wl = Arc::new(load(&spec.workload)?);
     let opts = options(spec, &cfg, &wl)?;
+    // LASER's oracle profiles a round-robin run first
+    let oracle = opts.tb_sched.and_then(tbsched::oracle_level);
+    let oracle = oracle
+        .map(|l| tbsched::oracle::prepare(&cfg, wl.clone(), &opts, l))
+        .transpose()?;
     let mut sim = GpuSim::build(&cfg, wl, &opts)?;
+    if let Some(p) = oracle {
+        sim.set_tb_policy(p);
+    }
     let rec = Recorder::default();
     match spec.probe {
         Probe::None => {}

@@ -3,7 +3,11 @@
 //! and DTBL (LaPerm §V on `k20c-dtbl` with its 32 KB L1 and shared memory), and
 //! LASER against the baseline and LaPerm under CDP (dissertation ch. 3 on
 //! `k20-spawn` with LASER's 32 KB 8-way L1 and 32 KB shared memory); plus the
-//! offline reuse characterisation of every workload (LaPerm Fig. 2, LASER §3.3).
+//! offline reuse characterisation of every workload (LaPerm Fig. 2, LASER §3.3),
+//! LASER's oracle limit study (kernel and kernel+WG levels, profiled on a
+//! round-robin run) and OWL-locality. Workloads: the shipped `bfs`, `sssp`,
+//! `clr` and `pcreuse` (parents outnumbering the TB slots, children reusing
+//! their parent's data: the papers' regime, docs/gpu-sched.md).
 //! Reported next to the papers (digest §2.5, §4.7). Cells and claims only; the
 //! rest is `gpu_study`'s frame.
 
@@ -31,7 +35,43 @@ pub const VARIANTS: &[(&str, &str, bool)] = &[
     ("laser", "rr", true),
     ("laser", "adaptive-bind", false),
     ("laser", "laser", true),
+    ("laser", "laser-oracle=kernel", false),
+    ("laser", "laser-oracle=wg", false),
+    ("laser", "owl", false),
 ];
+
+/// The scheduling study's own workload files.
+const FILES: [(&str, &str); 1] = [(
+    "pcreuse",
+    include_str!("../../../memsim/workloads/gpu-sched/pcreuse.toml"),
+)];
+
+/// The text of scheduling workload `name`.
+pub fn text(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|f| f.0 == name).map(|f| f.1)
+}
+
+/// `text` with `n` parent TBs (its `NP` definition replaced).
+pub fn with_parents(text: &str, n: u32) -> Result<String, String> {
+    let mut found = false;
+    let out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if !found && l.starts_with("NP = ") {
+                found = true;
+                let rest = l.find('#').map_or("", |i| &l[i..]);
+                format!("NP = {n}      {rest}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    if found {
+        Ok(out.join("\n") + "\n")
+    } else {
+        Err("the workload has no `NP = ` definition".into())
+    }
+}
 
 /// The group of the reuse characterisation cells (CDP, round-robin, LASER's machine).
 pub const REUSE: &str = "reuse";
@@ -51,7 +91,7 @@ pub fn group(g: &str) -> (&'static str, MachineEdits, &'static str) {
 
 /// Published IPC over the baseline (digest §2.5, §4.7): (group, policy, value).
 /// SMX-Bind's are TB-Pri's minus the paper's 9% (CDP) and 5% (DTBL) [D].
-pub const PAPER: [(&str, &str, f64); 10] = [
+pub const PAPER: [(&str, &str, f64); 12] = [
     ("laperm-cdp", "tb-pri", 1.04),
     ("laperm-cdp", "smx-bind", 0.95),
     ("laperm-cdp", "adaptive-bind", 1.06),
@@ -61,7 +101,9 @@ pub const PAPER: [(&str, &str, f64); 10] = [
     ("laser", "laser", 1.113),
     ("laser", "adaptive-bind", 1.057),
     ("laser", "owl", 1.038),
-    ("laser", "laser-oracle", 1.194),
+    ("laser", "laser-oracle=kernel", 1.026),
+    ("laser", "laser-oracle=wg", 1.143),
+    ("laser", "laser-oracle=wavefront", 1.194),
 ];
 
 /// Published locality figures: LaPerm Fig. 2 (parent–child, child–sibling,
@@ -105,12 +147,32 @@ const SRC_LASER: &str = "LASER ch. 3 (gpu-seeds §4.7)";
 /// The study.
 pub struct Sched;
 
-fn workloads(size: GpuSize) -> (Vec<&'static str>, Option<(u32, u64)>) {
-    match size {
-        GpuSize::Smoke => (vec!["bfs"], Some((9, 4096))),
-        GpuSize::Quick => (vec!["bfs", "sssp", "clr"], Some((11, 16_384))),
-        GpuSize::Full => (vec!["bfs", "sssp", "clr"], None),
+/// The workloads of `size`: (bench, input label, spec).
+fn workloads(size: GpuSize) -> Vec<(&'static str, String, WorkloadSpec)> {
+    let (apps, graph, parents) = match size {
+        GpuSize::Smoke => (vec!["bfs"], Some((9, 4096)), None),
+        GpuSize::Quick => (vec!["bfs", "sssp", "clr"], Some((11, 16_384)), Some(512)),
+        GpuSize::Full => (vec!["bfs", "sssp", "clr"], None, Some(2048)),
+    };
+    let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
+    let mut v: Vec<_> = apps
+        .into_iter()
+        .map(|app| {
+            let wl = WorkloadSpec::Shipped {
+                app: app.into(),
+                graph,
+            };
+            (app, input.clone(), wl)
+        })
+        .collect();
+    if let Some(n) = parents {
+        let wl = WorkloadSpec::Sched {
+            name: "pcreuse".into(),
+            parents: Some(n),
+        };
+        v.push(("pcreuse", format!("NP {n}"), wl));
     }
+    v
 }
 
 impl GpuStudy for Sched {
@@ -123,23 +185,18 @@ impl GpuStudy for Sched {
     }
 
     fn about(&self) -> String {
-        format!("LaPerm groups on `{LAPERM_M}` with a 32 KB L1 and 32 KB shared memory (CDP and DTBL); LASER group on `{LASER_M}` with a 32 KB 8-way L1 and 32 KB shared memory (CDP). Workloads: the shipped `bfs`, `sssp`, `clr` (sizes as in the dp study). Performance is IPC, normalised to round-robin of the same group. The `{REUSE}` group is the reuse characterisation of the CDP run under round-robin on the LASER machine. Docs: `docs/gpu-sched.md`.")
+        format!("LaPerm groups on `{LAPERM_M}` with a 32 KB L1 and 32 KB shared memory (CDP and DTBL); LASER group on `{LASER_M}` with a 32 KB 8-way L1 and 32 KB shared memory (CDP). Workloads: the shipped `bfs`, `sssp`, `clr` (sizes as in the dp study) and `pcreuse` (memsim/workloads/gpu-sched, 512 parent TBs in --quick, 2048 in full). The LASER group adds the oracle (kernel and kernel+WG levels; each profiles a round-robin run first) and OWL (`--tb-sched owl --warp-sched owl`). Performance is IPC, normalised to round-robin of the same group. The `{REUSE}` group is the reuse characterisation of the CDP run under round-robin on the LASER machine. Docs: `docs/gpu-sched.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
-        let (apps, graph) = workloads(size);
-        let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
         let mut v = Vec::new();
-        for app in apps {
-            let wl = WorkloadSpec::Shipped {
-                app: app.into(),
-                graph,
-            };
+        for (app, input, wl) in workloads(size) {
             let mut cell = |g: &str, policy: &str, probe: Probe| {
                 let (machine, edits, dp) = group(g);
                 let mut spec = RunSpec::new(machine, wl.clone())
                     .dp(Some(dp))
-                    .tb(Some(policy));
+                    .tb(Some(policy))
+                    .warp((policy == "owl").then_some("owl"));
                 spec.edits = edits;
                 spec.probe = probe;
                 v.push(GpuCell {
@@ -257,6 +314,30 @@ impl GpuStudy for Sched {
             Some(ls > ab),
             &why("laser", "laser", "adaptive-bind"),
         ));
+        let (wg, k) = (
+            f("laser", "laser-oracle=wg"),
+            f("laser", "laser-oracle=kernel"),
+        );
+        out.push(average_claim(
+            id,
+            "Oracle kernel+WG above LASER",
+            SRC_LASER,
+            "1.143x vs 1.113x".into(),
+            both(wg, ls),
+            format!("{} vs {}", factor(wg), factor(ls)),
+            Some(wg >= ls),
+            &why("laser", "laser-oracle=wg", "laser"),
+        ));
+        out.push(average_claim(
+            id,
+            "Oracle kernel+WG above oracle kernel",
+            SRC_LASER,
+            "1.143x vs 1.026x".into(),
+            both(wg, k),
+            format!("{} vs {}", factor(wg), factor(k)),
+            Some(wg > k),
+            &why("laser", "laser-oracle=wg", "laser-oracle=kernel"),
+        ));
         for (n, ptr, paper) in PAPER_REUSE {
             let m =
                 mean(&r.per_point(|b, i| r.get(b, i, REUSE, "rr").map_or(f64::NAN, |m| m.x(ptr))));
@@ -319,6 +400,26 @@ mod tests {
     }
 
     #[test]
+    fn pcreuse_cells_resize_the_parent_count() {
+        let t = with_parents(text("pcreuse").unwrap(), 512).unwrap();
+        assert!(t.contains("NP = 512      # parent TBs"));
+        assert!(!t.contains("NP = 2048      #"));
+        assert!(with_parents("[defs]\nX = 1\n", 4).is_err());
+        let cells = Sched.cells(GpuSize::Quick);
+        let pc: Vec<&GpuCell> = cells.iter().filter(|c| c.bench == "pcreuse").collect();
+        // every variant plus the reuse cell
+        assert_eq!(pc.len(), VARIANTS.len() + 1);
+        assert!(pc.iter().all(|c| c.input == "NP 512"));
+        let owl = pc.iter().find(|c| c.variant == "owl").unwrap();
+        assert_eq!(owl.spec.warp_sched.as_deref(), Some("owl"));
+        assert_eq!(
+            Sched.cells(GpuSize::Smoke).len(),
+            4,
+            "bfs only, smoke variants"
+        );
+    }
+
+    #[test]
     fn normalisation_and_orderings_on_hand_numbers() {
         let recs = vec![
             rec("laperm-cdp", "rr", 1.0),
@@ -332,6 +433,9 @@ mod tests {
             rec("laser", "rr", 1.0),
             rec("laser", "adaptive-bind", 1.05),
             rec("laser", "laser", 1.1),
+            rec("laser", "laser-oracle=kernel", 1.03),
+            rec("laser", "laser-oracle=wg", 1.14),
+            rec("laser", "owl", 1.04),
         ];
         let r = Runs::of(&Sched, &recs);
         assert!((r.speedup("x", "", "laperm-dtbl", "adaptive-bind") - 1.27).abs() < 1e-12);
@@ -344,6 +448,6 @@ mod tests {
             .iter()
             .filter(|c| c.weft == "not implemented")
             .count();
-        assert_eq!(missing, 2, "owl and the oracle are not run");
+        assert_eq!(missing, 1, "the wavefront-level oracle is not run");
     }
 }

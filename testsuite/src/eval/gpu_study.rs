@@ -73,6 +73,15 @@ pub enum WorkloadSpec {
         /// Workload name.
         name: String,
     },
+    /// A workload of the scheduling study
+    /// (`memsim/workloads/gpu-sched/<name>.toml`) with `parents` parent TBs
+    /// (`None`: the file's).
+    Sched {
+        /// Workload name.
+        name: String,
+        /// Parent TBs (the file's `NP`).
+        parents: Option<u32>,
+    },
     /// A co-run of FGTB apps (`memsim::gpu::fgtb::apps`), one stream each.
     Fgtb {
         /// Apps, the measured LonestarGPU app first.

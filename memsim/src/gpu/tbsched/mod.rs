@@ -8,7 +8,11 @@
 //! - [`monitor`]: LASER's per-CU Bloom-filter reuse monitors (digest §4.3);
 //! - [`laser`]: LASER's WG scheduler: priorities, SST, CUQs, stealing (§4.3);
 //! - [`steal`]: the victim choice both share (LaPerm stage 3, LASER CUQ steals);
-//! - [`owl`]: OWL-locality's co-location of neighbouring TBs (digest §4.4).
+//! - [`owl`]: OWL-locality's co-location of neighbouring TBs (digest §4.4);
+//! - [`profile`], [`oracle`]: LASER's oracle limit study (digest §4.2): a
+//!   profiling run's high-reuse kernels and WG chains, and the dispatcher that
+//!   uses them;
+//! - [`pcke`]: SMs partitioned among concurrent kernels (iPAWS pCKE).
 //!
 //! The same policies run under CDP (each child kernel is a unit) and DTBL (each
 //! aggregated group is a unit, taken through its host kernel's entry).
@@ -16,7 +20,10 @@
 pub mod laperm;
 pub mod laser;
 pub mod monitor;
+pub mod oracle;
 pub mod owl;
+pub mod pcke;
+pub mod profile;
 pub mod queues;
 pub mod steal;
 
@@ -38,7 +45,25 @@ pub fn policy(k: TbSchedKind, dtbl: bool) -> Box<dyn TbDispatchPolicy> {
         TbSchedKind::AdaptiveBind => Box::new(Laperm::new(Scheme::AdaptiveBind, cfg)),
         TbSchedKind::Laser => Box::new(laser::Laser::new(laser::LaserConfig::default())),
         TbSchedKind::Owl => Box::new(owl::OwlTb::default()),
+        TbSchedKind::Pcke => Box::new(pcke::Pcke::default()),
+        // without a profile (`oracle::prepare` supplies one): no kernel is known
+        TbSchedKind::OracleKernel | TbSchedKind::OracleWg | TbSchedKind::OracleWavefront => {
+            Box::new(oracle::Oracle::new(
+                oracle_level(k).expect("oracle kind"),
+                Default::default(),
+            ))
+        }
         TbSchedKind::Rr => Box::new(super::sched::RoundRobin::default()),
+    }
+}
+
+/// The oracle level of kind `k` (`None`: not an oracle).
+pub fn oracle_level(k: TbSchedKind) -> Option<oracle::Level> {
+    match k {
+        TbSchedKind::OracleKernel => Some(oracle::Level::Kernel),
+        TbSchedKind::OracleWg => Some(oracle::Level::Wg),
+        TbSchedKind::OracleWavefront => Some(oracle::Level::Wavefront),
+        _ => None,
     }
 }
 
