@@ -127,7 +127,8 @@ case_ "5 binary trace, gap 2^32-1" "$WEFT" sim --machine table5.2 --trace "$W/ga
 bin_trace "$W/h100.bin" 100 -1
 case_ "9 binary header of 100 cores, one record on core 0" "$WEFT" sim --trace "$W/h100.bin"
 set_field dram.timing tRFC 11420 >"$W/refresh.toml"
-case_ "new: refresh with no room for a request (tREFI 11437, tRFC 11420, 8 ranks: period 11432 <= tRFC + tRCD)" "$WEFT" sim --dram-only --machine "$W/refresh.toml" --trace "$W/one.trace"
+printf '5000 R 0x40\n' >"$W/after_ref.trace"
+case_ "new: refresh with no room for a request (tREFI 11437, tRFC 11420, 8 ranks: period 11432)" "$WEFT" sim --dram-only --machine "$W/refresh.toml" --trace "$W/after_ref.trace"
 
 # --- 7: eval usage --------------------------------------------------------
 case_ "7 eval --bench nosuch" "$WEFT" eval --tiny --bench nosuch

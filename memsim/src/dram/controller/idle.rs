@@ -17,7 +17,8 @@
 //! leaves it: the state stepping reaches, field for field (tested below).
 //! Where the pattern does not hold (requests queued, e.g. writes waiting for a
 //! drain; a bank open; a rank not ready at its due cycle; `I < 2`;
-//! `tRFC > ranks × I`) the controller steps. There is no energy model: REF
+//! `tRFC > ranks × I`, which validation now refuses, since such a rank
+//! starves) the controller steps, which is exact by construction. There is no energy model: REF
 //! commands are the only statistic refresh changes.
 
 use super::{CommandKind, Controller};
