@@ -375,7 +375,7 @@ fn refresh_leaving_no_room_for_a_request_is_refused() {
         (t.tRAS, t.tRCD, t.tRTP, t.tCWL, t.tBL, t.tWR, t.tRP),
         (39, 17, 9, 12, 4, 18, 17)
     );
-    for rfc in [4000, 3500, 4000 - 68] {
+    for rfc in [4000, 3990, 4000 - 68] {
         cfg.dram.timing.tRFC = rfc;
         let e = cfg.dram.validate().unwrap_err().to_string();
         assert!(
