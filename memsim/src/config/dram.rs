@@ -294,11 +294,38 @@ impl DramConfig {
                 return Err(invalid(n, "must be positive"));
             }
         }
-        if self.refresh && t.tREFI <= t.tRFC {
-            return Err(invalid(
-                "dram.timing.tREFI",
-                "must exceed tRFC when refresh is on",
-            ));
+        if self.refresh {
+            // Each rank is refreshed every `ranks × ⌊tREFI / ranks⌋` cycles
+            // (the controller refreshes the ranks in turn, one every
+            // ⌊tREFI / ranks⌋ cycles), and from a REF's due cycle on the rank
+            // takes no other command until the REF has issued. After a REF
+            // at T its banks take ACT from T + tRFC; serving one request then
+            // closing its row again (so that the next REF is on time) takes
+            // `max(tRAS, tRCD + tRTP, tRCD + tCWL + tBL + tWR) + tRP` more.
+            // A shorter period starves the rank: with no room for ACT and a
+            // column command no request to it is ever served and the
+            // simulation never ends (issue #38; found with tREFI = 4001,
+            // tRFC = 4000 on two ranks, a period of 4000, which the earlier
+            // check tREFI > tRFC accepted), and with room for ACT and RD but
+            // not for PRE the late REFs eat the next windows.
+            let ranks = u64::from(self.ranks.max(1));
+            let period = ranks * (u64::from(t.tREFI) / ranks).max(1);
+            let (rcd, cwl, bl, wr) = (t.tRCD, t.tCWL, t.tBL, t.tWR);
+            let serve = t.tRAS.max(rcd + t.tRTP).max(rcd + cwl + bl + wr) + t.tRP;
+            let busy = u64::from(t.tRFC) + u64::from(serve);
+            if period <= busy {
+                return Err(invalid(
+                    "dram.timing.tREFI",
+                    format!(
+                        "= {}: each rank is refreshed every ranks × ⌊tREFI / ranks⌋ = {period} \
+                         cycles, which must exceed tRFC + max(tRAS, tRCD + tRTP, tRCD + tCWL + \
+                         tBL + tWR) + tRP = {busy} (refresh, then open a row, access it and \
+                         close it) so that a request can be served between two refreshes of \
+                         its rank",
+                        t.tREFI
+                    ),
+                ));
+            }
         }
         if t.tCCD_L < t.tCCD_S {
             return Err(invalid("dram.timing.tCCD_L", "must be at least tCCD_S"));

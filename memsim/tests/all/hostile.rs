@@ -353,3 +353,56 @@ fn per_core_units_are_bounded_over_all_cores() {
         MachineConfig::preset(p).unwrap().validate().unwrap();
     }
 }
+
+/// A refresh period that leaves no room to serve a request between two
+/// refreshes of a rank is refused: every request to the rank would wait
+/// forever (the simulation never ended: tREFI = 4001 and tRFC = 4000 on two
+/// ranks refresh each rank every 4000 cycles, and the old check, tREFI >
+/// tRFC, accepted it). The tightest accepted period serves its requests.
+#[test]
+fn refresh_leaving_no_room_for_a_request_is_refused() {
+    let mut cfg = MachineConfig::preset("table5.2").unwrap();
+    cfg.dram.ranks = 2;
+    cfg.dram.rows /= 2;
+    cfg.dram.address_mapping =
+        "offset:6 column:5 channel:2 bankgroup:1 bank:2 rank:1 row:17".into();
+    cfg.dram.validate().unwrap();
+    cfg.dram.timing.tREFI = 4001;
+    let t = cfg.dram.timing.clone();
+    // max(tRAS, tRCD + tRTP, tRCD + tCWL + tBL + tWR) + tRP, by hand for
+    // table5.2's DDR4-2400: max(39, 17 + 9, 17 + 12 + 4 + 18) + 17 = 68.
+    assert_eq!(
+        (t.tRAS, t.tRCD, t.tRTP, t.tCWL, t.tBL, t.tWR, t.tRP),
+        (39, 17, 9, 12, 4, 18, 17)
+    );
+    for rfc in [4000, 3990, 4000 - 68] {
+        cfg.dram.timing.tRFC = rfc;
+        let e = cfg.dram.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("`dram.timing.tREFI` = 4001")
+                && e.contains("ranks × ⌊tREFI / ranks⌋ = 4000 cycles")
+                && e.contains(&format!("+ tRP = {}", rfc + 68)),
+            "{e}"
+        );
+    }
+    // One cycle of room: requests to both ranks, reads and writes, are served.
+    cfg.dram.timing.tRFC = 4000 - 68 - 1;
+    cfg.dram.validate().unwrap();
+    let f = tempfile::NamedTempFile::new().unwrap();
+    let rank1 = 1u64 << (6 + 5 + 2 + 1 + 2);
+    std::fs::write(
+        f.path(),
+        format!(
+            "0 R 0x40\n5 W {rank1:#x}\n9000 R 0x80\n9001 R {:#x}\n9002 W 0x2000\n",
+            rank1 + 64
+        ),
+    )
+    .unwrap();
+    let s = weft_memsim::dram::simulate_trace_file(&cfg.dram, f.path()).unwrap();
+    assert_eq!(s.requests, 5);
+    assert!(s.commands.refresh >= 4, "{}", s.commands.refresh);
+    // With refresh off the period does not matter.
+    cfg.dram.timing.tRFC = 4000;
+    cfg.dram.refresh = false;
+    cfg.dram.validate().unwrap();
+}
