@@ -30,7 +30,8 @@
 //! * `C` is a block of `L`'s own depth or the header of a loop inside `L`
 //!   (clang lets an inner loop exit straight into the next one);
 //! * edges leave the first part only to the first part or to `C` (one edge
-//!   to `C`, whose phis take that edge's value in the second loop's header),
+//!   only if `C` has phis: they take that edge's value in the second loop's
+//!   header),
 //!   and the second part only to the second part or to `T`;
 //! * a value the first part defines and the second part uses is rebuilt in
 //!   the second loop's header: it must be side-effect-free arithmetic
@@ -237,9 +238,12 @@ fn try_cut<'ctx>(
             }
         }
     }
-    // One edge enters the second part: its phis take that edge's value.
-    if cfg.preds(c).iter().filter(|&&p| !in_second(p)).count() != 1 {
-        return Err("more than one edge enters the second part".into());
+    // With phis, one edge enters the second part: they take its value.
+    let cb = cfg.block(c);
+    if cb.get_first_instruction().map(|i| i.get_opcode()) == Some(Op::Phi)
+        && cfg.preds(c).iter().filter(|&&p| !in_second(p)).count() != 1
+    {
+        return Err("more than one edge enters a cut block with phis".into());
     }
     // Values of the first part used by the second: rebuilt, defs first.
     let block_of = |i: InstructionValue<'ctx>| i.get_parent().and_then(|b| cfg.id(b));

@@ -6,10 +6,10 @@
 ; CHECK: define dso_local void @bad(
 ; CHECK-NOT: .dist:
 ; CHECK: define {{.*}} @test(
-; REMARK: @atax L1 (for.body): applied: distributed at for.cond.cleanup4 into two loops: the first parallel, the second sequential
-; REMARK: @fwd L0 (for.body): applied: distributed
-; REMARK: the second parallel
-; REMARK: @bad L0 (for.body): missed: not distributed: at for.cond.cleanup4: dependence between the parts
+; REMARK: @atax L0 (for.body4): applied: distributed at for.cond20.preheader into two loops: the first parallel, the second sequential (1 value(s) rebuilt in the second)
+; REMARK: @fwd L0 (for.cond1.preheader): applied: distributed at for.cond13.preheader into two loops: the first sequential, the second parallel
+; REMARK: @bad L0 (for.cond1.preheader): missed: not parallel
+; REMARK: @bad L0 (for.cond1.preheader): missed: not distributed: at for.cond10.preheader: dependence between the parts
 ; run: @test(9, 7)
 ; run: @test(1, 5)
 ; run: @test(40, 33)
