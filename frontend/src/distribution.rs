@@ -261,11 +261,14 @@ fn try_cut<'ctx>(
             return Ok(());
         }
         if !pure_op(i.get_opcode()) {
+            let name = i
+                .get_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .filter(|n| !n.is_empty())
+                .map(|n| format!("%{n}"))
+                .unwrap_or_else(|| "a value".into());
             return Err(format!(
-                "the second part uses {} of the first ({:?}, not rebuildable)",
-                i.get_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                "the second part uses {name} of the first ({:?}, not rebuildable)",
                 i.get_opcode()
             ));
         }
