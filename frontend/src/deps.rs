@@ -279,6 +279,51 @@ pub fn analyze<'ctx>(
     out
 }
 
+/// Whether no dependence is carried by `l` from `a` in an iteration to `b` in
+/// a later one (one of them a store): the same tests as [`analyze`] without
+/// run-time checks (bases that may alias are a dependence). Used by loop
+/// distribution ([`crate::distribution`]) on pairs of statements.
+pub fn pair_independent(
+    forest: &LoopForest,
+    syms: &SymbolTable<'_>,
+    ivs: &[LoopIvs<'_>],
+    l: LoopId,
+    a: &Access<'_>,
+    b: &Access<'_>,
+) -> Result<(), String> {
+    if a.kind != AccessKind::Store && b.kind != AccessKind::Store {
+        return Ok(());
+    }
+    let t = Tester { forest, syms, ivs };
+    match alias(&a.base, &b.base) {
+        Alias::Distinct => Ok(()),
+        Alias::May => Err(format!(
+            "{} and {} may alias (bases {} and {})",
+            describe(a),
+            describe(b),
+            a.base.name,
+            b.base.name
+        )),
+        Alias::Same => match (&a.class, &b.class) {
+            (AccessClass::Affine { offset: fa }, AccessClass::Affine { offset: fb }) => {
+                if per_dimension_independent(&t, l, a, fa, b, fb) {
+                    return Ok(());
+                }
+                match t.test(l, a, fa, b, fb) {
+                    Err(_) if triangular_independent(&t, l, a, fa, b, fb) => Ok(()),
+                    r => r,
+                }
+            }
+            _ => Err(format!(
+                "{} and {} on {}: not both affine",
+                describe(a),
+                describe(b),
+                a.base.name
+            )),
+        },
+    }
+}
+
 /// Delinearised test ([`crate::delinearize`]): both accesses index the same
 /// fixed-size array type with one element size, and the subscripts of some
 /// dimension never meet across iterations of `l`.

@@ -30,6 +30,7 @@ pub mod analysis;
 pub mod cfg;
 pub mod delinearize;
 pub mod deps;
+pub mod distribution;
 pub mod error;
 pub mod expr;
 pub mod index_range;

@@ -19,6 +19,7 @@
 
 pub mod affine_desc;
 pub mod cluster_misses;
+pub mod distribute;
 pub mod error;
 pub mod filetest;
 pub mod ib_schedule;

@@ -10,6 +10,7 @@
 //! the same way).
 
 use crate::cluster_misses::{self, ClusterMisses};
+use crate::distribute::{self, LoopDistribute};
 use crate::error::{PassError, Result};
 use crate::ib_schedule::{self, IbSchedule};
 use crate::inspector::{self, InsertInspector};
@@ -38,6 +39,12 @@ static REGISTRY: &[PassInfo] = &[
         summary: "inspector/executor for irregular regions, slabs scheduled by Algorithm 4 (§4.4)",
         options: inspector::OPTIONS,
         create: |o| Ok(Box::new(InsertInspector::from_options(o)?)),
+    },
+    PassInfo {
+        name: "loop-distribute",
+        summary: "splits a loop that is not parallel into two over the same iterations, one of them parallel",
+        options: distribute::OPTIONS,
+        create: |o| Ok(Box::new(LoopDistribute::from_options(o)?)),
     },
     PassInfo {
         name: "parallel-for",
@@ -163,4 +170,4 @@ pub fn names() -> Vec<&'static str> {
 /// The pipeline `weft build` uses without `--passes`: every loop it legally can
 /// is transformed (irregular regions get the inspector/executor, the remaining
 /// parallel loops the executor form).
-pub const DEFAULT_PIPELINE: &str = "insert-inspector,parallel-for";
+pub const DEFAULT_PIPELINE: &str = "insert-inspector,loop-distribute,parallel-for";

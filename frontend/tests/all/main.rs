@@ -5,5 +5,6 @@ mod errors;
 mod forms;
 mod kernels;
 mod prop;
+mod prop_distribute;
 mod prop_private;
 mod prop_tri;
