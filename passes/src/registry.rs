@@ -170,4 +170,4 @@ pub fn names() -> Vec<&'static str> {
 /// The pipeline `weft build` uses without `--passes`: every loop it legally can
 /// is transformed (irregular regions get the inspector/executor, the remaining
 /// parallel loops the executor form).
-pub const DEFAULT_PIPELINE: &str = "insert-inspector,loop-distribute,parallel-for";
+pub const DEFAULT_PIPELINE: &str = "insert-inspector,parallel-for";

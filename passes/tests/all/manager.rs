@@ -75,10 +75,7 @@ fn none_is_empty_and_default_parses() {
         .pass_names()
         .is_empty());
     let pm = PassManager::parse(weft_passes::DEFAULT_PIPELINE, cfg()).unwrap();
-    assert_eq!(
-        pm.pass_names(),
-        vec!["insert-inspector", "loop-distribute", "parallel-for"]
-    );
+    assert_eq!(pm.pass_names(), vec!["insert-inspector", "parallel-for"]);
 }
 
 #[test]
