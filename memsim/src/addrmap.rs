@@ -253,7 +253,9 @@ impl AddressMapping {
                 bits,
                 coord_lsb,
             });
-            widths[field.index()] += bits;
+            // Saturating: a huge width is refused below, not an overflow
+            // (found by the machine-config fuzz target).
+            widths[field.index()] = widths[field.index()].saturating_add(bits);
             pos = pos.saturating_add(bits);
         }
         let spec = || {
@@ -659,6 +661,17 @@ mod tests {
         ));
         assert!(matches!(
             AddressMapping::parse("row:30 offset:40"),
+            Err(AddrMapError::TooWide { .. })
+        ));
+        // Found by the machine-config fuzz target: one field's widths summed
+        // past u32::MAX (an overflow panic in debug builds, a wrap to a
+        // small width in release ones) are refused as too wide.
+        assert!(matches!(
+            AddressMapping::parse("row:4294967295 row:1"),
+            Err(AddrMapError::TooWide { .. })
+        ));
+        assert!(matches!(
+            AddressMapping::parse("bank:4294967295 column:4294967295 bank:2"),
             Err(AddrMapError::TooWide { .. })
         ));
     }
