@@ -23,6 +23,7 @@ use weft_memsim::trace::{synthetic, TimedRequest};
   weft bench sim --machine m.toml --trace trace.bin   # a trace kept by `weft eval --keep-traces`
   weft bench kernels                    # corpus, small size, 2 workers, median of 5
   weft bench kernels --size medium --kernels gemm,lu --runs 3 --json
+  weft bench kernels --kernels atax --variant 'dist=loop-distribute,insert-inspector,parallel-for'
   weft bench polly                      # parallel loops: weft vs Polly, restrict and not
   weft bench alias-checks               # outermost loops needing a run-time alias check")]
 pub struct Args {
@@ -93,9 +94,38 @@ pub struct KernelsArgs {
     /// Keep the builds (IR, bitcode, executables) in this directory.
     #[arg(long)]
     pub keep: Option<std::path::PathBuf>,
+    /// An extra variant `NAME=PIPELINE`, built and run beside the standard
+    /// ones (repeatable), e.g. `--variant 'dist=loop-distribute,insert-inspector,parallel-for'`.
+    #[arg(long = "variant", value_name = "NAME=PIPELINE", value_parser = parse_variant)]
+    pub variants: Vec<(String, String)>,
+    /// Link every variant with `-falign-loops=<BYTES>` (0: the compiler's
+    /// default placement). A hot loop that straddles a 64-byte line can run
+    /// 1.3x slower than the same instructions placed on one line, so without
+    /// it a cell can measure where the loop fell in the binary rather than
+    /// what the passes did (docs/kernels.md, session 7).
+    #[arg(long, default_value_t = 64, value_name = "BYTES", value_parser = parse_align)]
+    pub align_loops: u32,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--variant NAME=PIPELINE`.
+fn parse_variant(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((n, p)) if !n.trim().is_empty() && !p.trim().is_empty() => {
+            Ok((n.trim().to_string(), p.trim().to_string()))
+        }
+        _ => Err(format!("`{s}`: expected NAME=PIPELINE")),
+    }
+}
+
+/// `--align-loops`: 0 or a power of two up to 4096.
+fn parse_align(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(v) if v == 0 || (v.is_power_of_two() && v <= 4096) => Ok(v),
+        _ => Err(format!("`{s}`: expected 0 or a power of two up to 4096")),
+    }
 }
 
 /// Options of `weft bench sim`.
@@ -397,15 +427,19 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     let timeout = std::time::Duration::from_secs_f64(a.timeout.max(0.001));
     let mut variants = vec![("none".to_string(), "none".to_string())];
     variants.extend(k::pipelines());
+    variants.extend(a.variants.iter().cloned());
     // A/A control: a second, separately linked --passes=none build, whose
     // ratio and test against the first show the host's noise for the kernel.
     variants.push((AA_CONTROL.to_string(), "none".to_string()));
     let mut rows = Vec::new();
     for kern in list {
         let dir = root.join(kern.name);
-        let src = k::sources(kern, &dir)
+        let mut src = k::sources(kern, &dir)
             .map_err(|e| anyhow::anyhow!("{}: {e}", kern.name))
             .context("emitting the kernel's IR")?;
+        if a.align_loops > 0 {
+            src.codegen_flags = vec![format!("-falign-loops={}", a.align_loops)];
+        }
         let built: Vec<Result<k::Built, String>> = variants
             .iter()
             .enumerate()
@@ -491,7 +525,7 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     }
     if a.json {
         let v = serde_json::json!({
-            "size": a.size, "runs": a.runs, "cores": a.cores, "timeout_seconds": a.timeout,
+            "size": a.size, "runs": a.runs, "cores": a.cores, "timeout_seconds": a.timeout, "align_loops": a.align_loops,
             "kernels": rows,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -543,8 +577,14 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "cells: median time / --passes=none median [transformed loops]; {} run(s) each, interleaved, {} worker(s), size {}",
-        a.runs, a.cores, a.size
+        "cells: median time / --passes=none median [transformed loops]; {} run(s) each, interleaved, {} worker(s), size {}, {}",
+        a.runs,
+        a.cores,
+        a.size,
+        match a.align_loops {
+            0 => "loops where the compiler put them".to_string(),
+            n => format!("loops aligned to {n} bytes"),
+        }
     );
     Ok(())
 }

@@ -354,6 +354,11 @@ pub struct Sources {
     pub support: PathBuf,
     /// `libweft_runtime.a`.
     pub runtime: PathBuf,
+    /// Code-generation flags given to the linking compiler after `-O1`
+    /// (`weft bench kernels` puts `-falign-loops=64` here: every variant's
+    /// loops start on a cache line, so that where a hot loop falls in the
+    /// binary does not decide a cell; empty in [`sources`]).
+    pub codegen_flags: Vec<String>,
 }
 
 /// Emits the kernel's IR into `dir` (and the support object), once per kernel.
@@ -366,6 +371,7 @@ pub fn sources(k: &Benchmark, dir: &Path) -> Result<Sources, String> {
         ir,
         support,
         runtime,
+        codegen_flags: Vec::new(),
     })
 }
 
@@ -398,8 +404,15 @@ pub fn build(src: &Sources, pipeline: &str, dir: &Path, name: &str) -> Result<Bu
         return Err(format!("writing {}", bc.display()));
     }
     let exe = dir.join(name);
-    weft_passes::link::link("clang-19", "-O1", &[&bc, &src.support], &src.runtime, &exe)
-        .map_err(|e| e.to_string())?;
+    weft_passes::link::link_with(
+        "clang-19",
+        "-O1",
+        &src.codegen_flags,
+        &[&bc, &src.support],
+        &src.runtime,
+        &exe,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(Built {
         exe,
         transformed,

@@ -65,6 +65,16 @@ impl Probe {
     }
 }
 
+/// The declarations an inspector makes about its loop
+/// ([`Runtime::declarations`]).
+#[derive(Clone, Copy, Default)]
+struct Declared {
+    /// Only unchecked reports ([`crate::abi::weft_inspect_maps_only`]).
+    maps_only: bool,
+    /// Parallel by annotation ([`crate::abi::weft_inspect_no_check`]).
+    no_check: bool,
+}
+
 impl Runtime {
     /// Runs the inspector over `[lo, hi)` in the per-core `ranges` (core,
     /// start, end), in order (the recorders rely on non-decreasing
@@ -170,14 +180,22 @@ impl Runtime {
         }
     }
 
-    /// Whether `insp` declares only unchecked reports
-    /// ([`crate::abi::weft_inspect_maps_only`]), found by running it over
+    /// What `insp` declares about its loop, found by running it over
     /// iteration `lo` alone into a throwaway layout (an inspector that fails
-    /// counts as not declaring).
-    pub(super) fn declares_maps_only(&self, lo: i64, insp: InspectRef<'_>) -> bool {
+    /// declares nothing).
+    fn declarations(&self, lo: i64, insp: InspectRef<'_>) -> Declared {
         let one = [(0, lo, lo + 1)];
         self.inspect(lo, lo + 1, &one, Layout::Blocks { ib: 1 }, insp)
-            .is_ok_and(|i| i.maps_only)
+            .map_or(Declared::default(), |i| Declared {
+                maps_only: i.maps_only,
+                no_check: i.no_check,
+            })
+    }
+
+    /// Whether `insp` declares only unchecked reports
+    /// ([`crate::abi::weft_inspect_maps_only`]).
+    pub(super) fn declares_maps_only(&self, lo: i64, insp: InspectRef<'_>) -> bool {
+        self.declarations(lo, insp).maps_only
     }
 
     /// Whether `insp`'s loop needs no dependence check: it declares only
@@ -185,9 +203,8 @@ impl Runtime {
     /// parallel by annotation ([`crate::abi::weft_inspect_no_check`]). Such a
     /// region's Original schedule is static chunks without inspection.
     pub(super) fn declares_parallel(&self, lo: i64, insp: InspectRef<'_>) -> bool {
-        let one = [(0, lo, lo + 1)];
-        self.inspect(lo, lo + 1, &one, Layout::Blocks { ib: 1 }, insp)
-            .is_ok_and(|i| i.maps_only || i.no_check)
+        let d = self.declarations(lo, insp);
+        d.maps_only || d.no_check
     }
 
     /// Inspects core `core`'s chunk `[a, b)` into `rec`, skipping what
