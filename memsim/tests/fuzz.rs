@@ -95,9 +95,19 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, seed: u64, mut target: impl FnMut(&[u8]
         r.failures.len(),
         heavy.len()
     );
-    for (m, input) in r.failures.iter().take(3) {
+    for (k, (m, input)) in r.failures.iter().enumerate().take(3) {
+        // The whole input goes to a file (a reproducer), its start to the log.
+        let file = std::env::temp_dir().join(format!(
+            "weft-fuzz-{}-{seed}-{k}.bin",
+            name.replace(' ', "-")
+        ));
+        let saved = match std::fs::write(&file, input) {
+            Ok(()) => format!("saved as {}", file.display()),
+            Err(e) => format!("not saved ({}: {e})", file.display()),
+        };
         eprintln!(
-            "  {m}: {:?}",
+            "  {m} ({} bytes, {saved}): {:?}",
+            input.len(),
             String::from_utf8_lossy(&input[..input.len().min(200)])
         );
     }

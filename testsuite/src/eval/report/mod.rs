@@ -10,6 +10,7 @@
 //! why ("not available: ...", "failed: ...") instead of showing a number.
 
 mod appendix;
+mod aside;
 mod calibration;
 mod ch4;
 mod ch5;
