@@ -41,7 +41,7 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
-    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | owl
+    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | owl | laser-groups
     /// (default: the machine's). `ipaws` adapts between GTO and LRR per kernel on
     /// the first SM's decision, `ipaws-ind` on each SM's own, `ipaws-ccws` between
     /// CCWS and LRR (docs/gpu-ipaws.md).
@@ -138,7 +138,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             WarpSchedKind::parse(s).ok_or_else(|| {
-                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws or owl)")
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws, owl or laser-groups)")
             })
         })
         .transpose()?;

@@ -40,11 +40,15 @@ pub enum WarpSchedKind {
     /// OWL-locality's CTA-aware scheduler: the oldest TB's warps first,
     /// round-robin inside (LASER baseline, digest §4.4).
     Owl,
+    /// LASER's two-level wavefront groups: warps of WGs with mutual high reuse
+    /// in one group (filed by the TB policy), GTO across groups, round-robin
+    /// inside (digest §4.2, §4.3).
+    LaserGroups,
 }
 
 impl WarpSchedKind {
     /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws`,
-    /// `ipaws-ccws` or `owl`.
+    /// `ipaws-ccws`, `owl` or `laser-groups`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -55,6 +59,7 @@ impl WarpSchedKind {
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
             "owl" => Some(Self::Owl),
+            "laser-groups" => Some(Self::LaserGroups),
             _ => None,
         }
     }
@@ -70,6 +75,7 @@ impl WarpSchedKind {
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
             Self::Owl => "owl",
+            Self::LaserGroups => "laser-groups",
         }
     }
 }

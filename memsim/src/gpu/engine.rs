@@ -324,6 +324,7 @@ impl<D: DramBackend> GpuSim<D> {
             ks_scratch: Vec::new(),
         };
         sim.hook = sim.policy.l1_observer();
+        sim.policy.attach(&sim.warp_ctx);
         Ok(sim)
     }
 
@@ -332,6 +333,7 @@ impl<D: DramBackend> GpuSim<D> {
     pub fn set_tb_policy(&mut self, p: Box<dyn TbDispatchPolicy>) {
         self.policy = p;
         self.hook = self.policy.l1_observer();
+        self.policy.attach(&self.warp_ctx);
     }
 
     /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB

@@ -274,6 +274,9 @@ pub trait TbDispatchPolicy {
     fn report(&self) -> Option<serde_json::Value> {
         None
     }
+    /// The GPU's warp-scheduler state, given once when the policy is installed
+    /// (LASER's oracle files wavefront groups there).
+    fn attach(&mut self, _ctx: &WarpSchedCtx) {}
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes

@@ -206,3 +206,90 @@ fn laser_oracle_profiles_then_finds_every_kernel() {
         }
     }
 }
+
+/// The global TB id of `(kernel, index)` in `s`'s dispatch log.
+fn gid_of(s: &GpuSim<weft_memsim::dram_backend::DdrBackend>, kernel: u32, index: u64) -> u32 {
+    s.dispatches()
+        .iter()
+        .find(|d| d.kernel == kernel && d.index == index)
+        .expect("dispatched")
+        .tb
+}
+
+/// LASER's two-level wavefront groups end to end: the wavefront-level oracle
+/// files every WG under its chain, keyed by the global TB id the engine gives
+/// it, so a child WG (pcreuse children re-read 45% of their parent's lines: a
+/// high-reuse pair) lands in its parent WG's group; LASER files a child it
+/// predicted parent–child with its running parent. Both do round-robin's work
+/// under the `laser-groups` warp scheduler.
+#[test]
+fn wavefront_groups_follow_the_chains_by_global_tb_id() {
+    use weft_memsim::gpu::config::WarpSchedKind;
+    use weft_memsim::gpu::tbsched::oracle::{prepare, Level};
+    use weft_memsim::gpu::warpsched::groups::own_group;
+    let text =
+        include_str!("../../workloads/gpu-sched/pcreuse.toml").replace("NP = 2048", "NP = 64");
+    let wl = Arc::new(workload::parse(&text, "pcreuse").unwrap());
+    let mut cfg = MachineConfig::preset("k20-spawn").unwrap();
+    cfg.l1.size_bytes = 32 * 1024;
+    cfg.l1.ways = 8;
+    cfg.gpu.as_mut().unwrap().smem_per_sm = 32 * 1024;
+    for dp in ["cdp", "dtbl"] {
+        let opts = GpuOptions {
+            dp: Some(DpMode::parse(dp).unwrap()),
+            warp_sched: Some(WarpSchedKind::LaserGroups),
+            seed: 1,
+            ..Default::default()
+        };
+        let mut rr = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        rr.run(|_| {}).unwrap();
+        let p = prepare(&cfg, wl.clone(), &opts, Level::Wavefront).unwrap();
+        let mut s = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        s.set_tb_policy(p);
+        s.run(|_| {}).unwrap();
+        assert_eq!(s.lane_mem_ops(), rr.lane_mem_ops(), "{dp}");
+        let r = s.tb_policy_report().unwrap();
+        assert_eq!(r["warp_groups"], true, "{r}");
+        let g = s.warp_sched_ctx().warp_groups();
+        assert_eq!(g.len(), s.dispatches().len(), "{dp}: every WG filed");
+        let ks = s.kernels();
+        let (mut children, mut with_parent) = (0, 0);
+        for d in s.dispatches() {
+            if let Some(p) = ks[d.kernel as usize].parent {
+                children += 1;
+                let pg = g.get(gid_of(&s, p.kernel, p.tb));
+                with_parent += (g.get(d.tb) == pg) as u32;
+            }
+        }
+        assert!(children > 0, "{dp}");
+        // most pcreuse parent-child WG pairs are above the 0.4 threshold (114
+        // of 128 under CDP); a numbering off by one TB would put almost none
+        // in their parent's group
+        assert!(
+            with_parent * 4 >= children * 3,
+            "{dp}: {with_parent} of {children} child WGs in their parent's group"
+        );
+        // LASER: a joined child's group is its parent's
+        let opts = GpuOptions {
+            tb_sched: Some(TbSchedKind::Laser),
+            ..opts
+        };
+        let mut l = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        l.run(|_| {}).unwrap();
+        assert_eq!(l.lane_mem_ops(), rr.lane_mem_ops(), "{dp}");
+        let joined = l.tb_policy_report().unwrap()["joined_parent_group"]
+            .as_u64()
+            .unwrap();
+        let g = l.warp_sched_ctx().warp_groups();
+        assert_eq!(g.len() as u64, joined, "{dp}");
+        let ks = l.kernels();
+        for d in l.dispatches() {
+            if let Some(grp) = g.get(d.tb) {
+                let p = ks[d.kernel as usize].parent.expect("a child");
+                let pg = gid_of(&l, p.kernel, p.tb);
+                assert_eq!(grp, g.get(pg).unwrap_or(own_group(pg)), "{dp}");
+            }
+        }
+        eprintln!("{dp}: LASER joined {joined}");
+    }
+}

@@ -27,7 +27,8 @@
 
 use super::queues::LevelQueues;
 use super::steal::{self, Victim};
-use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use super::UnitPolicy;
+use crate::gpu::sched::DispatchUnit;
 use std::collections::{HashMap, HashSet};
 
 /// Which LaPerm scheme.
@@ -122,20 +123,6 @@ impl Laperm {
         s
     }
 
-    fn size(&mut self, sms: usize) {
-        let n = if self.scheme == Scheme::TbPri { 1 } else { sms };
-        if self.sets.len() != n {
-            let cap = if self.scheme == Scheme::TbPri {
-                self.cfg.onchip * sms
-            } else {
-                self.cfg.onchip
-            };
-            let l = self.cfg.levels.max(1) as usize;
-            self.sets = vec![LevelQueues::new(l, cap, self.cfg.overflow_latency); n];
-            self.backup = vec![None; sms];
-        }
-    }
-
     /// Queues units not seen before (in list order) and drops units that left.
     fn sync(&mut self, units: &[DispatchUnit], now: u64) {
         let live: HashSet<u32> = units.iter().map(|u| u.record).collect();
@@ -196,7 +183,7 @@ impl Laperm {
     }
 }
 
-impl TbDispatchPolicy for Laperm {
+impl UnitPolicy for Laperm {
     fn name(&self) -> &'static str {
         match self.scheme {
             Scheme::TbPri => "tb-pri",
@@ -205,30 +192,27 @@ impl TbDispatchPolicy for Laperm {
         }
     }
 
-    fn select(
-        &mut self,
-        _kernels: usize,
-        _sms: usize,
-        _fits: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
-        None
+    fn size(&mut self, sms: usize) {
+        let n = if self.scheme == Scheme::TbPri { 1 } else { sms };
+        if self.sets.len() != n {
+            let cap = if self.scheme == Scheme::TbPri {
+                self.cfg.onchip * sms
+            } else {
+                self.cfg.onchip
+            };
+            let l = self.cfg.levels.max(1) as usize;
+            self.sets = vec![LevelQueues::new(l, cap, self.cfg.overflow_latency); n];
+            self.backup = vec![None; sms];
+        }
     }
 
-    fn wants_units(&self) -> bool {
-        true
-    }
-
-    fn select_unit(
+    fn pick(
         &mut self,
         units: &[DispatchUnit],
         sms: usize,
         fits: &mut dyn FnMut(usize, usize) -> bool,
         now: u64,
     ) -> Option<(usize, usize)> {
-        if sms == 0 {
-            return None;
-        }
-        self.size(sms);
         self.sync(units, now);
         let index: HashMap<u32, usize> = units
             .iter()

@@ -19,13 +19,25 @@
 //!   kernel distributor here admits kernels FCFS ([I]).
 //! - When a host-launched kernel's last TB exits, the filters are cleared.
 //!
-//! Not modelled here: the two-level warp groups (a warp-scheduler concern) and the
-//! pending pool's HPQ / LPQ ordering in front of the kernel distributor.
+//! - **Wavefront groups** (§3.5's CU: "if a child kernel is predicted to have
+//!   parent–child reuse, its wavefronts join the group of the parent wavefront"):
+//!   a child TB whose kernel the monitor predicted parent–child (not a warm-up
+//!   child) and whose parent WG still runs is filed in the parent TB's group of
+//!   the GPU's [`WarpGroups`](crate::gpu::warpsched::groups::WarpGroups); the
+//!   `laser-groups` warp scheduler (GTO across groups, round-robin inside) reads
+//!   them. A TB's global id is the count of TBs dispatched before it (as the
+//!   oracle's wavefront level).
+//!
+//! Not modelled here: the pending pool's HPQ / LPQ ordering in front of the
+//! kernel distributor.
 
 use super::monitor::{MonitorHook, Monitors, Reuse};
 use super::steal::{self, Victim};
+use super::UnitPolicy;
 use crate::gpu::l1::L1Observer;
-use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use crate::gpu::sched::DispatchUnit;
+use crate::gpu::warpsched::groups::{own_group, WarpGroups};
+use crate::gpu::warpsched::WarpSchedCtx;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
@@ -62,6 +74,8 @@ pub struct LaserStats {
     pub stolen: u64,
     /// Filter resets.
     pub resets: u64,
+    /// Child TBs whose wavefronts joined their running parent WG's group.
+    pub joined: u64,
 }
 
 /// The LASER dispatcher.
@@ -77,6 +91,12 @@ pub struct Laser {
     host_tbs: HashMap<u32, (u64, u64)>,
     next: usize,
     stats: LaserStats,
+    /// Children predicted parent–child (by the monitor): record → parent WG.
+    pc: HashMap<u32, (u32, u64)>,
+    /// Global TB id of each running TB.
+    gid: HashMap<(u32, u64), u32>,
+    dispatched: u32,
+    groups: Option<WarpGroups>,
 }
 
 impl Laser {
@@ -94,6 +114,10 @@ impl Laser {
             host_tbs: HashMap::new(),
             next: 0,
             stats: LaserStats::default(),
+            pc: HashMap::new(),
+            gid: HashMap::new(),
+            dispatched: 0,
+            groups: None,
         }
     }
 
@@ -148,6 +172,9 @@ impl Laser {
             } else {
                 let m = self.mon.lock().expect("monitor lock");
                 let pred = m.cu.get(psm).map_or(Reuse::None, |c| c.predict());
+                if pred == Reuse::ParentChild {
+                    self.pc.insert(u.record, (p.kernel, p.tb));
+                }
                 matches!(pred, Reuse::ParentChild | Reuse::Sibling)
             };
             if high {
@@ -192,38 +219,25 @@ impl Laser {
     }
 }
 
-impl TbDispatchPolicy for Laser {
+impl UnitPolicy for Laser {
     fn name(&self) -> &'static str {
         "laser"
     }
 
-    fn select(
-        &mut self,
-        _kernels: usize,
-        _sms: usize,
-        _fits: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
-        None
+    fn size(&mut self, sms: usize) {
+        if self.cuq.len() != sms {
+            self.cuq = vec![Cuq::default(); sms];
+            self.warm = vec![0; sms];
+        }
     }
 
-    fn wants_units(&self) -> bool {
-        true
-    }
-
-    fn select_unit(
+    fn pick(
         &mut self,
         units: &[DispatchUnit],
         sms: usize,
         fits: &mut dyn FnMut(usize, usize) -> bool,
         _now: u64,
     ) -> Option<(usize, usize)> {
-        if sms == 0 {
-            return None;
-        }
-        if self.cuq.len() != sms {
-            self.cuq = vec![Cuq::default(); sms];
-            self.warm = vec![0; sms];
-        }
         self.sync(units);
         let index: HashMap<u32, usize> = units
             .iter()
@@ -265,10 +279,24 @@ impl TbDispatchPolicy for Laser {
 
     fn on_dispatch(&mut self, record: u32, index: u64, sm: usize, _now: u64) {
         self.sst.insert((record, index), sm);
+        let me = self.dispatched;
+        self.dispatched += 1;
+        let Some(g) = &self.groups else { return };
+        self.gid.insert((record, index), me);
+        let parent = self.pc.get(&record).and_then(|p| self.gid.get(p));
+        if let Some(&pg) = parent {
+            g.set(me, g.get(pg).unwrap_or(own_group(pg)));
+            self.stats.joined += 1;
+        }
+    }
+
+    fn attach(&mut self, ctx: &WarpSchedCtx) {
+        self.groups = Some(ctx.warp_groups());
     }
 
     fn on_tb_done(&mut self, record: u32, index: u64, _sm: usize, _now: u64) {
         self.sst.remove(&(record, index));
+        self.gid.remove(&(record, index));
         if let Some(h) = self.host_tbs.get_mut(&record) {
             h.1 += 1;
             if h.1 == h.0 {
@@ -293,6 +321,7 @@ impl TbDispatchPolicy for Laser {
             "at_parent": s.at_parent,
             "stolen": s.stolen,
             "filter_resets": s.resets,
+            "joined_parent_group": s.joined,
         }))
     }
 }

@@ -16,6 +16,11 @@
 //!
 //! The same policies run under CDP (each child kernel is a unit) and DTBL (each
 //! aggregated group is a unit, taken through its host kernel's entry).
+//!
+//! Every policy here implements [`UnitPolicy`]: its name, its pick
+//! ([`UnitPolicy::pick`]), the sizing of its per-SM state ([`UnitPolicy::size`])
+//! and the notifications it uses; [`TbDispatchPolicy`] follows from it (no
+//! kernel-level `select`, `wants_units` true, `select_unit` sizing then picking).
 
 pub mod laperm;
 pub mod laser;
@@ -32,7 +37,115 @@ mod fig4;
 
 use super::config::TbSchedKind;
 use super::l1::{L1Event, L1Observer};
-use super::sched::TbDispatchPolicy;
+use super::sched::{DispatchUnit, TbDispatchPolicy};
+use super::warpsched::WarpSchedCtx;
+
+/// A TB dispatch policy that picks [`DispatchUnit`]s (with their parents)
+/// rather than distributor kernels. Implementing it gives the policy
+/// [`TbDispatchPolicy`]: the kernel-level `select` answers nothing,
+/// `wants_units` is true, and `select_unit` returns nothing without SMs, else
+/// sizes the per-SM state ([`Self::size`]) and asks [`Self::pick`]. The other
+/// methods are [`TbDispatchPolicy`]'s notifications, passed through.
+pub trait UnitPolicy {
+    /// Policy name.
+    fn name(&self) -> &'static str;
+    /// Sizes the per-SM state for `sms` (at least 1) SMs; called before every
+    /// [`Self::pick`], so it must keep state that is already sized (default:
+    /// no per-SM state).
+    fn size(&mut self, _sms: usize) {}
+    /// Picks a unit (index into `units`) and an SM (of `sms`, at least 1, the
+    /// state sized) at cycle `now`; `fits(u, sm)` says whether unit `u`'s next
+    /// TB fits SM `sm` now. `None`: nothing to dispatch now.
+    fn pick(
+        &mut self,
+        units: &[DispatchUnit],
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+        now: u64,
+    ) -> Option<(usize, usize)>;
+    /// [`Self::pick`] after sizing, `None` without SMs (what the engine calls,
+    /// through [`TbDispatchPolicy::select_unit`]).
+    fn select_unit(
+        &mut self,
+        units: &[DispatchUnit],
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+        now: u64,
+    ) -> Option<(usize, usize)> {
+        if sms == 0 {
+            return None;
+        }
+        self.size(sms);
+        self.pick(units, sms, fits, now)
+    }
+    /// [`TbDispatchPolicy::on_tb_exit`].
+    fn on_tb_exit(&mut self, _sm: usize) {}
+    /// [`TbDispatchPolicy::on_dispatch`].
+    fn on_dispatch(&mut self, _record: u32, _index: u64, _sm: usize, _now: u64) {}
+    /// [`TbDispatchPolicy::on_tb_done`].
+    fn on_tb_done(&mut self, _record: u32, _index: u64, _sm: usize, _now: u64) {}
+    /// [`TbDispatchPolicy::wake_at`].
+    fn wake_at(&self, _now: u64) -> Option<u64> {
+        None
+    }
+    /// [`TbDispatchPolicy::l1_observer`].
+    fn l1_observer(&mut self) -> Option<Box<dyn L1Observer>> {
+        None
+    }
+    /// [`TbDispatchPolicy::report`].
+    fn report(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// [`TbDispatchPolicy::attach`].
+    fn attach(&mut self, _ctx: &WarpSchedCtx) {}
+}
+
+impl<P: UnitPolicy> TbDispatchPolicy for P {
+    fn name(&self) -> &'static str {
+        UnitPolicy::name(self)
+    }
+    fn select(
+        &mut self,
+        _kernels: usize,
+        _sms: usize,
+        _fits: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        None
+    }
+    fn on_tb_exit(&mut self, sm: usize) {
+        UnitPolicy::on_tb_exit(self, sm)
+    }
+    fn wants_units(&self) -> bool {
+        true
+    }
+    fn select_unit(
+        &mut self,
+        units: &[DispatchUnit],
+        sms: usize,
+        fits: &mut dyn FnMut(usize, usize) -> bool,
+        now: u64,
+    ) -> Option<(usize, usize)> {
+        UnitPolicy::select_unit(self, units, sms, fits, now)
+    }
+    fn on_dispatch(&mut self, record: u32, index: u64, sm: usize, now: u64) {
+        UnitPolicy::on_dispatch(self, record, index, sm, now)
+    }
+    fn on_tb_done(&mut self, record: u32, index: u64, sm: usize, now: u64) {
+        UnitPolicy::on_tb_done(self, record, index, sm, now)
+    }
+    fn wake_at(&self, now: u64) -> Option<u64> {
+        UnitPolicy::wake_at(self, now)
+    }
+    fn l1_observer(&mut self) -> Option<Box<dyn L1Observer>> {
+        UnitPolicy::l1_observer(self)
+    }
+    fn report(&self) -> Option<serde_json::Value> {
+        UnitPolicy::report(self)
+    }
+    fn attach(&mut self, ctx: &WarpSchedCtx) {
+        UnitPolicy::attach(self, ctx)
+    }
+}
 
 /// The policy of kind `k` (not round-robin); `dtbl`: device launches are DTBL
 /// groups (queue capacities).

@@ -21,9 +21,13 @@
 //!   it. [I]: when a chain's first WG runs on another CU than its queue's (it was
 //!   stolen), the chain follows it, so its children queue where their parent WG
 //!   runs.
-//! - **Kernel+WG+wavefront**: the WG level plus two-level warp groups (warps of a
-//!   chain's WGs in one group); the warp side is not built, so this level runs
-//!   the WG-level dispatch and says so in its report.
+//! - **Kernel+WG+wavefront**: the WG level plus two-level warp groups: each
+//!   dispatched WG is filed under its chain in the GPU's
+//!   [`WarpGroups`](crate::gpu::warpsched::groups::WarpGroups), which the
+//!   `laser-groups` warp scheduler reads (GTO across chains, round-robin inside;
+//!   run it with `--warp-sched laser-groups`). A WG's global TB id is the number
+//!   of TBs dispatched before it: every TB of a run with a unit policy is
+//!   dispatched through it, and the engine numbers them in that order.
 //!
 //! The profile comes from a round-robin run of the same workload and machine
 //! ([`prepare`]); kernels of the second run are matched through stable keys
@@ -31,9 +35,12 @@
 
 use super::profile::{Key, KeyMap, Profile};
 use super::steal::{self, Victim};
+use super::UnitPolicy;
 use crate::config::MachineConfig;
 use crate::gpu::reuse::{Recorder, Trace};
-use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use crate::gpu::sched::DispatchUnit;
+use crate::gpu::warpsched::groups::WarpGroups;
+use crate::gpu::warpsched::WarpSchedCtx;
 use crate::gpu::workload::Workload;
 use crate::gpu::{GpuOptions, GpuSim};
 use crate::manycore::SimError;
@@ -47,7 +54,8 @@ pub enum Level {
     Kernel,
     /// Kernel and WG scheduling (Alg. 2 and 3).
     Wg,
-    /// Kernel, WG and wavefront scheduling (warp groups not built: as `Wg`).
+    /// Kernel, WG and wavefront scheduling (Alg. 2 and 3, and the WG chains as
+    /// wavefront groups).
     Wavefront,
 }
 
@@ -97,6 +105,10 @@ pub struct Oracle {
     counted: HashMap<(u32, u64), usize>,
     next: usize,
     stats: OracleStats,
+    /// Wavefront level: where the chains of dispatched WGs are filed.
+    groups: Option<WarpGroups>,
+    /// TBs dispatched so far (the next TB's global id).
+    dispatched: u32,
 }
 
 impl Oracle {
@@ -114,6 +126,8 @@ impl Oracle {
             counted: HashMap::new(),
             next: 0,
             stats: OracleStats::default(),
+            groups: None,
+            dispatched: 0,
         }
     }
 
@@ -281,7 +295,7 @@ impl Oracle {
     }
 }
 
-impl TbDispatchPolicy for Oracle {
+impl UnitPolicy for Oracle {
     fn name(&self) -> &'static str {
         match self.level {
             Level::Kernel => "laser-oracle=kernel",
@@ -290,32 +304,19 @@ impl TbDispatchPolicy for Oracle {
         }
     }
 
-    fn select(
-        &mut self,
-        _kernels: usize,
-        _sms: usize,
-        _fits: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
-        None
+    fn size(&mut self, sms: usize) {
+        if self.queued.len() != sms {
+            self.queued = vec![0; sms];
+        }
     }
 
-    fn wants_units(&self) -> bool {
-        true
-    }
-
-    fn select_unit(
+    fn pick(
         &mut self,
         units: &[DispatchUnit],
         sms: usize,
         fits: &mut dyn FnMut(usize, usize) -> bool,
         _now: u64,
     ) -> Option<(usize, usize)> {
-        if sms == 0 {
-            return None;
-        }
-        if self.queued.len() != sms {
-            self.queued = vec![0; sms];
-        }
         self.sync(units);
         match self.level {
             Level::Kernel => self.select_kernel(units, sms, fits),
@@ -323,9 +324,19 @@ impl TbDispatchPolicy for Oracle {
         }
     }
 
-    fn on_dispatch(&mut self, record: u32, _index: u64, _sm: usize, _now: u64) {
+    fn on_dispatch(&mut self, record: u32, index: u64, _sm: usize, _now: u64) {
         if let Some(&k) = self.rec_key.get(&record) {
             *self.running.entry(k).or_insert(0) += 1;
+            if let Some(g) = &self.groups {
+                g.set(self.dispatched, self.chain(k, index));
+            }
+        }
+        self.dispatched += 1;
+    }
+
+    fn attach(&mut self, ctx: &WarpSchedCtx) {
+        if self.level == Level::Wavefront {
+            self.groups = Some(ctx.warp_groups());
         }
     }
 
@@ -350,7 +361,8 @@ impl TbDispatchPolicy for Oracle {
             "any": s.any,
             "rebound": s.rebound,
             "unknown_kernels": s.unknown,
-            "warp_groups": false,
+            "warp_groups": self.groups.is_some(),
+            "grouped_tbs": self.groups.as_ref().map_or(0, |g| g.len()),
         }))
     }
 }
@@ -385,7 +397,7 @@ pub fn prepare(
     wl: Arc<Workload>,
     opts: &GpuOptions,
     level: Level,
-) -> Result<Box<dyn TbDispatchPolicy>, SimError> {
+) -> Result<Box<dyn crate::gpu::sched::TbDispatchPolicy>, SimError> {
     Ok(Box::new(Oracle::new(
         level,
         Arc::new(profile(cfg, wl, opts)?),

@@ -11,7 +11,8 @@
 //! round-robin that has room. Assumed [I]: runs of 2 TBs (OWL groups CTAs by
 //! occupancy; the dissertation gives no size).
 
-use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use super::UnitPolicy;
+use crate::gpu::sched::DispatchUnit;
 use std::collections::HashMap;
 
 /// The OWL-locality dispatcher.
@@ -43,25 +44,12 @@ impl Default for OwlTb {
     }
 }
 
-impl TbDispatchPolicy for OwlTb {
+impl UnitPolicy for OwlTb {
     fn name(&self) -> &'static str {
         "owl"
     }
 
-    fn select(
-        &mut self,
-        _kernels: usize,
-        _sms: usize,
-        _fits: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
-        None
-    }
-
-    fn wants_units(&self) -> bool {
-        true
-    }
-
-    fn select_unit(
+    fn pick(
         &mut self,
         units: &[DispatchUnit],
         sms: usize,

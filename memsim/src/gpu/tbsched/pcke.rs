@@ -12,7 +12,8 @@
 //! repartitioning rule; equal shares follow "cores are partitioned to different
 //! kernels" with two kernels per mix).
 
-use crate::gpu::sched::{DispatchUnit, TbDispatchPolicy};
+use super::UnitPolicy;
+use crate::gpu::sched::DispatchUnit;
 use std::collections::HashMap;
 
 /// The pCKE dispatcher.
@@ -39,34 +40,24 @@ impl Pcke {
     }
 }
 
-impl TbDispatchPolicy for Pcke {
+impl UnitPolicy for Pcke {
     fn name(&self) -> &'static str {
         "pcke"
     }
 
-    fn select(
-        &mut self,
-        _kernels: usize,
-        _sms: usize,
-        _fits: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Option<(usize, usize)> {
-        None
+    fn size(&mut self, sms: usize) {
+        if self.owner.len() != sms {
+            self.owner = vec![None; sms];
+        }
     }
 
-    fn wants_units(&self) -> bool {
-        true
-    }
-
-    fn select_unit(
+    fn pick(
         &mut self,
         units: &[DispatchUnit],
         sms: usize,
         fits: &mut dyn FnMut(usize, usize) -> bool,
         _now: u64,
     ) -> Option<(usize, usize)> {
-        if self.owner.len() != sms {
-            self.owner = vec![None; sms];
-        }
         // the kernels with TBs to dispatch, FCFS
         let mut kernels: Vec<u32> = Vec::new();
         for u in units {

@@ -2,7 +2,8 @@
 //! (issue #32 part 3; digest §5): iPAWS ([`ipaws`]) with its issue-pattern
 //! classifier ([`classifier`]), the CCWS baseline ([`ccws`]) and the CCWS-style L1
 //! access breakdown ([`locality`]); and OWL-locality's CTA-aware scheduler
-//! ([`owl`], a LASER baseline, digest §4.4).
+//! ([`owl`], a LASER baseline, digest §4.4); LASER's two-level wavefront groups
+//! ([`groups`], digest §4.2-4.3).
 //!
 //! They plug into the engine behind [`WarpScheduler`](super::sched::WarpScheduler)
 //! like LRR, GTO and two-level; what they share between the schedulers of an SM
@@ -10,6 +11,7 @@
 
 pub mod ccws;
 pub mod classifier;
+pub mod groups;
 pub mod ipaws;
 pub mod locality;
 pub mod owl;
@@ -35,6 +37,7 @@ pub type SmSchedulers = (Vec<Box<dyn WarpScheduler>>, Option<Box<dyn L1Probe>>);
 #[derive(Clone, Debug, Default)]
 pub struct WarpSchedCtx {
     ipaws: ipaws::IpawsShared,
+    groups: groups::WarpGroups,
 }
 
 /// Per kernel: what iPAWS chose and how long it took.
@@ -70,6 +73,11 @@ pub struct IpawsReport {
 }
 
 impl WarpSchedCtx {
+    /// The wavefront groups the TB policy files and `laser-groups` reads.
+    pub fn warp_groups(&self) -> groups::WarpGroups {
+        self.groups.clone()
+    }
+
     /// How iPAWS's stall counters count (set before the run; default greedy).
     pub fn set_stall_counting(&self, c: ipaws::StallCounting) {
         self.ipaws.set_stall_counting(c);
@@ -152,6 +160,14 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             let (s, p) = ccws::schedulers(n);
             (ipaws::schedulers(&ctx.ipaws, sm, false, s), Some(p))
         }
+        WarpSchedKind::LaserGroups => (
+            (0..n)
+                .map(|_| {
+                    Box::new(groups::Groups::new(ctx.groups.clone())) as Box<dyn WarpScheduler>
+                })
+                .collect(),
+            None,
+        ),
         WarpSchedKind::Lrr | WarpSchedKind::Gto | WarpSchedKind::TwoLevel | WarpSchedKind::Owl => {
             unreachable!("basic policies are built by sched::warp_scheduler")
         }
