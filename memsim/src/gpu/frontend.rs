@@ -691,7 +691,7 @@ impl FrontEnd {
                 continue;
             }
             launched |= 1 << l.lane;
-            u.child.admit(t, ctas);
+            u.admit(t, ctas);
             u.stats.child_threads += ctas * threads as u64;
             u.stats.max_depth = u.stats.max_depth.max(depth);
             let id = self.kernels.len() as u32;
@@ -756,6 +756,7 @@ impl FrontEnd {
         };
         u.stats.api_cycles += api;
         let done = t + api;
+        u.pushed(done + cdp.kmu);
         for (id, shape, hw_tid) in groups {
             u.deferred.push(super::dp::unit::DeferredGroup {
                 at: done,

@@ -62,8 +62,8 @@ pub enum DpMode {
 
 impl DpMode {
     /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn` with optional
-    /// reading flags (`spawn-q`, `spawn-req`, `spawn-clamp`, `spawn-q-req-clamp`,
-    /// in that order) or `threshold=<n>`.
+    /// reading flags (`spawn-q`, `spawn-req`, `spawn-clamp`, `spawn-push`,
+    /// combined in that order, e.g. `spawn-req-clamp`) or `threshold=<n>`.
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "flat" => Self::Flat,
@@ -109,6 +109,7 @@ mod tests {
             "spawn-req",
             "spawn-clamp",
             "spawn-req-clamp",
+            "spawn-push",
             "threshold=128",
         ] {
             assert_eq!(DpMode::parse(s).unwrap().name(), s);

@@ -64,6 +64,7 @@ pub struct ChildStats {
     warp_count: u64,
     t_warp: u64,
     n_con_kept: u64,
+    entering: Vec<(u64, u64)>,
     window_start: u64,
     last: u64,
 }
@@ -84,6 +85,7 @@ impl ChildStats {
             warp_count: 0,
             t_warp: 0,
             n_con_kept: 0,
+            entering: Vec::new(),
             window_start: 0,
             last: 0,
         }
@@ -113,6 +115,22 @@ impl ChildStats {
         }
         self.con_sum += self.running * (t - self.last);
         self.last = t;
+        if !self.entering.is_empty() {
+            let mut n = self.n;
+            self.entering.retain(|&(at, x)| {
+                n += x * (at <= t) as u64;
+                at > t
+            });
+            self.n = n;
+        }
+    }
+
+    /// `x` child CTAs admitted now enter the CCQS at `at` (after their launch
+    /// overhead): `n` counts them from then on ([`SpawnReading::n_at_push`]).
+    pub fn enter_at(&mut self, at: u64, x: u64) {
+        if x > 0 {
+            self.entering.push((at, x));
+        }
     }
 
     /// `x` child CTAs were admitted (launched) at `t`.
@@ -221,6 +239,12 @@ pub struct SpawnReading {
     /// `true` (`-clamp`, session 6): `n_con = 0` is clamped to 1; `false`: a window
     /// without running child CTAs keeps the last non-zero `n_con`.
     pub clamp_n_con: bool,
+    /// `true` (`-push`): `n` counts a child's CTAs from the cycle they are pushed
+    /// into the GMU (the launch call plus its API and KMU latency: §2.4.1 "CCQS
+    /// tracks the child kernel CTAs only *after* they are pushed into GMU", §2.4.2
+    /// "n is incremented [...] whenever a child CTA [...] enters [...] CCQS");
+    /// `false`: from the decision, as Algorithm 1 line 8 (`n ← n + x`) prints it.
+    pub n_at_push: bool,
 }
 
 impl SpawnReading {
@@ -231,6 +255,7 @@ impl SpawnReading {
             (self.empty_queue_only, "-q"),
             (self.overhead_all_requests, "-req"),
             (self.clamp_n_con, "-clamp"),
+            (self.n_at_push, "-push"),
         ] {
             if on {
                 s.push_str(f);
@@ -248,6 +273,7 @@ impl SpawnReading {
             (&mut r.empty_queue_only, "-q"),
             (&mut r.overhead_all_requests, "-req"),
             (&mut r.clamp_n_con, "-clamp"),
+            (&mut r.n_at_push, "-push"),
         ] {
             if let Some(x) = left.strip_prefix(flag) {
                 *f = true;
@@ -533,9 +559,32 @@ mod tests {
         );
     }
 
+    /// `-push`: CTAs count in `n` from the cycle they enter the CCQS.
+    #[test]
+    fn n_counts_from_push() {
+        let mut s = ChildStats::new(1024);
+        s.admit(0, 3);
+        s.enter_at(21_931 + 283, 2);
+        s.advance(22_213);
+        assert_eq!(s.n, 3);
+        s.advance(22_214);
+        assert_eq!(s.n, 5);
+        s.enter_at(30_000, 0);
+        s.advance(40_000);
+        assert_eq!(s.n, 5);
+    }
+
     #[test]
     fn reading_flags_round_trip() {
-        for f in ["", "-q", "-req", "-clamp", "-req-clamp", "-q-req-clamp"] {
+        for f in [
+            "",
+            "-q",
+            "-req",
+            "-clamp",
+            "-push",
+            "-req-clamp",
+            "-q-req-clamp-push",
+        ] {
             assert_eq!(SpawnReading::parse(f).unwrap().flags(), f);
         }
         assert_eq!(SpawnReading::parse("-clamp-req"), None);

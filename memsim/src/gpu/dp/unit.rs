@@ -87,6 +87,9 @@ pub struct DpUnit {
     /// `sync_children = "block_release"`: the released TBs (set by the engine,
     /// which knows the memory path).
     pub release: Option<TbRelease>,
+    /// SPAWN `-push`: CTAs of the current call's launches, entering the CCQS
+    /// when the call's latency ends.
+    pushing: u64,
 }
 
 impl DpUnit {
@@ -132,6 +135,7 @@ impl DpUnit {
             agt_requested: HashMap::new(),
             agt_out: Vec::new(),
             release: None,
+            pushing: 0,
         }
     }
 
@@ -173,6 +177,23 @@ impl DpUnit {
         self.spawn_reading().map_or(0, |r| {
             r.overhead(requests, launched, |x| self.cost.spawn_overhead(x))
         })
+    }
+
+    /// `ctas` child CTAs were launched at `t`: SPAWN's `n` counts them now, or
+    /// (`-push`) from [`Self::pushed`].
+    pub fn admit(&mut self, t: u64, ctas: u64) {
+        if self.spawn_reading().is_some_and(|r| r.n_at_push) {
+            self.child.advance(t);
+            self.pushing += ctas;
+        } else {
+            self.child.admit(t, ctas);
+        }
+    }
+
+    /// The current call's children enter the GMU at `at` (`-push`).
+    pub fn pushed(&mut self, at: u64) {
+        let x = std::mem::take(&mut self.pushing);
+        self.child.enter_at(at, x);
     }
 
     /// SPAWN's decision on `req` (`inline`: vetoed), with history: its inputs
