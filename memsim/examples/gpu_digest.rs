@@ -64,7 +64,7 @@ fn main() {
         for (n, dp) in [
             ("dtbl", DpMode::Dtbl { ideal: false }),
             ("cdp", DpMode::Cdp { ideal: false }),
-            ("spawn", DpMode::Spawn),
+            ("spawn", DpMode::Spawn(Default::default())),
         ] {
             for app in ["bfs", "amr", "sssp"] {
                 let o = GpuOptions {

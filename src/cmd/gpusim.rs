@@ -66,7 +66,8 @@ pub struct Args {
     pub tb_sched: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
     /// inline path), cdp, cdpi (CDP without launch latency), dtbl, dtbli, spawn,
-    /// spawn-q (SPAWN launching blind only into an empty queue), or threshold=<n>
+    /// spawn-q (SPAWN launching blind only into an empty queue; flags -req, -clamp
+    /// select session 6's t_overhead and n_con readings, docs/gpu-dp.md), or threshold=<n>
     /// (Baseline-DP: launch where the site's workload exceeds n).
     /// Default: flat, with no device-launch statistics.
     #[arg(long, value_name = "MODE")]
@@ -159,7 +160,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             DpMode::parse(s).ok_or_else(|| {
-                anyhow!("unknown --dp mode `{s}` (expected flat, cdp, cdpi, dtbl, dtbli, spawn, spawn-q or threshold=<n>)")
+                anyhow!("unknown --dp mode `{s}` (expected flat, cdp, cdpi, dtbl, dtbli, spawn[-q][-req][-clamp] or threshold=<n>)")
             })
         })
         .transpose()?;

@@ -638,7 +638,7 @@ impl FrontEnd {
             })
             .collect();
         u.stats.requests += asks.len() as u64;
-        let t_overhead = u.cost.spawn_overhead(asks.len() as u64);
+        let n_asks = asks.len() as u64;
         let dtbl = u.dtbl.is_some();
         let mut launched = 0u32;
         let (mut x_cdp, mut x_agg, mut searched) = (0u64, 0u64, 0u64);
@@ -653,11 +653,10 @@ impl FrontEnd {
             let req = LaunchRequest {
                 ctas,
                 workload: l.workload,
-                t_overhead,
+                t_overhead: u.spawn_overhead(n_asks, launched.count_ones() as u64),
             };
             u.child.advance(t);
-            let blind =
-                matches!(mode, DpMode::Spawn | DpMode::SpawnEmptyQueue) && u.child.t_cta() == 0;
+            let blind = matches!(mode, DpMode::Spawn(_)) && u.child.t_cta() == 0;
             let inline = u.decision.decide(&req, &u.child) == Decision::Inline;
             u.record_decision(&req, inline);
             if inline {
@@ -692,7 +691,7 @@ impl FrontEnd {
                 continue;
             }
             launched |= 1 << l.lane;
-            u.child.admit(t, ctas);
+            u.admit(t, ctas);
             u.stats.child_threads += ctas * threads as u64;
             u.stats.max_depth = u.stats.max_depth.max(depth);
             let id = self.kernels.len() as u32;
@@ -757,6 +756,7 @@ impl FrontEnd {
         };
         u.stats.api_cycles += api;
         let done = t + api;
+        u.pushed(done + cdp.kmu);
         for (id, shape, hw_tid) in groups {
             u.deferred.push(super::dp::unit::DeferredGroup {
                 at: done,

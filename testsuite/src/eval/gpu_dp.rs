@@ -29,7 +29,13 @@ pub const VARIANTS: &[(&str, &str, bool)] = &[
     (SPAWN_M, "flat", true),
     (SPAWN_M, "cdp", true),
     (SPAWN_M, "spawn", true),
+    (SPAWN_M, SPAWN_S6, false),
 ];
+
+/// SPAWN as session 6 read it (`t_overhead` over every requesting lane, `n_con
+/// = 0` clamped to 1; docs/gpu-dp.md "Why SPAWN is below Baseline-DP"), run
+/// beside `spawn` to show what the two readings change.
+pub const SPAWN_S6: &str = "spawn-req-clamp";
 
 /// Thresholds Offline-Search sweeps on the graph apps (the parent's workload,
 /// edges; `quick` and `full` only).
@@ -120,12 +126,40 @@ fn cycles(r: &Runs<'_>, b: &str, i: &str, g: &str, v: &str) -> f64 {
     r.get(b, i, g, v).map_or(f64::NAN, |m| m.cycles as f64)
 }
 
+/// SPAWN's decisions of a run: blind launches, and the decisions with history
+/// with the means of their estimates (`spawn_model`).
+fn spawn_model(m: &Measured) -> String {
+    let d = m.x("/dp/spawn_model/decisions");
+    if m.extra
+        .get("dp")
+        .and_then(|d| d.get("spawn_model"))
+        .is_none()
+    {
+        return String::new();
+    }
+    format!(
+        " ({} launched blind; {d} decisions with history, {} vetoed, mean t_child {:.0} (t_overhead {:.0}) vs t_parent {:.0}, workload {:.0}, n_con {:.1})",
+        m.x("/dp/spawn_no_history"),
+        m.x("/dp/spawn_model/vetoed"),
+        m.x("/dp/spawn_model/t_child"),
+        m.x("/dp/spawn_model/t_overhead"),
+        m.x("/dp/spawn_model/t_parent"),
+        m.x("/dp/spawn_model/workload"),
+        m.x("/dp/spawn_model/n_con_used"),
+    )
+}
+
 fn why(r: &Runs<'_>, b: &str, i: &str, runs: &[(&str, &str)]) -> String {
     runs.iter()
         .filter_map(|(g, v)| {
             let m = r.get(b, i, g, v)?;
+            let model = if v.starts_with("spawn") {
+                spawn_model(m)
+            } else {
+                String::new()
+            };
             Some(format!(
-                "{v} on {g}: {} cycles, occupancy {:.3}, {} child kernels, {} aggregated groups, mean launch wait {:.0} cycles, mean resident child TBs {:.1}",
+                "{v} on {g}: {} cycles, occupancy {:.3}, {} child kernels{model}, {} aggregated groups, mean launch wait {:.0} cycles, mean resident child TBs {:.1}",
                 m.cycles,
                 m.occupancy,
                 m.x("/dp/child_kernels"),
@@ -148,7 +182,7 @@ impl GpuStudy for Dp {
     }
 
     fn about(&self) -> String {
-        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {

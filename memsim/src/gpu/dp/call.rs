@@ -127,6 +127,10 @@ pub struct SpawnModelStats {
     pub t_parent: f64,
     /// Mean `workload` of the requests.
     pub workload: f64,
+    /// Mean `n_con` Eq. 2.1 divided by (after the reading's zero rule).
+    pub n_con_used: f64,
+    /// Decisions whose last window had no child CTA running (`n_con = 0`).
+    pub n_con_zero: u64,
     /// Final `t_cta`, `n_con` and `t_warp` of the monitor.
     pub t_cta: u64,
     /// See `t_cta`.
@@ -136,24 +140,23 @@ pub struct SpawnModelStats {
 }
 
 impl SpawnModelStats {
-    /// Adds a decision with history (running means).
-    pub fn add(
-        &mut self,
-        vetoed: bool,
-        t_child: u64,
-        t_overhead: u64,
-        t_parent: u64,
-        workload: u64,
-    ) {
+    /// Adds a decision with history (running means of `[t_child, t_overhead,
+    /// t_parent, workload, n_con used]`).
+    pub fn add(&mut self, vetoed: bool, v: [u64; 5], n_con_zero: bool) {
         self.decisions += 1;
         self.vetoed += vetoed as u64;
+        self.n_con_zero += n_con_zero as u64;
         let n = self.decisions as f64;
         for (m, v) in [
-            (&mut self.t_child, t_child),
-            (&mut self.t_overhead, t_overhead),
-            (&mut self.t_parent, t_parent),
-            (&mut self.workload, workload),
-        ] {
+            &mut self.t_child,
+            &mut self.t_overhead,
+            &mut self.t_parent,
+            &mut self.workload,
+            &mut self.n_con_used,
+        ]
+        .into_iter()
+        .zip(v)
+        {
             *m += (v as f64 - *m) / n;
         }
     }

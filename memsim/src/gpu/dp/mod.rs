@@ -32,7 +32,8 @@ pub use dtbl::{Dtbl, DtblCounters, DtblTb, KernelShape};
 pub use pool::{DeviceStream, ParentInfo, PendingLaunch, PendingPool, Refusal};
 pub use series::{ConcurrencyPoint, ConcurrencySeries};
 pub use spawn::{
-    AlwaysLaunch, ChildStats, Decision, LaunchDecision, LaunchRequest, Spawn, Threshold,
+    AlwaysLaunch, ChildStats, Decision, LaunchDecision, LaunchRequest, Spawn, SpawnReading,
+    Threshold,
 };
 pub use unit::DpUnit;
 
@@ -53,16 +54,16 @@ pub enum DpMode {
     },
     /// CDP with Baseline-DP's static threshold on the site's `workload`.
     Threshold(u64),
-    /// CDP with SPAWN's launch controller.
-    Spawn,
-    /// SPAWN with the no-history launch only into an empty CCQS (the prose
-    /// reading of Algorithm 1 line 2, [`spawn::Spawn::empty_queue_only`]).
-    SpawnEmptyQueue,
+    /// CDP with SPAWN's launch controller, with its reading of the inputs §2.4
+    /// leaves open (`spawn`: the default; `spawn-q`, `spawn-req-clamp`, ...:
+    /// [`SpawnReading`]).
+    Spawn(SpawnReading),
 }
 
 impl DpMode {
-    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn`, `spawn-q` or
-    /// `threshold=<n>`.
+    /// Parses `flat`, `cdp`, `cdpi`, `dtbl`, `dtbli`, `spawn` with optional
+    /// reading flags (`spawn-q`, `spawn-req`, `spawn-clamp`, `spawn-push`,
+    /// combined in that order, e.g. `spawn-req-clamp`) or `threshold=<n>`.
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "flat" => Self::Flat,
@@ -70,9 +71,10 @@ impl DpMode {
             "cdpi" => Self::Cdp { ideal: true },
             "dtbl" => Self::Dtbl { ideal: false },
             "dtbli" => Self::Dtbl { ideal: true },
-            "spawn" => Self::Spawn,
-            "spawn-q" => Self::SpawnEmptyQueue,
-            _ => Self::Threshold(s.strip_prefix("threshold=")?.parse().ok()?),
+            _ => match s.strip_prefix("spawn") {
+                Some(rest) => Self::Spawn(SpawnReading::parse(rest)?),
+                None => Self::Threshold(s.strip_prefix("threshold=")?.parse().ok()?),
+            },
         })
     }
 
@@ -85,8 +87,7 @@ impl DpMode {
             Self::Dtbl { ideal: false } => "dtbl".into(),
             Self::Dtbl { ideal: true } => "dtbli".into(),
             Self::Threshold(n) => format!("threshold={n}"),
-            Self::Spawn => "spawn".into(),
-            Self::SpawnEmptyQueue => "spawn-q".into(),
+            Self::Spawn(r) => format!("spawn{}", r.flags()),
         }
     }
 }
@@ -105,11 +106,23 @@ mod tests {
             "dtbli",
             "spawn",
             "spawn-q",
+            "spawn-req",
+            "spawn-clamp",
+            "spawn-req-clamp",
+            "spawn-push",
             "threshold=128",
         ] {
             assert_eq!(DpMode::parse(s).unwrap().name(), s);
         }
         assert_eq!(DpMode::parse("threshold=x"), None);
         assert_eq!(DpMode::parse("laperm"), None);
+        assert_eq!(DpMode::parse("spawn-x"), None);
+        assert_eq!(
+            DpMode::parse("spawn-q"),
+            Some(DpMode::Spawn(SpawnReading {
+                empty_queue_only: true,
+                ..SpawnReading::default()
+            }))
+        );
     }
 }

@@ -9,7 +9,9 @@ use super::dtbl::{AgeRef, Dtbl, KernelShape};
 use super::pool::PendingPool;
 use super::release::TbRelease;
 use super::series::ConcurrencySeries;
-use super::spawn::{AlwaysLaunch, ChildStats, LaunchDecision, LaunchRequest, Spawn, Threshold};
+use super::spawn::{
+    AlwaysLaunch, ChildStats, LaunchDecision, LaunchRequest, Spawn, SpawnReading, Threshold,
+};
 use super::DpMode;
 use crate::gpu::config::GpuConfig;
 use std::collections::{HashMap, HashSet};
@@ -85,6 +87,9 @@ pub struct DpUnit {
     /// `sync_children = "block_release"`: the released TBs (set by the engine,
     /// which knows the memory path).
     pub release: Option<TbRelease>,
+    /// SPAWN `-push`: CTAs of the current call's launches, entering the CCQS
+    /// when the call's latency ends.
+    pushing: u64,
 }
 
 impl DpUnit {
@@ -97,9 +102,9 @@ impl DpUnit {
         };
         let decision: Box<dyn LaunchDecision> = match mode {
             DpMode::Threshold(n) => Box::new(Threshold(n)),
-            DpMode::Spawn | DpMode::SpawnEmptyQueue => Box::new(Spawn {
+            DpMode::Spawn(reading) => Box::new(Spawn {
                 max_queue_size: d.pending_capacity,
-                empty_queue_only: mode == DpMode::SpawnEmptyQueue,
+                reading,
             }),
             _ => Box::new(AlwaysLaunch),
         };
@@ -130,6 +135,7 @@ impl DpUnit {
             agt_requested: HashMap::new(),
             agt_out: Vec::new(),
             release: None,
+            pushing: 0,
         }
     }
 
@@ -156,20 +162,63 @@ impl DpUnit {
 }
 
 impl DpUnit {
+    /// SPAWN's reading (`None` in the other modes).
+    pub fn spawn_reading(&self) -> Option<SpawnReading> {
+        match self.mode {
+            DpMode::Spawn(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// SPAWN's `t_overhead` for a request of a warp call with `requests` asking
+    /// lanes, `launched` of which launched already ([`SpawnReading::overhead`];
+    /// 0 outside SPAWN, where no decision reads it).
+    pub fn spawn_overhead(&self, requests: u64, launched: u64) -> u64 {
+        self.spawn_reading().map_or(0, |r| {
+            r.overhead(requests, launched, |x| self.cost.spawn_overhead(x))
+        })
+    }
+
+    /// `ctas` child CTAs were launched at `t`: SPAWN's `n` counts them now, or
+    /// (`-push`) from [`Self::pushed`].
+    pub fn admit(&mut self, t: u64, ctas: u64) {
+        if self.spawn_reading().is_some_and(|r| r.n_at_push) {
+            self.child.advance(t);
+            self.pushing += ctas;
+        } else {
+            self.child.admit(t, ctas);
+        }
+    }
+
+    /// The current call's children enter the GMU at `at` (`-push`).
+    pub fn pushed(&mut self, at: u64) {
+        let x = std::mem::take(&mut self.pushing);
+        self.child.enter_at(at, x);
+    }
+
     /// SPAWN's decision on `req` (`inline`: vetoed), with history: its inputs
     /// and estimates go into `stats.spawn_model`.
     pub fn record_decision(&mut self, req: &LaunchRequest, inline: bool) {
-        let spawn = matches!(self.mode, DpMode::Spawn | DpMode::SpawnEmptyQueue);
-        if !spawn || self.child.t_cta() == 0 {
+        let Some(reading) = self.spawn_reading() else {
+            return;
+        };
+        if self.child.t_cta() == 0 {
             return;
         }
+        let sp = Spawn {
+            max_queue_size: self.g.device_launch.pending_capacity,
+            reading,
+        };
         let (tc, tp) = (
-            Spawn::t_child(req, &self.child),
+            sp.t_child(req, &self.child),
             Spawn::t_parent(req, &self.child),
         );
-        self.stats
-            .spawn_model
-            .add(inline, tc, req.t_overhead, tp, req.workload);
+        let n_con_zero = self.child.n_con() == 0;
+        self.stats.spawn_model.add(
+            inline,
+            [tc, req.t_overhead, tp, req.workload, sp.n_con(&self.child)],
+            n_con_zero,
+        );
     }
 
     /// A child of warp `key` was launched.
