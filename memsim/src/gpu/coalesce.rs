@@ -57,6 +57,15 @@ impl Coalescer {
         for &a in addrs {
             let last = a.wrapping_add(bytes - 1);
             let (l0, l1) = (a >> self.line_shift, last >> self.line_shift);
+            // Fast path (the same result): an access inside the line pushed last.
+            if l0 == l1 {
+                if let Some(t) = out.last_mut() {
+                    if t.line == l0 {
+                        t.sectors |= self.sector_mask(a, last);
+                        continue;
+                    }
+                }
+            }
             let mut l = l0;
             loop {
                 let lo = if l == l0 { a } else { l << self.line_shift };
@@ -83,6 +92,7 @@ impl Coalescer {
         }
     }
 
+    #[inline]
     fn sector_mask(&self, lo: u64, hi: u64) -> u32 {
         if self.sectors_per_line == 1 {
             return 1;
@@ -113,6 +123,17 @@ mod tests {
         c.coalesce(&a, 4, &mut out);
         assert_eq!(out.len(), 32);
         assert_eq!(out[5].line, 32 + 5);
+    }
+
+    /// Lanes that return to an earlier line (not the last one pushed) merge
+    /// into it: first-lane order, unique lines, sector masks or-ed.
+    #[test]
+    fn revisited_lines_merge_in_first_lane_order() {
+        let c = Coalescer::new(128, 32);
+        let mut out = Vec::new();
+        c.coalesce(&[0, 128, 4, 132, 96, 256 + 64], 4, &mut out);
+        let t = |line, sectors| Transaction { line, sectors };
+        assert_eq!(out, vec![t(0, 0b1001), t(1, 0b1), t(2, 0b100)]);
     }
 
     #[test]

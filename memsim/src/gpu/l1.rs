@@ -116,6 +116,8 @@ pub struct L1 {
     pub breakdown: Option<Box<crate::gpu::warpsched::locality::Breakdown>>,
     /// A warp scheduler's probe of misses and evictions (CCWS's victim tags).
     pub probe: Option<Box<dyn crate::gpu::warpsched::L1Probe>>,
+    /// Changes of the lines present or of the MSHRs so far (see [`Self::epoch`]).
+    epoch: u64,
 }
 
 impl L1 {
@@ -135,6 +137,7 @@ impl L1 {
             c: L1Counters::default(),
             breakdown: None,
             probe: None,
+            epoch: 0,
         }
     }
 
@@ -190,6 +193,7 @@ impl L1 {
             }
         };
         if !matches!(r, Lookup::Stall) {
+            self.epoch += 1;
             let k = who.kernel as usize;
             if self.per_kernel.len() <= k {
                 self.per_kernel.resize(k + 1, [0; 2]);
@@ -224,7 +228,24 @@ impl L1 {
 
     /// An MSHR for a request that bypasses the cache (no lookup, no fill).
     pub fn bypass(&mut self, line: u64, waiter: u64) -> Option<u32> {
+        self.epoch += 1;
         self.alloc(line, false, waiter)
+    }
+
+    /// A counter that changes with every change of the lines present, the
+    /// MSHRs or their waiters. A read that found [`Lookup::Stall`] finds it
+    /// again, with no other effect than counting the stall, as long as this
+    /// is unchanged ([`Self::count_stall`]).
+    #[inline]
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// Counts a refused lookup without doing it: the result of [`Self::read`]
+    /// of a line whose last read stalled, while [`Self::epoch`] is unchanged.
+    #[inline]
+    pub fn count_stall(&mut self) {
+        self.c.stalls += 1;
     }
 
     fn alloc(&mut self, line: u64, fill: bool, waiter: u64) -> Option<u32> {
@@ -270,6 +291,7 @@ impl L1 {
     /// The fill of MSHR `id` arrived: installs the line (owner `who`), frees the
     /// MSHR and appends its waiters to `out`. Returns the line.
     pub fn fill(&mut self, id: u32, who: Owner, out: &mut Vec<u64>) -> u64 {
+        self.epoch += 1;
         let m = &mut self.mshrs[id as usize];
         debug_assert!(m.used, "fill of a free MSHR");
         m.used = false;
@@ -290,6 +312,7 @@ impl L1 {
     /// Installs `line` without a request (FGTB's cacheable context lines,
     /// `gpu/fgtb/context.rs`): it evicts like a fill.
     pub fn install(&mut self, line: u64, who: Owner) {
+        self.epoch += 1;
         let slot = match self.array.access(line) {
             Some(slot) => slot,
             None => self.array.insert(line).0,
@@ -357,5 +380,42 @@ mod tests {
         assert_eq!(l1.c.intra_warp_hits, 1);
         assert_eq!(l1.c.inter_warp_hits, 1);
         assert_eq!(l1.mshrs_in_use(), 1);
+    }
+
+    /// The epoch stays put across refused lookups and a count-only stall
+    /// (what the SM's miss-queue retry relies on), and moves with every
+    /// accepted lookup, bypass and fill, after which the lookup succeeds.
+    #[test]
+    fn epoch_tracks_every_change_that_can_end_a_stall() {
+        let g = CacheGeometry {
+            size_bytes: 1024,
+            ways: 2,
+            line_bytes: 128,
+        };
+        let mut l1 = L1::new(0, g, 1, 1);
+        let e0 = l1.epoch();
+        assert_eq!(l1.read(5, who(1), 10, 0, &mut None), Lookup::Miss(0));
+        let e1 = l1.epoch();
+        assert_ne!(e1, e0);
+        // one target: line 5 stalls; no MSHR left: line 6 stalls
+        assert_eq!(l1.read(5, who(2), 11, 0, &mut None), Lookup::Stall);
+        assert_eq!(l1.read(6, who(2), 12, 0, &mut None), Lookup::Stall);
+        assert_eq!(l1.bypass(7, 13), None);
+        let e2 = l1.epoch();
+        assert_eq!(l1.read(6, who(2), 12, 0, &mut None), Lookup::Stall);
+        assert_eq!(l1.epoch(), e2);
+        l1.count_stall();
+        assert_eq!(l1.c.stalls, 4);
+        let mut w = Vec::new();
+        l1.fill(0, who(1), &mut w);
+        assert_ne!(l1.epoch(), e2);
+        assert_eq!(
+            l1.read(5, who(2), 11, 1, &mut None),
+            Lookup::Hit { intra_warp: false }
+        );
+        let e3 = l1.epoch();
+        assert_eq!(l1.read(6, who(2), 12, 1, &mut None), Lookup::Miss(0));
+        assert_ne!(l1.epoch(), e3);
+        assert_eq!(l1.c.stalls, 4);
     }
 }

@@ -227,6 +227,9 @@ pub struct Sm {
     l1: L1,
     coal: Coalescer,
     miss_q: VecDeque<Pending>,
+    /// The L1 [epoch](L1::epoch) at which the miss queue's head lookup last
+    /// stalled (`None`: it did not, or the head changed since).
+    head_stall: Option<u64>,
     /// Some warp finished since the live list was cleaned.
     any_finished: bool,
     /// Next cycle the SM has to be stepped (u64::MAX: only on a completion).
@@ -287,6 +290,7 @@ impl Sm {
             l1,
             coal: Coalescer::new(p.l1.line_bytes, g.sector_bytes),
             miss_q: VecDeque::new(),
+            head_stall: None,
             any_finished: false,
             wake: u64::MAX,
             last_step: 0,

@@ -305,18 +305,28 @@ impl Controller {
                 g.next_wr.max(r.next_wr).max(r.other_wr),
             ];
         }
-        for b in 0..self.ch.banks.len() {
-            let bank = &self.ch.banks[b];
-            let [g_act, g_rd, g_wr] = self.group_ready[self.ch.group_of(b)];
-            let act = bank.next_act.max(g_act);
-            let rd = bank.next_rd.max(g_rd);
-            let wr = bank.next_wr.max(g_wr);
-            // Selected by masks, without branches (a bank's row state is
-            // unpredictable): `open` is all ones for an open bank, else zero.
-            let open = u64::from(bank.open_row.is_some()).wrapping_neg();
-            let (act, pre, rd, wr) = (act | open, bank.next_pre | !open, rd | !open, wr | !open);
-            self.ready[b] = [act, pre, rd, wr];
-            self.gates[b] = act.min(pre).min(rd).min(wr);
+        // Banks are numbered group by group (`Channel::group_of` is `b /
+        // banks_per_group`): walk each group's banks with its terms, without
+        // an index lookup or bounds check per bank.
+        let per_group = self.ch.banks.len() / self.group_ready.len().max(1);
+        debug_assert_eq!(per_group * self.group_ready.len(), self.ch.banks.len());
+        let banks = self.ch.banks.chunks_exact(per_group);
+        let ready = self.ready.chunks_exact_mut(per_group);
+        let gates = self.gates.chunks_exact_mut(per_group);
+        for (((banks, ready), gates), g) in banks.zip(ready).zip(gates).zip(&self.group_ready) {
+            let [g_act, g_rd, g_wr] = *g;
+            for ((bank, ready), gate) in banks.iter().zip(ready).zip(gates) {
+                let act = bank.next_act.max(g_act);
+                let rd = bank.next_rd.max(g_rd);
+                let wr = bank.next_wr.max(g_wr);
+                // Selected by masks, without branches (a bank's row state is
+                // unpredictable): `open` is all ones for an open bank, else zero.
+                let open = u64::from(bank.open_row.is_some()).wrapping_neg();
+                let (act, pre, rd, wr) =
+                    (act | open, bank.next_pre | !open, rd | !open, wr | !open);
+                *ready = [act, pre, rd, wr];
+                *gate = act.min(pre).min(rd).min(wr);
+            }
         }
         self.ready_valid = true;
     }

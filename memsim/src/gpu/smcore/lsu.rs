@@ -3,6 +3,11 @@
 //! requests) and the miss queue of transactions that wait for an L1 MSHR or a
 //! memory-side slot (retried in order, head-of-line blocking). See the parent
 //! module for the timing model.
+//!
+//! A head lookup refused for lack of an MSHR or target is not redone while the
+//! L1 is unchanged since ([`L1::epoch`](crate::gpu::l1::L1::epoch)): it would be
+//! refused again, so only the refusal is counted, as the lookup would count
+//! it (debug builds redo it and check). BFS refuses about 3.6 M such retries.
 
 use super::{lanes, KernelRt, Sm, TbExit, WarpCtx, LOCAL_BASE};
 use crate::gpu::l1::{L1Observer, Lookup, Owner};
@@ -97,10 +102,23 @@ impl Sm {
         while let Some(&p) = self.miss_q.front() {
             let at = p.at.max(t);
             let ok = match p.kind {
+                PendKind::Lookup if self.head_stall == Some(self.l1.epoch()) => {
+                    // Nothing changed in the L1 since this lookup stalled: it
+                    // stalls again (debug builds check it by doing it).
+                    #[cfg(debug_assertions)]
+                    {
+                        let r = self.l1.read(p.line, p.who, p.waiter, at, &mut None);
+                        debug_assert_eq!(r, Lookup::Stall, "skipped L1 retry would not stall");
+                    }
+                    #[cfg(not(debug_assertions))]
+                    self.l1.count_stall();
+                    false
+                }
                 PendKind::Lookup => match self.l1.read(p.line, p.who, p.waiter, at, &mut None) {
                     Lookup::Hit { .. } => {
                         let done = at + self.p.l1_latency;
                         self.miss_q.pop_front();
+                        self.head_stall = None;
                         self.load_returned(p.waiter, done, exits);
                         self.wake = self.wake.min(done);
                         continue;
@@ -114,7 +132,10 @@ impl Sm {
                             true
                         }
                     }
-                    Lookup::Stall => false,
+                    Lookup::Stall => {
+                        self.head_stall = Some(self.l1.epoch());
+                        false
+                    }
                 },
                 PendKind::Send(m, kind) => self.send(mem, p.line, m, kind, at),
                 PendKind::Bypass(kind) => match self.l1.bypass(p.line, p.waiter) {
@@ -133,6 +154,7 @@ impl Sm {
                 break;
             }
             self.miss_q.pop_front();
+            self.head_stall = None;
         }
     }
 
