@@ -472,7 +472,7 @@ mod tests {
         assert_eq!(c[2].holds, Some(false));
         assert!(c[2].analysis.contains("1 preemptions over 2 co-runs"));
         // the fine-grained runs' mean exit levels (1 and 2 of 7 in each)
-        assert!(c[0].analysis.contains("1.00 memory throttle / 2.00 FPU"));
+        assert!(c[2].analysis.contains("1.00 memory throttle / 2.00 FPU"));
         // 128 B of 128,000: 0.1%
         assert_eq!(c[3].weft, "0.05%");
         // ablations did not run: not measured
