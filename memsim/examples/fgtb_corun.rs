@@ -46,6 +46,15 @@ fn main() {
             ..Default::default()
         };
         opts.tb_manage = Some(oracle::prepare(&cfg, wl.clone(), &opts, mode, fc.clone()).unwrap());
+        if mode == TbManage::StaticOracle {
+            let o = &opts.tb_manage.as_ref().unwrap().oracle;
+            let mut f: Vec<_> = o
+                .iter()
+                .map(|(k, l)| (wl.functions[*k as usize].name.clone(), l.0))
+                .collect();
+            f.sort();
+            println!("  oracle levels per function (mem, FPU): {f:?}");
+        }
         let mut sim = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
         let s = sim.run(|_| {}).unwrap();
         let r = sim.tb_manage_report().unwrap();
@@ -66,6 +75,44 @@ fn main() {
             r.exit_levels[1] as f64 / n,
             r.stalled_dispatches,
             t0.elapsed().as_secs_f64()
+        );
+        // Why the memory-throttle level reads what it reads: the unquantised
+        // rates, the distribution of period levels, the schedulers' stall
+        // reasons and the L1's MSHR-full lookups.
+        let p = r.periods().max(1) as f64;
+        let stalls: u64 = s.stall_cycles.values().sum();
+        let share =
+            |k: &str| 100.0 * *s.stall_cycles.get(k).unwrap_or(&0) as f64 / stalls.max(1) as f64;
+        println!(
+            "  raw mem/fpu: exit mean {:.4}/{:.4} period mean {:.4}/{:.4} max {:.4}/{:.4}; periods {} mem levels {:?} fpu levels {:?}; throttled warp-cycles miss-queue {} lsu-input {}",
+            r.exit_raw[0] / n,
+            r.exit_raw[1] / n,
+            r.period_raw_sum[0] / p,
+            r.period_raw_sum[1] / p,
+            r.period_raw_max[0],
+            r.period_raw_max[1],
+            r.periods(),
+            r.period_levels[0],
+            r.period_levels[1],
+            r.throttle_cycles[0],
+            r.throttle_cycles[1],
+        );
+        println!(
+            "  stalls: memory {:.1}% lsu_full {:.1}% scoreboard {:.1}% barrier {:.1}% fu_busy {:.1}% no_warp {:.1}%; l1 hit {:.3} mshr_stalls {} of {} reads; mem latency {:.0} (net {:.0}, l2 {:.0}, dram {:.0}); l2 hit {:.3}",
+            share("memory"),
+            share("lsu_full"),
+            share("scoreboard"),
+            share("barrier"),
+            share("fu_busy"),
+            share("no_warp"),
+            s.l1_hit_rate,
+            s.l1.mshr_stalls,
+            s.l1.reads,
+            s.avg_mem_latency,
+            s.avg_network_latency,
+            s.avg_l2_latency,
+            s.avg_dram_latency,
+            s.l2_hit_rate,
         );
     }
 }

@@ -446,8 +446,8 @@ impl Sm {
                         } else {
                             // The queue has room: the warp's throttle interval
                             // (opened where `ready` returned `Wait::Lsu`) ends.
-                            let tbi = self.warps[ws as usize].tb as usize;
-                            self.tbs[tbi].mon.throttle_off(t);
+                            let w = &self.warps[ws as usize];
+                            self.tbs[w.tb as usize].mon.throttle_off(t, w.warp_in_tb);
                             None
                         }
                     }

@@ -281,10 +281,20 @@ impl GpuStudy for Tbm {
             .collect();
         let traffic = mean(&fg_runs.iter().map(|x| share(x.2)).collect::<Vec<_>>());
         let preempts: f64 = fg_runs.iter().map(|x| x.2.x("/manage/preemptions")).sum();
+        let exits: f64 = fg_runs.iter().map(|x| x.2.x("/manage/exits")).sum();
+        let mean_level = |k: usize| {
+            let sum: f64 = fg_runs
+                .iter()
+                .map(|x| x.2.x(&format!("/manage/exit_levels/{k}")))
+                .sum();
+            sum / exits.max(1.0)
+        };
         let why = format!(
-            "fine-grained made {preempts} preemptions over {} co-runs, context traffic {:.2}% of the L2 line traffic; analysis in docs/gpu-tbm.md (the memory-throttle metric barely moves on these inputs, so per-TB levels mostly follow the FPU use of the compute partner)",
+            "fine-grained made {preempts} preemptions over {} co-runs, context traffic {:.2}% of the L2 line traffic, TBs' mean exit levels {:.2} memory throttle / {:.2} FPU of 7; analysis in docs/gpu-tbm.md",
             fg_runs.len(),
-            100.0 * traffic
+            100.0 * traffic,
+            mean_level(0),
+            mean_level(1)
         );
         let mut out = vec![
             average_claim(
@@ -461,6 +471,8 @@ mod tests {
         // profiler: +10%, -15% → -2.5%: the ordering does not hold
         assert_eq!(c[2].holds, Some(false));
         assert!(c[2].analysis.contains("1 preemptions over 2 co-runs"));
+        // the fine-grained runs' mean exit levels (1 and 2 of 7 in each)
+        assert!(c[2].analysis.contains("1.00 memory throttle / 2.00 FPU"));
         // 128 B of 128,000: 0.1%
         assert_eq!(c[3].weft, "0.05%");
         // ablations did not run: not measured

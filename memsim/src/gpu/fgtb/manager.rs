@@ -109,6 +109,40 @@ pub struct ManageReport {
     pub exit_levels: [u64; METRICS],
     /// TBs that exited.
     pub exits: u64,
+    /// Sum of the TBs' unquantised lifetime metrics at exit (mean = / `exits`).
+    pub exit_raw: [f64; METRICS],
+    /// Throttled warp-cycles of the exited TBs: blocked on the full miss
+    /// queue, and waiting for the LSU's input (counted when `lsu_input`).
+    pub throttle_cycles: [u64; 2],
+    /// Monitor periods that ended, per metric by the level read in the period
+    /// (`[metric][level]`, `0..=top`), whether a report followed or not.
+    pub period_levels: [Vec<u64>; METRICS],
+    /// Sum of the unquantised period metrics (mean = / periods).
+    pub period_raw_sum: [f64; METRICS],
+    /// Largest unquantised period metric.
+    pub period_raw_max: [f64; METRICS],
+}
+
+impl ManageReport {
+    /// Counts one ended monitor period with metrics `m`.
+    fn tally_period(&mut self, m: &monitor::Metrics, cfg: &FgtbConfig) {
+        let raw = m.as_array();
+        let l = m.levels(cfg);
+        for k in 0..METRICS {
+            let h = &mut self.period_levels[k];
+            if h.len() <= cfg.top() as usize {
+                h.resize(cfg.top() as usize + 1, 0);
+            }
+            h[l.0[k] as usize] += 1;
+            self.period_raw_sum[k] += raw[k];
+            self.period_raw_max[k] = self.period_raw_max[k].max(raw[k]);
+        }
+    }
+
+    /// Monitor periods that ended.
+    pub fn periods(&self) -> u64 {
+        self.period_levels[0].iter().sum()
+    }
 }
 
 /// The TB scheduler's state.
@@ -360,7 +394,11 @@ impl Manager {
                     i += 1;
                     continue;
                 };
-                let Some(levels) = r.mon.poll(sample, r.warps, self.fp_per_cycle, &self.cfg) else {
+                let polled = r.mon.poll(sample, r.warps, self.fp_per_cycle, &self.cfg);
+                if let Some(m) = r.mon.last_period.take() {
+                    self.report.tally_period(&m, &self.cfg);
+                }
+                let Some(levels) = polled else {
                     i += 1;
                     continue;
                 };
@@ -508,9 +546,16 @@ impl Manager {
             return;
         };
         let r = self.residents[sm].remove(i);
-        let l = r
+        let end = e.mon.sample(e.time);
+        self.report.throttle_cycles[0] += end.throttle_warp_cycles;
+        self.report.throttle_cycles[1] += end.lsu_wait_cycles;
+        let lm = r
             .mon
-            .lifetime(e.mon.sample(e.time), r.warps, self.fp_per_cycle, &self.cfg);
+            .lifetime_metrics(end, r.warps, self.fp_per_cycle, &self.cfg);
+        let l = lm.levels(&self.cfg);
+        for (s, x) in self.report.exit_raw.iter_mut().zip(lm.as_array()) {
+            *s += x;
+        }
         self.policy.on_exit(&r.info, l);
         if let Some(rec) = self.records.get_mut(r.info.gid as usize) {
             rec.exited = Some(l);

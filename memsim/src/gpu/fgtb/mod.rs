@@ -156,6 +156,17 @@ pub struct FgtbConfig {
     pub predict: bool,
     /// Context path. Default non-cacheable.
     pub context: ContextPath,
+    /// The memory-throttle metric counts the LSU's input side as well as its
+    /// miss queue: a warp whose memory instruction waits for the LSU to accept
+    /// it (more than `lsu_queue` transactions' work ahead) is throttled, as is
+    /// one blocked on a full miss queue (the paper: the LSU "is fully saturated
+    /// and can't accept more requests"). Default true; false counts the miss
+    /// queue only (sessions 4 and 5).
+    pub lsu_input: bool,
+    /// A TB the usage table has not seen is estimated with its kernel's
+    /// running mean of reports (the profiler's estimate) instead of 0 (the
+    /// option of `gpu-seeds.md` §6.1 "Gaps" [I]). Default false.
+    pub unseen_kernel_mean: bool,
 }
 
 impl Default for FgtbConfig {
@@ -172,6 +183,8 @@ impl Default for FgtbConfig {
             preempt: true,
             predict: true,
             context: ContextPath::NonCacheable,
+            lsu_input: true,
+            unseen_kernel_mean: false,
         }
     }
 }

@@ -26,10 +26,15 @@ use super::{FgtbConfig, Levels, FPU, MEM, METRICS};
 pub struct TbCounters {
     /// Warps of the TB throttled now.
     pub throttled: u32,
+    /// Which of its warps (bit = warp index in the TB, at most 32 warps).
+    pub throttled_mask: u32,
     /// Cycle `throttled` last changed.
     pub since: u64,
-    /// Throttled warp-cycles up to `since`.
+    /// Throttled warp-cycles up to `since` (miss queue full).
     pub throttle_warp_cycles: u64,
+    /// Warp-cycles the TB's memory instructions waited for the LSU's input
+    /// (more than `lsu_queue` transactions' work ahead of them).
+    pub lsu_wait_cycles: u64,
     /// `fp` warp instructions issued.
     pub fp_issued: u64,
     /// Warp instructions issued.
@@ -44,22 +49,39 @@ impl TbCounters {
         }
     }
 
-    /// A warp of the TB became throttled at `t`.
-    pub fn throttle_on(&mut self, t: u64) {
-        self.advance(t);
-        self.throttled += 1;
+    /// Warp `warp` (index in the TB) is throttled at `t` (no change if it
+    /// already was).
+    pub fn throttle_on(&mut self, t: u64, warp: u32) {
+        let b = 1u32 << (warp & 31);
+        if self.throttled_mask & b == 0 {
+            self.advance(t);
+            self.throttled_mask |= b;
+            self.throttled += 1;
+        }
     }
 
-    /// A throttled warp of the TB may issue again at `t`.
-    pub fn throttle_off(&mut self, t: u64) {
-        self.advance(t);
-        self.throttled = self.throttled.saturating_sub(1);
+    /// Warp `warp` is not throttled at `t` (no change if it was not).
+    pub fn throttle_off(&mut self, t: u64, warp: u32) {
+        let b = 1u32 << (warp & 31);
+        if self.throttled_mask & b != 0 {
+            self.advance(t);
+            self.throttled_mask &= !b;
+            self.throttled -= 1;
+        }
+    }
+
+    /// A warp of the TB waits `cycles` for the LSU to accept its memory
+    /// instruction (its input is full: more than `lsu_queue` transactions'
+    /// work ahead): throttled warp-cycles, counted at once.
+    pub fn throttle_for(&mut self, cycles: u64) {
+        self.lsu_wait_cycles += cycles;
     }
 
     /// Closes every throttle interval at `t` (the TB leaves its SM).
     pub fn unthrottle_all(&mut self, t: u64) {
         self.advance(t);
         self.throttled = 0;
+        self.throttled_mask = 0;
     }
 
     /// The cumulative counts at `t`.
@@ -68,6 +90,7 @@ impl TbCounters {
         TbSample {
             at: t,
             throttle_warp_cycles: self.throttle_warp_cycles + open,
+            lsu_wait_cycles: self.lsu_wait_cycles,
             fp_issued: self.fp_issued,
             issued: self.issued,
         }
@@ -79,8 +102,10 @@ impl TbCounters {
 pub struct TbSample {
     /// Cycle.
     pub at: u64,
-    /// Throttled warp-cycles.
+    /// Throttled warp-cycles (miss queue full).
     pub throttle_warp_cycles: u64,
+    /// Warp-cycles waiting for the LSU's input.
+    pub lsu_wait_cycles: u64,
     /// `fp` warp instructions.
     pub fp_issued: u64,
     /// Warp instructions.
@@ -105,9 +130,8 @@ impl Metrics {
             return Metrics::default();
         }
         let wc = (warps.max(1) as u64 * cycles) as f64;
-        let thr = b
-            .throttle_warp_cycles
-            .saturating_sub(a.throttle_warp_cycles) as f64;
+        let thr = (b.throttle_warp_cycles + b.lsu_wait_cycles)
+            .saturating_sub(a.throttle_warp_cycles + a.lsu_wait_cycles) as f64;
         let fp = b.fp_issued.saturating_sub(a.fp_issued) as f64;
         Metrics {
             mem_throttle: (thr / wc).min(1.0),
@@ -133,6 +157,18 @@ impl Metrics {
             }
         }
         Levels(l)
+    }
+}
+
+/// `s` with the LSU-input waits dropped unless `cfg.lsu_input` counts them.
+fn masked(s: TbSample, cfg: &FgtbConfig) -> TbSample {
+    if cfg.lsu_input {
+        s
+    } else {
+        TbSample {
+            lsu_wait_cycles: 0,
+            ..s
+        }
     }
 }
 
@@ -168,6 +204,9 @@ pub struct TbMonitor {
     /// out of any SM so far (not part of its lifetime average).
     paused_at: Option<u64>,
     paused: u64,
+    /// The unquantised metrics of the last period that ended (`None` before
+    /// the first), for the report's distribution of period levels.
+    pub last_period: Option<Metrics>,
 }
 
 impl TbMonitor {
@@ -183,6 +222,7 @@ impl TbMonitor {
             first: s,
             paused_at: None,
             paused: 0,
+            last_period: None,
         }
     }
 
@@ -214,7 +254,14 @@ impl TbMonitor {
         if s.at < self.next {
             return None;
         }
-        let l = Metrics::between(&self.last, &s, warps, fp_per_cycle).levels(cfg);
+        let m = Metrics::between(
+            &masked(self.last, cfg),
+            &masked(s, cfg),
+            warps,
+            fp_per_cycle,
+        );
+        self.last_period = Some(m);
+        let l = m.levels(cfg);
         self.last = s;
         self.next = s.at + self.period;
         let moved =
@@ -232,11 +279,23 @@ impl TbMonitor {
     /// The levels over the TB's whole residence up to `s` (its final values,
     /// written to the usage table at exit).
     pub fn lifetime(&self, s: TbSample, warps: u32, fp_per_cycle: f64, cfg: &FgtbConfig) -> Levels {
+        self.lifetime_metrics(s, warps, fp_per_cycle, cfg)
+            .levels(cfg)
+    }
+
+    /// The unquantised metrics over the TB's whole residence up to `s`.
+    pub fn lifetime_metrics(
+        &self,
+        s: TbSample,
+        warps: u32,
+        fp_per_cycle: f64,
+        cfg: &FgtbConfig,
+    ) -> Metrics {
         let first = TbSample {
             at: (self.first.at + self.paused).min(s.at),
             ..self.first
         };
-        Metrics::between(&first, &s, warps, fp_per_cycle).levels(cfg)
+        Metrics::between(&masked(first, cfg), &masked(s, cfg), warps, fp_per_cycle)
     }
 }
 
@@ -290,9 +349,13 @@ mod tests {
     #[test]
     fn counters_integrate_throttled_warps() {
         let mut c = TbCounters::default();
-        c.throttle_on(50);
-        c.throttle_on(50);
-        c.throttle_off(150);
+        c.throttle_on(50, 0);
+        c.throttle_on(50, 1);
+        // idempotent per warp: warp 1 again, and warp 5 was never throttled
+        c.throttle_on(80, 1);
+        c.throttle_off(90, 5);
+        c.throttle_off(150, 0);
+        c.throttle_off(160, 0);
         c.fp_issued = 100;
         // one warp still throttled from 150 to 200
         let s = c.sample(200);
@@ -304,6 +367,38 @@ mod tests {
         assert_eq!(c.sample(400).throttle_warp_cycles, 350);
     }
 
+    /// The LSU-input waits are throttled warp-cycles unless `lsu_input` is
+    /// off. A 4-warp TB over 200 cycles: 2 warps blocked on the full miss
+    /// queue for 100 cycles (200 warp-cycles) and LSU-input waits of 60 + 90
+    /// warp-cycles: (200 + 150) / 800 = 0.4375 -> round(3.06) = level 3;
+    /// the miss queue alone: 200 / 800 = 0.25 -> round(1.75) = level 2.
+    #[test]
+    fn lsu_input_waits_are_throttle() {
+        let mut c = TbCounters::default();
+        let mut m = TbMonitor::new(c.sample(0), 200, Levels([0, 0]));
+        let mut off = m.clone();
+        c.throttle_on(0, 0);
+        c.throttle_on(0, 1);
+        c.throttle_off(100, 0);
+        c.throttle_off(100, 1);
+        c.throttle_for(60);
+        c.throttle_for(90);
+        let s = c.sample(200);
+        assert_eq!((s.throttle_warp_cycles, s.lsu_wait_cycles), (200, 150));
+        let on = FgtbConfig::default();
+        assert!(on.lsu_input);
+        let miss_only = FgtbConfig {
+            lsu_input: false,
+            ..FgtbConfig::default()
+        };
+        assert_eq!(m.poll(s, 4, 1.0, &on), Some(Levels([3, 0])));
+        assert_eq!(m.last_period.unwrap().mem_throttle, 0.4375);
+        assert_eq!(off.poll(s, 4, 1.0, &miss_only), Some(Levels([2, 0])));
+        assert_eq!(off.last_period.unwrap().mem_throttle, 0.25);
+        assert_eq!(m.lifetime(s, 4, 1.0, &on), Levels([3, 0]));
+        assert_eq!(m.lifetime(s, 4, 1.0, &miss_only), Levels([2, 0]));
+    }
+
     /// The monitor reports only at period ends and only on a level change.
     #[test]
     fn monitor_reports_changes_only() {
@@ -312,21 +407,21 @@ mod tests {
         let mut m = TbMonitor::new(c.sample(0), 100, Levels([0, 0]));
         assert_eq!(m.poll(c.sample(50), 1, 1.0, &cfg), None); // mid-period
         assert_eq!(m.poll(c.sample(100), 1, 1.0, &cfg), None); // still 0, 0
-        c.throttle_on(100);
+        c.throttle_on(100, 0);
         assert_eq!(m.poll(c.sample(200), 1, 1.0, &cfg), Some(Levels([7, 0])));
         assert_eq!(m.poll(c.sample(300), 1, 1.0, &cfg), None); // unchanged
-        c.throttle_off(300);
+        c.throttle_off(300, 0);
         assert_eq!(m.poll(c.sample(400), 1, 1.0, &cfg), Some(Levels([0, 0])));
         // lifetime: throttled 200 of 400 cycles
         assert_eq!(m.lifetime(c.sample(400), 1, 1.0, &cfg), Levels([4, 0]));
         // preempted from 400 to 1000: no sample meanwhile, and the 600 cycles
         // out do not dilute the lifetime average
-        c.throttle_on(400);
+        c.throttle_on(400, 0);
         c.unthrottle_all(400);
         m.pause(400);
         assert_eq!(m.poll(c.sample(900), 1, 1.0, &cfg), None);
         m.resume(c.sample(1000));
-        c.throttle_on(1000);
+        c.throttle_on(1000, 0);
         assert_eq!(m.poll(c.sample(1100), 1, 1.0, &cfg), Some(Levels([7, 0])));
         // 300 of 500 resident cycles throttled: 0.6 -> 4
         assert_eq!(m.lifetime(c.sample(1100), 1, 1.0, &cfg), Levels([4, 0]));

@@ -204,6 +204,9 @@ pub struct FineGrained {
     resident: HashMap<u32, Levels>,
     predict: bool,
     preempt: bool,
+    /// The estimate of a TB the table has not seen: the kernel's running
+    /// mean ([`FgtbConfig::unseen_kernel_mean`]), else 0.
+    fallback: Option<KernelProfiler>,
 }
 
 impl FineGrained {
@@ -214,6 +217,7 @@ impl FineGrained {
             resident: HashMap::new(),
             predict: cfg.predict,
             preempt: cfg.preempt,
+            fallback: cfg.unseen_kernel_mean.then(|| KernelProfiler::new(false)),
         }
     }
 }
@@ -228,18 +232,30 @@ impl PreemptionPolicy for FineGrained {
                 return *l;
             }
         }
-        if !self.predict {
-            return Levels::default();
+        let seen = if self.predict {
+            self.rut.predict(tb.key)
+        } else {
+            None
+        };
+        match (seen, &mut self.fallback) {
+            (Some(l), _) => l,
+            (None, Some(k)) => k.estimate(tb, false),
+            (None, None) => Levels::default(),
         }
-        self.rut.predict(tb.key).unwrap_or_default()
     }
     fn on_report(&mut self, tb: &TbInfo, levels: Levels) -> bool {
         let before = self.estimate(tb, true);
+        if let Some(k) = &mut self.fallback {
+            k.on_report(tb, levels);
+        }
         self.rut.update(tb.key, levels);
         self.resident.insert(tb.gid, levels);
         levels.0.iter().zip(before.0).any(|(a, b)| *a > b)
     }
     fn on_exit(&mut self, tb: &TbInfo, lifetime: Levels) {
+        if let Some(k) = &mut self.fallback {
+            k.on_exit(tb, lifetime);
+        }
         self.rut.update(tb.key, lifetime);
         self.resident.remove(&tb.gid);
     }
@@ -303,6 +319,29 @@ mod tests {
         let mut q = FineGrained::new(&no_predict);
         q.on_exit(&a, Levels([5, 1]));
         assert_eq!(q.estimate(&b, false), Levels([0, 0]));
+    }
+
+    /// With `unseen_kernel_mean`, a TB the table has not seen is estimated
+    /// with its kernel's running mean of reports; a seen one by the table.
+    #[test]
+    fn unseen_tb_takes_the_kernel_mean() {
+        let cfg = FgtbConfig {
+            unseen_kernel_mean: true,
+            ..FgtbConfig::default()
+        };
+        let mut p = FineGrained::new(&cfg);
+        let (a, b) = (tb(0, 0, 0), tb(1, 0, 1));
+        assert_eq!(p.estimate(&b, false), Levels([0, 0])); // nothing reported
+        p.on_report(&a, Levels([6, 0]));
+        p.on_report(&b, Levels([2, 2]));
+        // block 2 unseen: the kernel's mean of [6, 0] and [2, 2]
+        assert_eq!(p.estimate(&tb(2, 0, 2), false), Levels([4, 1]));
+        // block 0 seen: the table's entry
+        assert_eq!(p.estimate(&tb(3, 0, 0), false), Levels([6, 0]));
+        // without the option an unseen TB reads 0
+        let mut q = FineGrained::new(&FgtbConfig::default());
+        q.on_report(&a, Levels([6, 0]));
+        assert_eq!(q.estimate(&tb(2, 0, 2), false), Levels([0, 0]));
     }
 
     /// The profiler gives every TB of a kernel the mean of its TBs' reports.

@@ -19,6 +19,15 @@ impl Sm {
         tables: &Tables,
     ) -> Result<(), (u64, Stall)> {
         let r = self.ready_inner(ws, s, t, kernels, tables);
+        // FGTB monitor: a warp is memory-throttled from the `ready` that finds
+        // the miss queue full to the next `ready` that does not (idempotent
+        // per warp: a gate opened by another event asks again).
+        let w = &self.warps[ws as usize];
+        let mon = &mut self.tbs[w.tb as usize].mon;
+        match r {
+            Err((_, Stall::LsuFull, _)) => mon.throttle_on(t, w.warp_in_tb),
+            _ => mon.throttle_off(t, w.warp_in_tb),
+        }
         r.map_err(|(at, why, wait)| {
             self.gates[ws as usize] = Gate { at, wait };
             (at, why)
@@ -141,11 +150,7 @@ impl Sm {
                             return Err((self.smem_free, Stall::FuBusy, Wait::Smem));
                         }
                     } else if self.miss_q.len() >= self.p.g.lsu_queue as usize {
-                        // The warp becomes memory-throttled (fine-grained TB
-                        // management's monitor); the scan ends the interval when
-                        // its `Wait::Lsu` gate opens.
-                        let tbi = w.tb as usize;
-                        self.tbs[tbi].mon.throttle_on(t);
+                        // memory-throttled (the monitor's interval: `ready`)
                         return Err((u64::MAX, Stall::LsuFull, Wait::Lsu));
                     }
                     return Ok(());

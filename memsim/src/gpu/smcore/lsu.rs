@@ -261,6 +261,15 @@ impl Sm {
         } else {
             Some(w.new_load(dest))
         };
+        // FGTB memory throttle, input side: the LSU accepts an instruction once
+        // at most `lsu_queue` transactions' work is ahead of it; the cycles this
+        // warp waits beyond that are its TB's throttled warp-cycles (counters
+        // only: a FIFO LSU ends the instruction at the same cycle either way).
+        let ahead = self.lsu_free.saturating_sub(t + lat);
+        let wait = ahead.saturating_sub(self.p.g.lsu_queue as u64 * ii);
+        if wait > 0 {
+            self.tbs[w.tb as usize].mon.throttle_for(wait);
+        }
         let mut left = 0u32;
         let mut done = t;
         let txs = std::mem::take(&mut self.scratch_tx);
