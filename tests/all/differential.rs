@@ -590,6 +590,7 @@ fn fp_reassoc_within_tolerance_at_1_and_3_workers() {
             ir,
             support: support.clone(),
             runtime: runtime.clone(),
+            codegen_flags: Vec::new(),
         };
         let args = b.args(RunSize::Quick);
         let orig = kernels::build(&src, "none", &bdir, "orig")?;
@@ -704,6 +705,7 @@ fn kernel_corpus_without_restrict_matches_at_1_and_3_workers() {
                 ir,
                 support,
                 runtime,
+                codegen_flags: Vec::new(),
             },
             (a, b, c) => {
                 return vec![format!(
