@@ -42,6 +42,13 @@
 //! Each rule returns the reason it stepped aside, which `WEFT_STATS` reports
 //! in the region's `step_aside` field.
 
+/// How rule 1's reason starts (readers of `step_aside` classify by it).
+pub const AMORTISE_PREFIX: &str = "not inspected:";
+/// How rule 2's reason starts.
+pub const COVERAGE_PREFIX: &str = "original order kept:";
+/// How rule 3's reason starts.
+pub const ONE_IB_PREFIX: &str = "Default schedule:";
+
 /// Which of rules 1 and 2 apply to irregular regions (`WEFT_BLP_ASIDE`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BlpAside {
@@ -98,7 +105,7 @@ pub fn before_inspection(executions: u64) -> Option<String> {
     let expected = executions as f64 * GAIN_BOUND;
     (expected < INSPECT_COST_EXECS).then(|| {
         format!(
-            "not inspected: {executions} execution(s) so far x {GAIN_BOUND} (largest measured \
+            "{AMORTISE_PREFIX} {executions} execution(s) so far x {GAIN_BOUND} (largest measured \
              saving per execution) < {INSPECT_COST_EXECS} execution(s) of inspection"
         )
     })
@@ -112,7 +119,7 @@ pub fn after_inspection(original: f64, scheduled: f64, banks: usize) -> Option<S
     // exactly +10% counts as enough.
     (scheduled - original < MIN_COVERAGE_GAIN * original - 1e-9).then(|| {
         format!(
-            "original order kept: schedule covers {scheduled:.1} of {banks} banks per slot \
+            "{COVERAGE_PREFIX} schedule covers {scheduled:.1} of {banks} banks per slot \
              against {original:.1} in original order (less than +{:.0}%)",
             MIN_COVERAGE_GAIN * 100.0
         )
@@ -123,9 +130,10 @@ pub fn after_inspection(original: f64, scheduled: f64, banks: usize) -> Option<S
 /// Default, else the reason it cannot: an iteration window of one IB.
 pub fn ib_window_aside(window: usize) -> Option<String> {
     (window <= 1).then(|| {
-        "Default schedule: iteration window of one IB (eq. 5.1), where Algorithm 5 takes \
-         the pool head, the Default round-robin"
-            .to_string()
+        format!(
+            "{ONE_IB_PREFIX} iteration window of one IB (eq. 5.1), where Algorithm 5 takes \
+             the pool head, the Default round-robin"
+        )
     })
 }
 

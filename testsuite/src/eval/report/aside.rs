@@ -14,13 +14,14 @@ use crate::eval::versions::{Study, VARIANTS};
 use std::fmt::Write as _;
 
 /// Which rule of `weft_runtime::aside` a `step_aside` reason comes from,
-/// by the fixed start of its text.
+/// by the fixed start the runtime gives its text.
 fn rule_of(reason: &str) -> &'static str {
-    if reason.starts_with("not inspected:") {
+    use weft_runtime::aside::{AMORTISE_PREFIX, COVERAGE_PREFIX, ONE_IB_PREFIX};
+    if reason.starts_with(AMORTISE_PREFIX) {
         "rule 1 (amortisation)"
-    } else if reason.starts_with("original order kept:") {
+    } else if reason.starts_with(COVERAGE_PREFIX) {
         "rule 2 (coverage)"
-    } else if reason.starts_with("Default schedule:") {
+    } else if reason.starts_with(ONE_IB_PREFIX) {
         "rule 3 (one-IB windows)"
     } else {
         "other"
