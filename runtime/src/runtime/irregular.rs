@@ -120,6 +120,14 @@ impl Runtime {
                             let parallel = self.inspection_stopped(IRREGULAR, id, why, 0);
                             return self.run_reference(IRREGULAR, id, (lo, hi), parallel, body);
                         }
+                        if self.payoff_timed()
+                            && !self.declares_parallel(lo, insp)
+                            && self.sample_stops(id, si, &chunk, insp)?
+                        {
+                            // The probes (`super::sample`): the writes chain
+                            // the cores; no inspection, the original order.
+                            return self.run_reference(IRREGULAR, id, (lo, hi), false, body);
+                        }
                         self.set_up()?;
                         let t = Instant::now();
                         let guarded = |a: i64, b: i64, h: &mut Inspector| match &budget {

@@ -18,7 +18,7 @@
 //! inspections per core (`inspection`); irregular regions, Algorithm 4
 //! (`irregular`); affine nests, Algorithm 5 (`affine`); the context-keyed
 //! schedule slots (`contexts`); schedule-reuse control (`reuse`); bounded inspection and payoff
-//! control (`payoff`); grain
+//! control (`payoff`); the sampled dependence pre-check (`sample`); grain
 //! control and grain hints (`grain`); trace mode (`tracing`); statistics
 //! (`stats`). This module holds the [`Runtime`] itself, its set-up and the
 //! schedule cache.
@@ -43,6 +43,7 @@ mod inspector;
 mod irregular;
 mod payoff;
 mod reuse;
+mod sample;
 mod stats;
 mod tracing;
 
@@ -59,6 +60,7 @@ pub use payoff::{
     PayoffMode, DEFAULT_INSPECT_BUDGET, INSPECT_BUDGET_ADDRS_PER_ITER, INSPECT_BUDGET_MIN_ADDRS,
     INSPECT_BUDGET_MIN_NS, PAYOFF_FAR_SLOWER, PAYOFF_SLOWER, PAYOFF_STRIKES,
 };
+pub use sample::{CHAIN_EXPECTED, MIN_COLLISIONS, PROBE_ITERS, SAMPLE_PREFIX};
 pub use stats::{alias_checks, count_alias_check, InspectorBreakdown, RegionStats};
 
 use contexts::Contexts;

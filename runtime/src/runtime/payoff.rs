@@ -250,7 +250,7 @@ impl Runtime {
     }
 
     /// Whether time-mode rules apply (native, `WEFT_PAYOFF=time`).
-    fn payoff_timed(&self) -> bool {
+    pub(super) fn payoff_timed(&self) -> bool {
         self.cfg.payoff == PayoffMode::Time && self.tracer.is_none()
     }
 
