@@ -181,6 +181,7 @@ pub fn global() -> Result<&'static Runtime, (Status, String)> {
                 atexit(at_exit);
             }
         }
+        rt.start_early();
         Ok(rt)
     });
     match r {

@@ -220,6 +220,21 @@ impl Runtime {
         self.machine().map(|_| ())
     }
 
+    /// Starts the one-time set-up ([`Runtime::set_up`]: the machine and,
+    /// natively with more than one worker, the worker threads) now rather
+    /// than at the first region that needs the workers. The C ABI calls it
+    /// when the process's runtime is created, at the program's first
+    /// runtime call: the new threads then start while the program runs its
+    /// first loops (often serially: a first call's probe, small loops), so
+    /// the first parallel region finds them running instead of paying for
+    /// their start. Measured on correlation (small size, four parallel loops
+    /// of 5-100 µs in a 0.14 ms kernel): see `docs/kernels.md`, session 8.
+    pub fn start_early(&self) {
+        if !self.tracing() && self.cfg.cores > 1 {
+            let _ = self.set_up();
+        }
+    }
+
     /// Whether trace mode is on.
     pub fn tracing(&self) -> bool {
         self.tracer.is_some()

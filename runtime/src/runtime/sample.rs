@@ -165,6 +165,61 @@ impl Runtime {
 mod tests {
     use super::*;
 
+    fn timed_runtime() -> Runtime {
+        Runtime::new(RuntimeConfig {
+            cores: 2,
+            payoff: PayoffMode::Time,
+            lazy: LazyInspect::Off,
+            // Any reference time gives a budget above the fixed-cost floor.
+            inspect_budget: 1e9,
+            min_parallel_ns: 0,
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    }
+
+    /// Runs region `id` over `0..n` three times with an inspector that
+    /// reports one checked write per iteration to `target[slot(i)]`; checks
+    /// every iteration ran once per call; returns the region's fallback.
+    fn three_calls(rt: &Runtime, id: u32, n: i64, slot: fn(i64) -> usize) -> Option<String> {
+        let target = vec![0u64; n as usize];
+        let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+            for i in lo..hi {
+                let a = &target[slot(i)] as *const u64 as u64;
+                h.report(i, a, 8, 1).unwrap();
+            }
+        };
+        let seen = Mutex::new(Vec::new());
+        let body = |lo: i64, hi: i64| lock(&seen).extend(lo..hi);
+        for call in 0..3 {
+            rt.run_irregular(id, 0, n, 0, Some(&insp), &body).unwrap();
+            let mut v = std::mem::take(&mut *lock(&seen));
+            v.sort_unstable();
+            assert_eq!(v, (0..n).collect::<Vec<_>>(), "call {call}");
+        }
+        lock(&rt.stats)
+            .get(&(IRREGULAR, id))
+            .and_then(|s| s.payoff_fallback.clone())
+    }
+
+    /// A histogram over 64 bins (every probe writes every bin) is not
+    /// inspected: it runs in original order with the rule's reason; writes
+    /// to distinct elements (a local loop) collide nowhere and the region is
+    /// inspected as before.
+    #[test]
+    fn scattered_writes_skip_the_inspection_and_local_ones_do_not() {
+        let rt = timed_runtime();
+        let why = three_calls(&rt, 1, 100_000, |i| (i as usize * 7) % 64).expect("fell back");
+        assert!(why.starts_with(SAMPLE_PREFIX), "{why}");
+        assert!(why.contains("collided on 64 granule(s)"), "{why}");
+        assert!(rt.cached_irregular_plan(1).is_none());
+        // (The payoff rule may still drop the local loop's schedule on a
+        // slow run: timing, not this rule.)
+        let local = three_calls(&rt, 2, 100_000, |i| i as usize);
+        assert!(!local.is_some_and(|w| w.starts_with(SAMPLE_PREFIX)));
+        assert_eq!(lock(&rt.stats)[&(IRREGULAR, 2)].inspections, 1);
+    }
+
     #[test]
     fn probes_take_each_chunks_first_iterations() {
         assert_eq!(

@@ -713,3 +713,24 @@ fn overflowing_trip_counts_are_errors_and_run_nothing() {
     rt.parallel_for(-1, 3, &body).unwrap();
     assert_eq!(ran.load(std::sync::atomic::Ordering::Relaxed), 4);
 }
+
+/// `start_early` (the C ABI's first call) does the one-time set-up natively
+/// with more than one worker, so the first parallel region does not pay for
+/// starting the threads; with one worker it starts nothing.
+#[test]
+fn start_early_sets_up_with_workers_only() {
+    let rt = |cores| {
+        Runtime::new(RuntimeConfig {
+            cores,
+            ..RuntimeConfig::default()
+        })
+        .unwrap()
+    };
+    let two = rt(2);
+    assert!(two.setup_ns.get().is_none());
+    two.start_early();
+    assert!(two.setup_ns.get().is_some());
+    let one = rt(1);
+    one.start_early();
+    assert!(one.setup_ns.get().is_none());
+}
