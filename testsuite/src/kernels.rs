@@ -17,6 +17,10 @@
 //! timed region (`time:` on stderr, inspection and scheduling included) and the
 //! figure is the median over runs. A run longer than the timeout is killed and
 //! reported as such (the pathological builds of issue 34 ran for minutes).
+//! `weft bench kernels --time program` takes the program's `program:` line
+//! instead (from before `main` to the end: initialisation, kernel and
+//! checksum), which also shows what the passes did to the initialisation
+//! loops the timed region leaves out.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -427,6 +431,9 @@ pub enum RunResult {
     Done {
         /// `time:` on stderr.
         seconds: f64,
+        /// `program:` on stderr (from before `main` to the end of the run),
+        /// when printed.
+        program: Option<f64>,
         /// The checksum line's value.
         checksum: u64,
     },
@@ -490,8 +497,17 @@ pub fn run_once(exe: &Path, args: &[String], cores: u32, timeout: Duration) -> R
             .and_then(|(_, r)| r.split_whitespace().next())
             .and_then(|v| v.parse::<f64>().ok())
     });
+    let program = stderr.lines().find_map(|l| {
+        l.split_once(": program: ")
+            .and_then(|(_, r)| r.split_whitespace().next())
+            .and_then(|v| v.parse::<f64>().ok())
+    });
     match seconds {
-        Some(seconds) => RunResult::Done { seconds, checksum },
+        Some(seconds) => RunResult::Done {
+            seconds,
+            program,
+            checksum,
+        },
         None => RunResult::Failed("no `time:` line on stderr".into()),
     }
 }
