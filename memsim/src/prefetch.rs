@@ -17,7 +17,7 @@
 //! memory side drops a prefetch for a line that is present or already in flight.
 //! Invariant: `end` is never more than `distance` lines ahead of `start`.
 //!
-//! Page bound (`page_lines`, from `prefetcher.page_bytes`; off in the presets):
+//! Page bound (`page_lines`, from `prefetcher.page_bytes`; 4 KiB in the presets):
 //! no prefetch leaves the page of the miss that triggered it, as in hardware that
 //! prefetches physical addresses. A stream's frontier stops at the page end; a
 //! demand miss in the next page falls outside the stream and trains a new one.
