@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::affine_desc::AffineDesc;
+use crate::aside;
 use crate::bankmap::{unit_maps, AddressMap};
 use crate::deps::{sync_points, UnitDag};
 use crate::error::invalid;
@@ -208,6 +209,37 @@ impl Runtime {
         (plan, ns)
     }
 
+    /// Natively in time mode, whether described nest `id` has run too few
+    /// times to amortise a descriptor walk: rule 1 of [`crate::aside`]
+    /// (`n · G < C`, `n` its executions so far, the walk's cost taken as one
+    /// execution, its budget's default). While it has, the reason is the
+    /// nest's `step_aside`; it is cleared when the walk may run. kmeans's
+    /// chapter 5 nest, called twice, walked for 11.6 ms on its second call
+    /// against 7.1 ms of execution in all (1.29x-1.39x its `--passes=none`
+    /// time at the medium size, `docs/kernels.md`, session 8).
+    fn walk_not_amortised(&self, id: u32) -> bool {
+        if !self.payoff_timed() {
+            return false;
+        }
+        let mut st = lock(&self.stats);
+        let e = st.entry((AFFINE, id)).or_default();
+        match aside::before_inspection(e.executions) {
+            Some(why) => {
+                e.step_aside = Some(why);
+                true
+            }
+            None => {
+                if e.step_aside
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with(aside::AMORTISE_PREFIX))
+                {
+                    e.step_aside = None;
+                }
+                false
+            }
+        }
+    }
+
     /// A described nest whose descriptor needs more than
     /// [`crate::affine_desc::RUN_BUDGET`] runs: a nest proven parallel
     /// (`!check`) runs the Default schedule (round-robin IBs, §5.6.1) on all
@@ -335,6 +367,13 @@ impl Runtime {
         if cached.is_none() && self.entry_call(id) {
             // Payoff rule 4: the first call runs without a walk and is timed;
             // its time bounds the walk of the next call.
+            return self.run_entry(id, lo, hi, !check, body);
+        }
+        if cached.is_none() && reuse_control && self.walk_not_amortised(id) {
+            // Rule 1 of `crate::aside` for walks (natively): until the nest
+            // has run often enough to amortise a walk, each call runs as the
+            // first did (rule 4, timed: its time bounds the walk); a later
+            // call walks.
             return self.run_entry(id, lo, hi, !check, body);
         }
         let mut built_ns = None;

@@ -2,7 +2,8 @@
 //! payoff"): natively in time mode a nest on the descriptor path runs its
 //! first call without a descriptor walk (static chunks when proven parallel,
 //! the original order otherwise), and the walk of a later call is bounded by
-//! `inspect_budget` times that first execution.
+//! `inspect_budget` times that first execution; and no call walks before the
+//! nest has run often enough to amortise a walk (rule 1 of `aside`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use weft_runtime::affine_desc::VERSION;
@@ -94,10 +95,18 @@ fn the_first_call_walks_nothing() {
 
 #[test]
 fn a_later_call_walks_within_its_budget() {
-    // A budget of 10^9 first executions: the walk runs to its end.
-    let (steps, inspections, why) = calls(1e9, 3);
-    assert!(steps > 0, "the second call builds a plan");
+    // A budget of 10^9 first executions: the walk runs to its end, at the
+    // seventh call (six executions x 0.177 >= one execution of walk).
+    let (steps, inspections, why) = calls(1e9, 8);
+    assert!(steps > 0, "a later call builds a plan");
     assert_eq!((inspections, why), (1, None));
+}
+
+#[test]
+fn a_nest_called_too_few_times_to_amortise_a_walk_walks_nothing() {
+    // Six calls: five executions before the sixth, 5 x 0.177 < 1.
+    let (steps, inspections, why) = calls(1e9, 6);
+    assert_eq!((steps, inspections, why), (0, 0, None));
 }
 
 #[test]
@@ -105,7 +114,7 @@ fn a_walk_whose_budget_is_below_the_minimum_does_not_start() {
     // 10^-9 first executions is far below the 100 us minimum: no walk, the
     // Default schedule from then on (its round-robin plan is built once and
     // reused), and the statistics say why.
-    let (steps, inspections, why) = calls(1e-9, 3);
+    let (steps, inspections, why) = calls(1e-9, 8);
     assert_eq!((steps, inspections), (0, 1));
     let why = why.expect("a fall-back reason");
     assert!(
