@@ -89,6 +89,20 @@ impl Runtime {
             // Too little work to share: original order on the calling thread.
             return self.execute_small(AFFINE, id, lo, hi, body);
         }
+        if inspect.is_none() && self.tracer.is_none() {
+            // Natively a nest compiled without an inspector (the Default
+            // scheme, IBs proven independent) runs static chunks, timed
+            // (rule 4's run), not round-robin IBs: neighbouring IBs on
+            // different cores share lines at every IB boundary and break each
+            // core's stream. jacobi1d's permuted round-robin plans ran 0.8-1.1
+            // ns per iteration against 0.43-0.58 on one thread, were dropped
+            // by the payoff rule, and one of its two sweeps (86 µs, below
+            // `STATIC_MIN_REFERENCE_NS`) then ran on one thread: ch5:default
+            // 1.24x of `--passes=none` at the medium size where every other
+            // scheme took 0.55x (`docs/kernels.md`, session 8). Trace mode
+            // keeps the round-robin plan the study simulates.
+            return self.run_entry(id, lo, hi, true, body);
+        }
         if let Some(parallel) = self.reference_order(AFFINE, id) {
             // Payoff control: a probe of the original order, or a fall-back.
             return self.run_reference(AFFINE, id, (lo, hi), parallel, body);
@@ -344,10 +358,19 @@ impl Runtime {
             && permute == 0
             && self.tracer.is_none()
         {
-            // Natively the Default schedule (round-robin IBs) needs nothing
-            // from the descriptor walk; trace mode keeps it for the
-            // statistics (IW size, data-set size) the study reports.
-            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
+            // Natively the Default schedule needs nothing from the
+            // descriptor walk; trace mode keeps it for the statistics (IW
+            // size, data-set size) the study reports. Natively it runs as
+            // static chunks (rule 4's run, timed) rather than round-robin
+            // IBs: neighbouring IBs on different cores share lines at every
+            // IB boundary and break each core's stream, and on jacobi1d's
+            // sweeps (about 95 µs each at the medium size) the first
+            // round-robin runs took 1.1-1.7 ns per iteration against 0.43
+            // on one thread, which kept grain control's measured choice on
+            // one thread for 39 of 40 calls (1.24x-1.27x of `--passes=none`
+            // where every other scheme, running static chunks, took 0.55x;
+            // `docs/kernels.md`, session 8).
+            return self.run_entry(id, lo, hi, true, body);
         }
         let conflict = || {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))
