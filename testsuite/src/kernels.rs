@@ -492,17 +492,16 @@ pub fn run_once(exe: &Path, args: &[String], cores: u32, timeout: Duration) -> R
     let Some(checksum) = bench::parse_checksum(&stdout) else {
         return RunResult::Failed("no checksum line".into());
     };
-    let seconds = stderr.lines().find_map(|l| {
-        l.split_once(": time: ")
-            .and_then(|(_, r)| r.split_whitespace().next())
-            .and_then(|v| v.parse::<f64>().ok())
-    });
-    let program = stderr.lines().find_map(|l| {
-        l.split_once(": program: ")
-            .and_then(|(_, r)| r.split_whitespace().next())
-            .and_then(|v| v.parse::<f64>().ok())
-    });
-    match seconds {
+    // The first line with `key` followed by a number (`<prog>: time: S s`).
+    let seconds_after = |key: &str| {
+        stderr.lines().find_map(|l| {
+            l.split_once(key)
+                .and_then(|(_, r)| r.split_whitespace().next())
+                .and_then(|v| v.parse::<f64>().ok())
+        })
+    };
+    let program = seconds_after(": program: ");
+    match seconds_after(": time: ") {
         Some(seconds) => RunResult::Done {
             seconds,
             program,

@@ -360,17 +360,10 @@ impl Runtime {
         {
             // Natively the Default schedule needs nothing from the
             // descriptor walk; trace mode keeps it for the statistics (IW
-            // size, data-set size) the study reports. Natively it runs as
-            // static chunks (rule 4's run, timed) rather than round-robin
-            // IBs: neighbouring IBs on different cores share lines at every
-            // IB boundary and break each core's stream, and on jacobi1d's
-            // sweeps (about 95 µs each at the medium size) the first
-            // round-robin runs took 1.1-1.7 ns per iteration against 0.43
-            // on one thread, which kept grain control's measured choice on
-            // one thread for 39 of 40 calls (1.24x-1.27x of `--passes=none`
-            // where every other scheme, running static chunks, took 0.55x;
-            // `docs/kernels.md`, session 8).
-            return self.run_entry(id, lo, hi, true, body);
+            // size, data-set size) the study reports. `run_affine` without
+            // an inspector runs it natively as static chunks (see
+            // `run_affine_with`).
+            return self.run_affine(id, lo, hi, ib_iters, Scheme::Default, None, body);
         }
         let conflict = || {
             RuntimeError::IbConflict(format!("nest {id}: an IB writes lines another IB touches"))

@@ -67,11 +67,7 @@ pub(super) fn summarise(r: &Record) -> Option<AsideSummary> {
 
 /// The section for `study`: one row per (variant, benchmark) that ran.
 pub(super) fn section(s: &mut String, inp: &ReportInput<'_>, study: Study) {
-    let find = |v: &str, b: &str| {
-        inp.derived
-            .iter()
-            .find(|d| d.study == study && d.version == v && d.bench == b && d.point.is_none())
-    };
+    let find = |v: &str, b: &str| inp.main_derived(study, v, b);
     let mut rows = Vec::new();
     for &(var, printed) in VARIANTS.iter().filter(|(v, _)| v.ends_with("-aside")) {
         let mut recs: Vec<&Record> = inp

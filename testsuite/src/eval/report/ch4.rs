@@ -140,11 +140,7 @@ fn sensitivity(s: &mut String, inp: &ReportInput<'_>) {
 /// inspection share and the time reduction against the baseline; then the
 /// mean time reduction of each.
 pub(super) fn variants(s: &mut String, inp: &ReportInput<'_>, study: Study) {
-    let main = |v: &str, b: &str| {
-        inp.derived
-            .iter()
-            .find(|d| d.study == study && d.version == v && d.bench == b && d.point.is_none())
-    };
+    let main = |v: &str, b: &str| inp.main_derived(study, v, b);
     let mut rows = Vec::new();
     for &(var, printed) in VARIANTS {
         let mut benches: Vec<&str> = inp

@@ -61,6 +61,21 @@ pub struct ReportInput<'a> {
     pub gpu: Option<&'a crate::eval::gpu_engine::GpuOutput>,
 }
 
+impl<'a> ReportInput<'a> {
+    /// The derived row of `version` on `bench` in `study` at the main
+    /// matrix's point (not a sweep point).
+    pub(super) fn main_derived(
+        &self,
+        study: Study,
+        version: &str,
+        bench: &str,
+    ) -> Option<&'a Derived> {
+        self.derived.iter().find(|d| {
+            d.study == study && d.version == version && d.bench == bench && d.point.is_none()
+        })
+    }
+}
+
 /// The Markdown report: its sections in order.
 pub fn markdown(inp: &ReportInput<'_>) -> String {
     let mut s = String::new();
