@@ -29,6 +29,23 @@ pub struct Bank {
 }
 
 impl Bank {
+    /// The bank's own part of the ready time of each command of the controller's
+    /// `CMDS` order (ACT, PRE, RD, WR), for its row state: ACT of a precharged
+    /// bank, PRE, RD and WR of an open one, `u64::MAX` for the others. The ready
+    /// time of a command is this term's maximum with its bank group's and rank's
+    /// (PRE has none). Selected by masks, without branches (a bank's row state is
+    /// unpredictable).
+    #[inline]
+    pub fn own_ready(&self) -> [u64; 4] {
+        let open = u64::from(self.open_row.is_some()).wrapping_neg();
+        [
+            self.next_act | open,
+            self.next_pre | !open,
+            self.next_rd | !open,
+            self.next_wr | !open,
+        ]
+    }
+
     /// Record an ACT of `row` at `t`.
     pub fn activate(&mut self, t: u64, row: u32, tm: &super::Timing) {
         self.open_row = Some(row);

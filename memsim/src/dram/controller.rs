@@ -130,6 +130,10 @@ pub struct Controller {
     /// Statistics.
     pub stats: ControllerStats,
     global_bank_base: usize,
+    /// Per bank, its own part of each command's ready time ([`Bank::own_ready`](super::bank::Bank::own_ready)):
+    /// a command changes only its own bank's (a refresh its rank's), so it is
+    /// updated at each command for that bank alone.
+    own: Vec<[u64; 4]>,
     /// Per bank, the ready time of each command of [`CMDS`] its row state allows
     /// (`u64::MAX` for the others) and its [gate](Self::gate); they only depend on
     /// the channel's timing state, so they are computed once after each command
@@ -137,9 +141,10 @@ pub struct Controller {
     ready: Vec<[u64; 4]>,
     gates: Vec<u64>,
     ready_valid: bool,
-    /// Scratch of `update_ready`: per bank group, the group's and its rank's
-    /// earliest (ACT, RD, WR).
-    group_ready: Vec<[u64; 3]>,
+    /// Per bank group, the group's and its rank's part of each command's ready
+    /// time (ACT, PRE, RD, WR; PRE has none), current while `ready_valid`: a
+    /// bank's ready time of command `c` is `own[b][c].max(group_ready[g][c])`.
+    group_ready: Vec<[u64; 4]>,
 }
 
 impl Controller {
@@ -148,6 +153,7 @@ impl Controller {
         let tm = Timing::from_config(cfg);
         let ch = Channel::new(tm, cfg.ranks, cfg.bankgroups, cfg.banks_per_group);
         let nb = ch.banks.len();
+        let own = ch.banks.iter().map(|b| b.own_ready()).collect();
         let refresh_interval = (tm.refi / cfg.ranks as u64).max(1);
         let sched = scheduler::build_policy(cfg, nb as u32);
         let fast = sched.class_uniform() && !sched.wants_prepare();
@@ -201,10 +207,11 @@ impl Controller {
             completions: Vec::new(),
             stats: ControllerStats::new(),
             global_bank_base: id as usize * nb,
+            own,
             ready: vec![[u64::MAX; 4]; nb],
             gates: vec![u64::MAX; nb],
             ready_valid: false,
-            group_ready: vec![[0; 3]; (cfg.ranks * cfg.bankgroups) as usize],
+            group_ready: vec![[0; 4]; (cfg.ranks * cfg.bankgroups) as usize],
         }
     }
 
@@ -277,6 +284,7 @@ impl Controller {
         let b = self.mapping.bank_in_channel(&d) as usize;
         if self.bank_count[b] == 0 && self.ch.banks[b].open_row != Some(d.row) {
             self.ch.banks[b].open_row = Some(d.row);
+            self.own[b] = self.ch.banks[b].own_ready();
             self.ready_valid = false;
         }
     }

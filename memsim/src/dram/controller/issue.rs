@@ -25,6 +25,15 @@ impl Controller {
     ) {
         self.ready_valid = false;
         self.ch.issue(kind, b, row, t, auto_pre);
+        if kind == CommandKind::Ref {
+            let bpr = self.ch.banks_per_rank();
+            let lo = self.ch.rank_of(b) * bpr;
+            for i in lo..lo + bpr {
+                self.own[i] = self.ch.banks[i].own_ready();
+            }
+        } else {
+            self.own[b] = self.ch.banks[b].own_ready();
+        }
     }
 
     pub(super) fn issue(

@@ -287,20 +287,20 @@ impl Controller {
         (best, future)
     }
 
-    /// Recomputes every bank's command ready times and gate: the earliest cycle
-    /// at which any command its requests may need can issue — ACT of a
-    /// precharged bank, the earliest of RD, WR and PRE of an open one. Every
-    /// candidate's ready time is at least the gate, so the wake-up bound of the
-    /// general path is the gate if it lies ahead, else each candidate's ready
-    /// time that lies ahead.
+    /// Recomputes every bank's gate: the earliest cycle at which any command its
+    /// requests may need can issue — ACT of a precharged bank, the earliest of
+    /// RD, WR and PRE of an open one. Every candidate's ready time is at least
+    /// the gate, so the wake-up bound of the general path is the gate if it lies
+    /// ahead, else each candidate's ready time that lies ahead.
     pub(super) fn update_ready(&mut self) {
         let faw = self.ch.tm.faw;
-        // The rank and bank-group terms, once per bank group: (ACT, RD, WR).
+        // The rank and bank-group terms, once per bank group: (ACT, PRE, RD, WR).
         let groups_per_rank = self.ch.groups.len() / self.ch.ranks.len();
         for (gi, g) in self.ch.groups.iter().enumerate() {
             let r = &self.ch.ranks[gi / groups_per_rank];
             self.group_ready[gi] = [
                 g.next_act.max(r.act_ready(faw)),
+                0,
                 g.next_rd.max(r.next_rd).max(r.other_rd),
                 g.next_wr.max(r.next_wr).max(r.other_wr),
             ];
@@ -308,24 +308,16 @@ impl Controller {
         // Banks are numbered group by group (`Channel::group_of` is `b /
         // banks_per_group`): walk each group's banks with its terms, without
         // an index lookup or bounds check per bank.
-        let per_group = self.ch.banks.len() / self.group_ready.len().max(1);
-        debug_assert_eq!(per_group * self.group_ready.len(), self.ch.banks.len());
-        let banks = self.ch.banks.chunks_exact(per_group);
+        let per_group = self.own.len() / self.group_ready.len().max(1);
+        debug_assert_eq!(per_group * self.group_ready.len(), self.own.len());
+        let own = self.own.chunks_exact(per_group);
         let ready = self.ready.chunks_exact_mut(per_group);
         let gates = self.gates.chunks_exact_mut(per_group);
-        for (((banks, ready), gates), g) in banks.zip(ready).zip(gates).zip(&self.group_ready) {
-            let [g_act, g_rd, g_wr] = *g;
-            for ((bank, ready), gate) in banks.iter().zip(ready).zip(gates) {
-                let act = bank.next_act.max(g_act);
-                let rd = bank.next_rd.max(g_rd);
-                let wr = bank.next_wr.max(g_wr);
-                // Selected by masks, without branches (a bank's row state is
-                // unpredictable): `open` is all ones for an open bank, else zero.
-                let open = u64::from(bank.open_row.is_some()).wrapping_neg();
-                let (act, pre, rd, wr) =
-                    (act | open, bank.next_pre | !open, rd | !open, wr | !open);
-                *ready = [act, pre, rd, wr];
-                *gate = act.min(pre).min(rd).min(wr);
+        for (((own, ready), gates), g) in own.zip(ready).zip(gates).zip(&self.group_ready) {
+            for ((o, ready), gate) in own.iter().zip(ready).zip(gates) {
+                let r = [o[0].max(g[0]), o[1], o[2].max(g[2]), o[3].max(g[3])];
+                *ready = r;
+                *gate = r[0].min(r[1]).min(r[2]).min(r[3]);
             }
         }
         self.ready_valid = true;

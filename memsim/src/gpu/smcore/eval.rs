@@ -114,9 +114,21 @@ pub(crate) fn eval(e: &Expr, cx: &WarpCtx, tables: &Tables, out: &mut Lanes) {
         }
         Expr::Binary(op, a, b) => {
             eval(a, cx, tables, out);
-            let mut rhs = [0i64; 32];
-            eval(b, cx, tables, &mut rhs);
-            binary(*op, out, &rhs);
+            // A lane-invariant right operand (`i + 1`, `x < n`) is applied as a
+            // scalar, without filling and reading a second array.
+            let scalar = match &**b {
+                Expr::Const(c) => Some(*c),
+                Expr::Param(p) => Some(cx.args.get(*p as usize).copied().unwrap_or(0)),
+                _ => None,
+            };
+            match scalar {
+                Some(y) => binary(*op, out, Rhs::Scalar(y)),
+                None => {
+                    let mut rhs = [0i64; 32];
+                    eval(b, cx, tables, &mut rhs);
+                    binary(*op, out, Rhs::Lanes(&rhs));
+                }
+            }
         }
         Expr::Call(f @ (Func::Min | Func::Max), args) => {
             let Some((first, rest)) = args.split_first() else {
@@ -190,23 +202,46 @@ fn binary_with(a: &mut Lanes, b: &Lanes, f: impl Fn(i64, i64) -> i64) {
     }
 }
 
+/// The right operand of a lane-wise binary operation.
+#[derive(Clone, Copy)]
+enum Rhs<'a> {
+    /// The same value in every lane.
+    Scalar(i64),
+    /// One value per lane.
+    Lanes(&'a Lanes),
+}
+
+/// `a = f(a, rhs)` lane by lane, the operator inlined into the loop.
+#[inline(always)]
+fn apply(a: &mut Lanes, rhs: Rhs, f: impl Fn(i64, i64) -> i64) {
+    match rhs {
+        Rhs::Scalar(y) => a.iter_mut().for_each(|x| *x = f(*x, y)),
+        Rhs::Lanes(b) => binary_with(a, b, f),
+    }
+}
+
 /// `a = a op b` lane by lane, as [`BinOp::apply`] (the short-circuit of `&&` and
 /// `||` in the per-lane evaluator saves work only: their value is the same).
-fn binary(op: BinOp, a: &mut Lanes, b: &Lanes) {
+fn binary(op: BinOp, a: &mut Lanes, b: Rhs) {
     match op {
-        BinOp::Add => binary_with(a, b, i64::wrapping_add),
-        BinOp::Sub => binary_with(a, b, i64::wrapping_sub),
-        BinOp::Mul => binary_with(a, b, i64::wrapping_mul),
-        BinOp::And => binary_with(a, b, |x, y| x & y),
-        BinOp::Or => binary_with(a, b, |x, y| x | y),
-        BinOp::Xor => binary_with(a, b, |x, y| x ^ y),
-        BinOp::Eq => binary_with(a, b, |x, y| (x == y) as i64),
-        BinOp::Ne => binary_with(a, b, |x, y| (x != y) as i64),
-        BinOp::Lt => binary_with(a, b, |x, y| (x < y) as i64),
-        BinOp::Le => binary_with(a, b, |x, y| (x <= y) as i64),
-        BinOp::Gt => binary_with(a, b, |x, y| (x > y) as i64),
-        BinOp::Ge => binary_with(a, b, |x, y| (x >= y) as i64),
-        _ => binary_with(a, b, |x, y| op.apply(x, y)),
+        BinOp::Add => apply(a, b, i64::wrapping_add),
+        BinOp::Sub => apply(a, b, i64::wrapping_sub),
+        BinOp::Mul => apply(a, b, i64::wrapping_mul),
+        BinOp::Div => apply(a, b, |x, y| if y == 0 { 0 } else { x.wrapping_div(y) }),
+        BinOp::Rem => apply(a, b, |x, y| if y == 0 { 0 } else { x.wrapping_rem(y) }),
+        BinOp::Shl => apply(a, b, |x, y| x.wrapping_shl(y as u32)),
+        BinOp::Shr => apply(a, b, |x, y| x.wrapping_shr(y as u32)),
+        BinOp::And => apply(a, b, |x, y| x & y),
+        BinOp::Or => apply(a, b, |x, y| x | y),
+        BinOp::Xor => apply(a, b, |x, y| x ^ y),
+        BinOp::Eq => apply(a, b, |x, y| (x == y) as i64),
+        BinOp::Ne => apply(a, b, |x, y| (x != y) as i64),
+        BinOp::Lt => apply(a, b, |x, y| (x < y) as i64),
+        BinOp::Le => apply(a, b, |x, y| (x <= y) as i64),
+        BinOp::Gt => apply(a, b, |x, y| (x > y) as i64),
+        BinOp::Ge => apply(a, b, |x, y| (x >= y) as i64),
+        BinOp::LAnd => apply(a, b, |x, y| (x != 0 && y != 0) as i64),
+        BinOp::LOr => apply(a, b, |x, y| (x != 0 || y != 0) as i64),
     }
 }
 
@@ -337,6 +372,11 @@ mod tests {
         ] {
             exprs.push(Expr::Binary(op, v0(), v1()));
             exprs.push(Expr::Binary(op, v1(), bx(Expr::Const(70))));
+            // lane-invariant right operands (the scalar path): a parameter, a
+            // missing parameter (0), zero
+            exprs.push(Expr::Binary(op, v0(), bx(Expr::Param(1))));
+            exprs.push(Expr::Binary(op, v0(), bx(Expr::Param(7))));
+            exprs.push(Expr::Binary(op, v1(), bx(Expr::Const(0))));
         }
         let args = [11, -4];
         for mask in [u32::MAX, 0x8000_0001, 0x00F0_F00F] {
