@@ -63,6 +63,14 @@ pub const BUILTIN_APPS: [(&str, [u64; 8]); 7] = [
 /// The input label of a built-in app's cells.
 pub const BUILTIN: &str = "built-in";
 
+/// The SPAWN and LASER chapters' Graph 500 input (thesis Table 3.3: 65,536
+/// vertices, 2,456,071 edges) as an R-MAT of the same size with the templates'
+/// R-MAT parameters: `BFS-graph500`, `SSSP-graph500`, `GC-graph500` (full size).
+pub const GRAPH500: (u32, u64) = (16, 2_456_071);
+
+/// The input label of the Graph 500-sized cells.
+pub const GRAPH500_LABEL: &str = "graph500";
+
 /// Workloads of a size: (app, R-MAT (scale, edges) or `None` for the
 /// template's own input, input label, Offline-Search thresholds).
 fn workloads(size: GpuSize) -> Vec<(&'static str, Option<(u32, u64)>, String, Vec<u64>)> {
@@ -82,6 +90,14 @@ fn workloads(size: GpuSize) -> Vec<(&'static str, Option<(u32, u64)>, String, Ve
         GpuSize::Full => GRAPH_APPS
             .iter()
             .map(|&a| (a, None, "scale 14".to_string(), SWEEP.to_vec()))
+            .chain(GRAPH_APPS.iter().map(|&a| {
+                (
+                    a,
+                    Some(GRAPH500),
+                    GRAPH500_LABEL.to_string(),
+                    SWEEP.to_vec(),
+                )
+            }))
             .chain(
                 BUILTIN_APPS
                     .iter()
@@ -182,7 +198,7 @@ impl GpuStudy for Dp {
     }
 
     fn about(&self) -> String {
-        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges, and `graph500`, an R-MAT of the SPAWN and LASER chapters' Graph 500 input, 65,536 vertices and 2,456,071 edges, thesis Table 3.3) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
@@ -286,6 +302,12 @@ impl GpuStudy for Dp {
             average_claim(id, "SPAWN child kernels / Baseline-DP's (average)", SRC_SPAWN, format!("{:.2}", 0.27), m6, format!("{m6:.2}"), Some(m6 < 1.0), "SPAWN launched no fewer children than Baseline-DP"),
         ];
         for (b, i) in r.points() {
+            // the Graph 500 cells are named apart from the app's default input
+            let bl = if i == GRAPH500_LABEL {
+                format!("{b} ({i})")
+            } else {
+                b.to_string()
+            };
             let (flat, cdp, dtbl) = (
                 c(b, i, DTBL_M, "flat"),
                 c(b, i, DTBL_M, "cdp"),
@@ -295,7 +317,7 @@ impl GpuStudy for Dp {
             if dtbl > flat {
                 out.push(contradiction(
                     id,
-                    b,
+                    &bl,
                     "DTBL faster than flat",
                     SRC_DTBL,
                     format!("{dtbl} > {flat} cycles"),
@@ -305,7 +327,7 @@ impl GpuStudy for Dp {
             if dtbl > cdp {
                 out.push(contradiction(
                     id,
-                    b,
+                    &bl,
                     "DTBL faster than CDP",
                     SRC_DTBL,
                     format!("{dtbl} > {cdp} cycles"),
@@ -315,7 +337,7 @@ impl GpuStudy for Dp {
             if cdp < flat {
                 out.push(contradiction(
                     id,
-                    b,
+                    &bl,
                     "CDP slower than flat (1.16x on average in the DTBL paper)",
                     SRC_DTBL,
                     format!("{cdp} < {flat} cycles"),
@@ -327,7 +349,7 @@ impl GpuStudy for Dp {
             if spawn > base {
                 out.push(contradiction(
                     id,
-                    b,
+                    &bl,
                     "SPAWN faster than Baseline-DP",
                     SRC_SPAWN,
                     format!("{spawn} > {base} cycles"),
@@ -338,7 +360,7 @@ impl GpuStudy for Dp {
                 if spawn > 1.04 * o as f64 {
                     out.push(contradiction(
                         id,
-                        b,
+                        &bl,
                         "SPAWN within 4% of Offline-Search",
                         SRC_SPAWN,
                         format!("{spawn} vs {o} cycles at {th}"),
@@ -489,13 +511,14 @@ mod tests {
         }
     }
 
-    /// The full study holds the ten apps, the seven built-in ones with no graph
-    /// and their own sweep; `--quick` and the smoke part keep the graph apps.
+    /// The full study holds the ten apps, the graph apps also on the Graph 500
+    /// input, the seven built-in ones with no graph and their own sweep;
+    /// `--quick` and the smoke part keep the graph apps.
     #[test]
     fn cells_per_size() {
         let full = Dp.cells(GpuSize::Full);
         let per_app = VARIANTS.len() + SWEEP.len();
-        assert_eq!(full.len(), 10 * per_app);
+        assert_eq!(full.len(), 13 * per_app);
         let amr: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "amr").collect();
         assert_eq!(amr.len(), per_app);
         assert!(amr.iter().all(|c| c.input == BUILTIN
@@ -506,7 +529,14 @@ mod tests {
                 }));
         assert!(amr.iter().any(|c| c.variant == "threshold=1024"));
         let bfs: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "bfs").collect();
-        assert!(bfs.iter().all(|c| c.input == "scale 14"));
+        assert_eq!(bfs.len(), 2 * per_app);
+        assert!(bfs.iter().all(|c| c.input == "scale 14"
+            || (c.input == GRAPH500_LABEL
+                && c.spec.workload
+                    == WorkloadSpec::Shipped {
+                        app: "bfs".into(),
+                        graph: Some(GRAPH500)
+                    })));
         let quick = Dp.cells(GpuSize::Quick);
         assert_eq!(quick.len(), 3 * per_app);
         assert!(quick.iter().all(|c| c.input == "scale 11"));
