@@ -168,8 +168,8 @@ fn workloads(size: GpuSize) -> Vec<(&'static str, String, WorkloadSpec)> {
     };
     let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
     let mut v: Vec<_> = apps
-        .into_iter()
-        .map(|app| {
+        .iter()
+        .map(|&app| {
             let wl = WorkloadSpec::Shipped {
                 app: app.into(),
                 graph,
@@ -177,6 +177,16 @@ fn workloads(size: GpuSize) -> Vec<(&'static str, String, WorkloadSpec)> {
             (app, input.clone(), wl)
         })
         .collect();
+    if size == GpuSize::Full {
+        // LASER's Graph 500 input (thesis Table 3.3), as in the dp study
+        for &app in &apps {
+            let wl = WorkloadSpec::Shipped {
+                app: app.into(),
+                graph: Some(super::gpu_dp::GRAPH500),
+            };
+            v.push((app, super::gpu_dp::GRAPH500_LABEL.to_string(), wl));
+        }
+    }
     if let Some(n) = parents {
         let wl = WorkloadSpec::Sched {
             name: "pcreuse".into(),
