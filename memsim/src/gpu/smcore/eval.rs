@@ -85,21 +85,35 @@ pub(crate) fn eval(e: &Expr, cx: &WarpCtx, tables: &Tables, out: &mut Lanes) {
         }
         Expr::Value(t, i) => {
             eval(i, cx, tables, out);
+            // Lanes reading the element the previous active lane read (a warp-
+            // uniform index, the common case of loop-invariant reads) take its
+            // value without a second lookup.
+            let mut prev: Option<(i64, i64, i64)> = None;
             match t {
                 TableRef::Table(id) => {
                     let vals = tables.region(*id).values();
                     for l in active(cx.mask) {
-                        out[l] = usize::try_from(out[l])
-                            .ok()
-                            .and_then(|i| vals.get(i).copied())
-                            .unwrap_or(0);
+                        let i = out[l];
+                        out[l] = match prev {
+                            Some((_, pi, pv)) if pi == i => pv,
+                            _ => usize::try_from(i)
+                                .ok()
+                                .and_then(|i| vals.get(i).copied())
+                                .unwrap_or(0),
+                        };
+                        prev = Some((0, i, out[l]));
                     }
                 }
                 TableRef::Family(f, k) => {
                     let mut ks = [0i64; 32];
                     eval(k, cx, tables, &mut ks);
                     for l in active(cx.mask) {
-                        out[l] = tables.value(tables.family_member(*f, ks[l]), out[l]);
+                        let (k, i) = (ks[l], out[l]);
+                        out[l] = match prev {
+                            Some((pk, pi, pv)) if pk == k && pi == i => pv,
+                            _ => tables.value(tables.family_member(*f, k), i),
+                        };
+                        prev = Some((k, i, out[l]));
                     }
                 }
             }
@@ -332,6 +346,15 @@ mod tests {
             Expr::Addr(fam_k(), v0()),
             Expr::Value(TableRef::Table(a), v0()),
             Expr::Value(fam_k(), v1()),
+            // runs of lanes reading one element (the previous lane's value is
+            // reused): a warp-uniform index, runs of equal indices (some out of
+            // range), one index under per-lane family members
+            Expr::Value(TableRef::Table(a), bx(Expr::Const(3))),
+            Expr::Value(
+                TableRef::Table(a),
+                bx(Expr::Binary(BinOp::Div, v0(), bx(Expr::Const(12)))),
+            ),
+            Expr::Value(fam_k(), bx(Expr::Const(1))),
             Expr::Unary(UnOp::Neg, v0()),
             Expr::Unary(UnOp::Not, v1()),
             Expr::Unary(UnOp::BitNot, v0()),
