@@ -287,9 +287,11 @@ impl Controller {
         (best, future)
     }
 
-    /// Recomputes every bank's gate: the earliest cycle at which any command its
-    /// requests may need can issue — ACT of a precharged bank, the earliest of
-    /// RD, WR and PRE of an open one. Every candidate's ready time is at least
+    /// Recomputes every bank's command ready times, from its own part
+    /// (`own`, kept current at each command) and its group's and rank's terms,
+    /// and its gate: the earliest cycle at which any command its requests may
+    /// need can issue — ACT of a precharged bank, the earliest of RD, WR and PRE
+    /// of an open one. Every candidate's ready time is at least
     /// the gate, so the wake-up bound of the general path is the gate if it lies
     /// ahead, else each candidate's ready time that lies ahead.
     pub(super) fn update_ready(&mut self) {
