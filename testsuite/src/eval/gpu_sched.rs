@@ -457,6 +457,29 @@ mod tests {
         );
     }
 
+    /// The full study runs the graph apps on the shipped graph and on the
+    /// Graph 500 input (the dp study's), and pcreuse with 2048 parents; the
+    /// quick one has no Graph 500 cells.
+    #[test]
+    fn full_size_adds_the_graph500_input() {
+        let per = VARIANTS.len() + 1;
+        let full = Sched.cells(GpuSize::Full);
+        assert_eq!(full.len(), (3 + 3 + 1) * per);
+        let g500: Vec<&GpuCell> = full
+            .iter()
+            .filter(|c| c.input == super::super::gpu_dp::GRAPH500_LABEL)
+            .collect();
+        assert_eq!(g500.len(), 3 * per);
+        assert!(g500.iter().all(|c| matches!(
+            &c.spec.workload,
+            WorkloadSpec::Shipped { graph: Some(g), .. } if *g == super::super::gpu_dp::GRAPH500
+        )));
+        assert!(Sched
+            .cells(GpuSize::Quick)
+            .iter()
+            .all(|c| c.input != super::super::gpu_dp::GRAPH500_LABEL));
+    }
+
     #[test]
     fn normalisation_and_orderings_on_hand_numbers() {
         let recs = vec![
