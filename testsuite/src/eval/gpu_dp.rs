@@ -74,30 +74,17 @@ pub const GRAPH500_LABEL: &str = "graph500";
 /// Workloads of a size: (app, R-MAT (scale, edges) or `None` for the
 /// template's own input, input label, Offline-Search thresholds).
 fn workloads(size: GpuSize) -> Vec<(&'static str, Option<(u32, u64)>, String, Vec<u64>)> {
-    let graph = |scale: u32, edges: u64| {
-        GRAPH_APPS.iter().map(move |&a| {
-            (
-                a,
-                Some((scale, edges)),
-                format!("scale {scale}"),
-                SWEEP.to_vec(),
-            )
-        })
+    // The graph apps on one graph (`None`: the templates' own), one label.
+    let graph = |g: Option<(u32, u64)>, label: String| {
+        GRAPH_APPS
+            .iter()
+            .map(move |&a| (a, g, label.clone(), SWEEP.to_vec()))
     };
     match size {
         GpuSize::Smoke => vec![("bfs", Some((9, 4096)), "scale 9".into(), SWEEP.to_vec())],
-        GpuSize::Quick => graph(11, 16_384).collect(),
-        GpuSize::Full => GRAPH_APPS
-            .iter()
-            .map(|&a| (a, None, "scale 14".to_string(), SWEEP.to_vec()))
-            .chain(GRAPH_APPS.iter().map(|&a| {
-                (
-                    a,
-                    Some(GRAPH500),
-                    GRAPH500_LABEL.to_string(),
-                    SWEEP.to_vec(),
-                )
-            }))
+        GpuSize::Quick => graph(Some((11, 16_384)), "scale 11".into()).collect(),
+        GpuSize::Full => graph(None, "scale 14".into())
+            .chain(graph(Some(GRAPH500), GRAPH500_LABEL.into()))
             .chain(
                 BUILTIN_APPS
                     .iter()

@@ -167,24 +167,22 @@ fn workloads(size: GpuSize) -> Vec<(&'static str, String, WorkloadSpec)> {
         GpuSize::Full => (vec!["bfs", "sssp", "clr"], None, Some(2048)),
     };
     let input = graph.map_or("scale 14".to_string(), |(s, _)| format!("scale {s}"));
-    let mut v: Vec<_> = apps
-        .iter()
-        .map(|&app| {
+    let mut inputs = vec![(graph, input)];
+    if size == GpuSize::Full {
+        // LASER's Graph 500 input (thesis Table 3.3), as in the dp study
+        inputs.push((
+            Some(super::gpu_dp::GRAPH500),
+            super::gpu_dp::GRAPH500_LABEL.to_string(),
+        ));
+    }
+    let mut v = Vec::new();
+    for (graph, input) in inputs {
+        for &app in &apps {
             let wl = WorkloadSpec::Shipped {
                 app: app.into(),
                 graph,
             };
-            (app, input.clone(), wl)
-        })
-        .collect();
-    if size == GpuSize::Full {
-        // LASER's Graph 500 input (thesis Table 3.3), as in the dp study
-        for &app in &apps {
-            let wl = WorkloadSpec::Shipped {
-                app: app.into(),
-                graph: Some(super::gpu_dp::GRAPH500),
-            };
-            v.push((app, super::gpu_dp::GRAPH500_LABEL.to_string(), wl));
+            v.push((app, input.clone(), wl));
         }
     }
     if let Some(n) = parents {
