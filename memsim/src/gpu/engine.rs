@@ -323,8 +323,7 @@ impl<D: DramBackend> GpuSim<D> {
             p,
             ks_scratch: Vec::new(),
         };
-        sim.hook = sim.policy.l1_observer();
-        sim.policy.attach(&sim.warp_ctx);
+        sim.install_policy_hooks();
         Ok(sim)
     }
 
@@ -332,8 +331,16 @@ impl<D: DramBackend> GpuSim<D> {
     /// [`Self::set_l1_hook`]; LASER's oracle with its profile).
     pub fn set_tb_policy(&mut self, p: Box<dyn TbDispatchPolicy>) {
         self.policy = p;
+        self.install_policy_hooks();
+    }
+
+    /// The TB policy's L1 monitor, warp-scheduler state and launch priorities.
+    fn install_policy_hooks(&mut self) {
         self.hook = self.policy.l1_observer();
         self.policy.attach(&self.warp_ctx);
+        if let Some(u) = self.fe.dp.as_mut() {
+            u.priority = self.policy.launch_priority();
+        }
     }
 
     /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB

@@ -321,18 +321,21 @@ impl FrontEnd {
         let k = &mut self.kernels[id as usize];
         k.device_stream = Some(stream);
         let footprint = u.cost.kernel_footprint(k.args.len());
+        let parent = k.parent.expect("device kernel");
+        let high = u.priority.as_mut().is_some_and(|p| p.high(id, &parent));
         let l = PendingLaunch {
             id: 0,
             function: k.function.0,
             grid: k.grid,
             block: k.block,
             args: Vec::new(),
-            parent: k.parent.expect("device kernel"),
+            parent,
             depth: k.depth,
             stream,
             called: k.launched,
             visible,
             footprint,
+            high,
         };
         match u.pool.push(l) {
             Ok(lid) => {

@@ -13,6 +13,7 @@
 //! pay nothing and behave exactly as before).
 
 use super::config::{GpuConfig, TbSchedKind, WarpSchedKind};
+use super::dp::pool::LaunchPriority;
 use super::dp::ParentInfo;
 use super::l1::L1Observer;
 use super::warpsched::{self, WarpSchedCtx};
@@ -277,6 +278,11 @@ pub trait TbDispatchPolicy {
     /// The GPU's warp-scheduler state, given once when the policy is installed
     /// (LASER's oracle files wavefront groups there).
     fn attach(&mut self, _ctx: &WarpSchedCtx) {}
+    /// What sets a child kernel's pending-pool priority at its launch (LASER's
+    /// HPQ / LPQ), installed in the device-launch unit; `None`: an FCFS pool.
+    fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
+        None
+    }
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes

@@ -206,8 +206,8 @@ fn no_preemption_while_the_victim_queue_is_full() {
 
 /// The LSU-input side of the memory throttle, by hand: one TB of three warps
 /// on one SM (one warp per scheduler) issues, in one cycle, one load of 32
-/// distinct lines per warp. The LSU takes one transaction per cycle (`lsu.ii`
-/// 1) from `lsu.latency` after issue, so the work ahead of the three warps is
+/// distinct lines per warp. The LSU takes one transaction per cycle
+/// (`lsu.ii` = 1) from `lsu.latency` after issue, so the work ahead of the three warps is
 /// 0, 32 and 64 transactions; each waits for what exceeds `lsu_queue` (8):
 /// 0 + 24 + 56 = 80 warp-cycles. The third warp's lines find the 64 L1 MSHRs
 /// taken and wait in the miss queue, but no warp issues a second memory

@@ -177,6 +177,14 @@ pub struct DpStats {
     pub inline: u64,
     /// Requests refused by the depth limit or the pending capacity.
     pub refused: u64,
+    /// Child kernels that entered the pending pool's high-priority queue
+    /// (LASER's HPQ; omitted when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hpq_launches: u64,
+    /// Pool pops that took an HPQ kernel ahead of an older eligible LPQ one
+    /// (omitted when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hpq_overtakes: u64,
     /// SPAWN: requests admitted before any child CTA had finished (no history,
     /// `t_cta = 0`: Algorithm 1 launches), refused ones included.
     pub spawn_no_history: u64,
@@ -224,4 +232,8 @@ pub struct DpStats {
     /// Kernels in the distributor and resident parent / child TBs over time
     /// (time-weighted means per point; bounded, see [`super::series`]).
     pub series: Vec<super::series::ConcurrencyPoint>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }

@@ -29,7 +29,7 @@ pub mod unit;
 pub use call::{DpStats, LaneLaunch, LaunchCall};
 pub use cost::{LaunchCostModel, WarpLaunchCost};
 pub use dtbl::{Dtbl, DtblCounters, DtblTb, KernelShape};
-pub use pool::{DeviceStream, ParentInfo, PendingLaunch, PendingPool, Refusal};
+pub use pool::{DeviceStream, LaunchPriority, ParentInfo, PendingLaunch, PendingPool, Refusal};
 pub use series::{ConcurrencyPoint, ConcurrencySeries};
 pub use spawn::{
     AlwaysLaunch, ChildStats, Decision, LaunchDecision, LaunchRequest, Spawn, SpawnReading,

@@ -2,7 +2,7 @@
 //! end", §3.1, §8.1 "Streams -> HWQs", "Device-launch unit, CDP").
 //!
 //! A device launch that passed its API call becomes a pending child kernel. It waits
-//! here in FCFS order until its stream's previous kernel completed (stream
+//! here in FCFS order (within its priority class, below) until its stream's previous kernel completed (stream
 //! semantics: a unique stream per child never waits, a per-parent-TB stream
 //! serialises that TB's children), then until the kernel distributor has a free
 //! entry (`max_concurrent_kernels`, 32). Two limits refuse a launch, which then runs
@@ -10,6 +10,14 @@
 //! (24) and the pending capacity (65,536 child CTAs, SPAWN's CCQS bound). Every
 //! launch records its parent (kernel, TB, warp, lane, SM) and the global memory it
 //! reserves until it starts (the pending-launch footprint of DTBL §5).
+//!
+//! Priority classes (LASER's GMU, dissertation §3.5, digest §4.3): a launch may carry
+//! a high-priority flag, set at the launch from the launching CU's reuse monitor
+//! ([`LaunchPriority`]). The pool is then a high-priority queue (HPQ) and a
+//! low-priority one (LPQ) of one total capacity: when the distributor has room, the
+//! oldest eligible HPQ launch goes first, an LPQ launch only when no HPQ launch is
+//! eligible. Without a priority source every launch is low priority and the pool is
+//! FCFS.
 //! Invariant: `footprint` and `pending_ctas` are the sums over the entries held.
 
 use std::collections::{HashMap, VecDeque};
@@ -68,6 +76,16 @@ pub struct PendingLaunch {
     pub visible: u64,
     /// Global memory reserved while pending, bytes.
     pub footprint: u64,
+    /// In the high-priority queue (LASER's HPQ); `false`: FCFS / LPQ.
+    pub high: bool,
+}
+
+/// Decides a child kernel's pending-pool priority at its launch (LASER's reuse
+/// monitors, [`crate::gpu::tbsched::laser`]); installed by the TB policy.
+pub trait LaunchPriority {
+    /// Whether child kernel record `kernel`, launched by `parent`, goes to the
+    /// high-priority queue.
+    fn high(&mut self, kernel: u32, parent: &ParentInfo) -> bool;
 }
 
 impl PendingLaunch {
@@ -100,6 +118,11 @@ pub struct PendingPool {
     busy_streams: HashMap<DeviceStream, u32>,
     /// Launches refused for depth / capacity.
     pub refused: [u64; 2],
+    /// High-priority launches accepted, and pops that took one ahead of an
+    /// older eligible low-priority launch.
+    pub high: u64,
+    /// See [`Self::high`].
+    pub overtakes: u64,
 }
 
 impl PendingPool {
@@ -115,6 +138,8 @@ impl PendingPool {
             next_id: 0,
             busy_streams: HashMap::new(),
             refused: [0; 2],
+            high: 0,
+            overtakes: 0,
         }
     }
 
@@ -137,6 +162,7 @@ impl PendingPool {
         }
         l.id = self.next_id;
         self.next_id += 1;
+        self.high += l.high as u64;
         self.pending_ctas += l.ctas();
         self.footprint += l.footprint;
         self.peak_footprint = self.peak_footprint.max(self.footprint);
@@ -145,17 +171,37 @@ impl PendingPool {
         Ok(id)
     }
 
-    /// Takes the oldest launch that is visible at `t` and whose stream is free,
-    /// when the kernel distributor has room (`kd_free`). A per-TB stream becomes
-    /// busy until [`Self::stream_done`].
+    /// Takes the oldest high-priority launch that is visible at `t` and heads its
+    /// free stream, else the oldest such low-priority one, when the kernel
+    /// distributor has room (`kd_free`). A per-TB stream becomes busy until
+    /// [`Self::stream_done`].
     pub fn pop_ready(&mut self, t: u64, kd_free: bool) -> Option<PendingLaunch> {
         if !kd_free {
             return None;
         }
-        let pos = self.queue.iter().position(|l| {
-            l.visible <= t
-                && (l.stream == DeviceStream::Unique || !self.busy_streams.contains_key(&l.stream))
-        })?;
+        // A per-TB stream's kernels leave in launch order: a launch behind
+        // another of its stream is not eligible, whatever its priority.
+        let mut seen: Vec<DeviceStream> = Vec::new();
+        let mut first = None;
+        for (i, l) in self.queue.iter().enumerate() {
+            let free = match l.stream {
+                DeviceStream::Unique => true,
+                s if seen.contains(&s) => false,
+                s => {
+                    seen.push(s);
+                    !self.busy_streams.contains_key(&s)
+                }
+            };
+            if free && l.visible <= t {
+                if l.high {
+                    self.overtakes += first.is_some() as u64;
+                    first = Some(i);
+                    break;
+                }
+                first = first.or(Some(i));
+            }
+        }
+        let pos = first?;
         let l = self.queue.remove(pos)?;
         self.pending_ctas -= l.ctas();
         self.footprint -= l.footprint;
@@ -223,6 +269,7 @@ mod tests {
             called: 0,
             visible,
             footprint: 80,
+            high: false,
         }
     }
 
@@ -275,6 +322,62 @@ mod tests {
         p.push(launch(1, 1, DeviceStream::Unique, 0)).unwrap();
         assert_eq!(p.pop_ready(0, true).unwrap().id, 0);
         // The second child of the TB waits; the unique-stream child overtakes it.
+        assert_eq!(p.pop_ready(0, true).unwrap().id, 2);
+        assert!(p.pop_ready(0, true).is_none());
+        p.stream_done(s);
+        assert_eq!(p.pop_ready(0, true).unwrap().id, 1);
+    }
+
+    #[test]
+    fn hpq_before_lpq_fcfs_within_each() {
+        let mut p = PendingPool::new(24, 100);
+        let mut l = |high, visible| {
+            let mut x = launch(1, 1, DeviceStream::Unique, visible);
+            x.high = high;
+            p.push(x).unwrap()
+        };
+        let lo0 = l(false, 0);
+        let hi1 = l(true, 0);
+        let lo2 = l(false, 0);
+        let hi3 = l(true, 50);
+        let hi4 = l(true, 0);
+        assert_eq!(p.pop_ready(10, true).unwrap().id, hi1);
+        assert_eq!(
+            p.pop_ready(10, true).unwrap().id,
+            hi4,
+            "HPQ in launch order"
+        );
+        // hi3 is not visible yet: the LPQ's head goes.
+        assert_eq!(p.pop_ready(10, true).unwrap().id, lo0);
+        assert_eq!(p.pop_ready(50, true).unwrap().id, hi3);
+        assert_eq!(p.pop_ready(50, true).unwrap().id, lo2);
+        assert!(p.is_empty());
+        // hi1 and hi4 went ahead of lo0, hi3 ahead of lo2.
+        assert_eq!((p.high, p.overtakes), (3, 3));
+        // One capacity for both queues.
+        let mut q = PendingPool::new(24, 3);
+        let mut h = launch(2, 1, DeviceStream::Unique, 0);
+        h.high = true;
+        q.push(h).unwrap();
+        assert!(q.push(launch(1, 1, DeviceStream::Unique, 0)).is_ok());
+        assert_eq!(
+            q.push(launch(1, 1, DeviceStream::Unique, 0)),
+            Err(Refusal::Capacity)
+        );
+    }
+
+    #[test]
+    fn busy_stream_holds_its_high_child_back() {
+        let s = DeviceStream::PerTb { kernel: 0, tb: 3 };
+        let mut p = PendingPool::new(24, 100);
+        p.push(launch(1, 1, s, 0)).unwrap();
+        let mut h = launch(1, 1, s, 0);
+        h.high = true;
+        p.push(h).unwrap();
+        p.push(launch(1, 1, DeviceStream::Unique, 0)).unwrap();
+        // The high child (id 1) is first in its class but behind id 0 on its
+        // stream: id 0 goes first, then the unique-stream child.
+        assert_eq!(p.pop_ready(0, true).unwrap().id, 0);
         assert_eq!(p.pop_ready(0, true).unwrap().id, 2);
         assert!(p.pop_ready(0, true).is_none());
         p.stream_done(s);

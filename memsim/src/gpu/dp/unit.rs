@@ -6,7 +6,7 @@
 use super::call::{DpStats, LaunchCall};
 use super::cost::LaunchCostModel;
 use super::dtbl::{AgeRef, Dtbl, KernelShape};
-use super::pool::PendingPool;
+use super::pool::{LaunchPriority, PendingPool};
 use super::release::TbRelease;
 use super::series::ConcurrencySeries;
 use super::spawn::{
@@ -46,6 +46,8 @@ pub struct DpUnit {
     pub cost: LaunchCostModel,
     /// Pending child kernels.
     pub pool: PendingPool,
+    /// Who sets a launch's pool priority (LASER's HPQ / LPQ); `None`: FCFS.
+    pub priority: Option<Box<dyn LaunchPriority>>,
     /// Kernel record of each pooled launch id.
     pub pooled: HashMap<u64, u32>,
     /// DTBL tables (DTBL modes).
@@ -112,6 +114,7 @@ impl DpUnit {
             mode,
             cost,
             pool: PendingPool::new(d.max_depth, d.pending_capacity),
+            priority: None,
             pooled: HashMap::new(),
             dtbl: matches!(mode, DpMode::Dtbl { .. }).then(|| Dtbl::new(d.agt_entries)),
             deferred: Vec::new(),
@@ -142,6 +145,7 @@ impl DpUnit {
     /// Final statistics.
     pub fn report(&self) -> DpStats {
         let mut s = self.stats.clone();
+        (s.hpq_launches, s.hpq_overtakes) = (self.pool.high, self.pool.overtakes);
         let children = s.child_kernels + s.aggregated_groups;
         s.threads_per_child = ratio(s.child_threads, children);
         s.pending_bytes_per_launch /= children.max(1) as f64;

@@ -3,11 +3,15 @@
 //! runs their parent WG (found through the schedule status table), and idle CUs
 //! steal.
 //!
-//! - **Priority** (the GMU's HPQ / LPQ): when a child kernel (or DTBL group)
-//!   becomes visible, the monitor of the CU its launching parent ran on predicts
-//!   its reuse ([`super::monitor`]); parent–child or sibling → high priority,
-//!   self or none → low. Warm-up: the first `warmup` children per CU are high and
-//!   bound, to train the monitor.
+//! - **Priority** (the GMU's HPQ / LPQ): at a child kernel's launch, the monitor
+//!   of the CU its launching parent runs on predicts its reuse
+//!   ([`super::monitor`]); parent–child or sibling → high priority, self or none
+//!   → low. Warm-up: the first `warmup` children per CU are high and bound, to
+//!   train the monitor. The flag is set through the device-launch unit's
+//!   [`LaunchPriority`] hook ([`UnitPolicy::launch_priority`]), so it orders the
+//!   pending pool (HPQ before LPQ, `dp/pool.rs`) and then the CUQs; a DTBL group
+//!   (which never enters the pool) is judged the same way when the dispatcher
+//!   first sees it.
 //! - **SST**: the running (kernel, WG) → CU pairs, updated at dispatch and exit.
 //! - **CUQs**: one per CU, high entries ahead of low ones. A child is queued at its
 //!   parent WG's CU when that WG still runs, else at the CUQ with the fewest TBs
@@ -15,8 +19,9 @@
 //! - **Dispatch**, CUs visited round-robin: own CUQ high entries, then host-launched
 //!   (parent) WGs in FCFS order, then own low entries, then a steal from the CUQ
 //!   with the most TBs left (gap 5), its high entries first. Placing parents
-//!   between the two classes is how we model the HPQ / LPQ order at WG level: the
-//!   kernel distributor here admits kernels FCFS ([I]).
+//!   between the two classes is the HPQ / LPQ order at WG level ([I]: the thesis
+//!   orders kernels, the pool; WGs of kernels already admitted follow the same
+//!   classes).
 //! - When a host-launched kernel's last TB exits, the filters are cleared.
 //!
 //! - **Wavefront groups** (§3.5's CU: "if a child kernel is predicted to have
@@ -27,13 +32,11 @@
 //!   `laser-groups` warp scheduler (GTO across groups, round-robin inside) reads
 //!   them. A TB's global id is the count of TBs dispatched before it (as the
 //!   oracle's wavefront level).
-//!
-//! Not modelled here: the pending pool's HPQ / LPQ ordering in front of the
-//! kernel distributor.
 
 use super::monitor::{MonitorHook, Monitors, Reuse};
 use super::steal::{self, Victim};
 use super::UnitPolicy;
+use crate::gpu::dp::pool::{LaunchPriority, ParentInfo};
 use crate::gpu::l1::L1Observer;
 use crate::gpu::sched::DispatchUnit;
 use crate::gpu::warpsched::groups::{own_group, WarpGroups};
@@ -59,6 +62,62 @@ impl Default for LaserConfig {
 struct Cuq {
     high: VecDeque<u32>,
     low: VecDeque<u32>,
+}
+
+/// A child's priority, decided once (at its launch, or when the dispatcher first
+/// sees a DTBL group).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Decision {
+    /// HPQ (parent–child or sibling reuse predicted, or warm-up).
+    high: bool,
+    /// Parent–child reuse predicted (its wavefronts join the parent's group).
+    pc: bool,
+}
+
+/// The decisions shared by the dispatcher and the launch hook: warm-up children
+/// per CU and each child's decision until the dispatcher takes it.
+#[derive(Debug, Default)]
+struct Priorities {
+    warm: HashMap<u32, u32>,
+    decided: HashMap<u32, Decision>,
+}
+
+impl Priorities {
+    /// The decision for a child launched from CU `sm`: warm-up, else the CU's
+    /// monitor's prediction.
+    fn decide(&mut self, mon: &Mutex<Monitors>, sm: u32, warmup: u32) -> Decision {
+        let w = self.warm.entry(sm).or_insert(0);
+        if *w < warmup {
+            *w += 1;
+            return Decision {
+                high: true,
+                pc: false,
+            };
+        }
+        let m = mon.lock().expect("monitor lock");
+        let pred = m.cu.get(sm as usize).map_or(Reuse::None, |c| c.predict());
+        Decision {
+            high: matches!(pred, Reuse::ParentChild | Reuse::Sibling),
+            pc: pred == Reuse::ParentChild,
+        }
+    }
+}
+
+/// LASER's launch-time priority (the GMU's HPQ flag), installed in the
+/// device-launch unit.
+struct LaunchHook {
+    pr: Arc<Mutex<Priorities>>,
+    mon: Arc<Mutex<Monitors>>,
+    warmup: u32,
+}
+
+impl LaunchPriority for LaunchHook {
+    fn high(&mut self, kernel: u32, parent: &ParentInfo) -> bool {
+        let mut pr = self.pr.lock().expect("priority lock");
+        let d = pr.decide(&self.mon, parent.sm, self.warmup);
+        pr.decided.insert(kernel, d);
+        d.high
+    }
 }
 
 /// Dispatch counters.
@@ -87,7 +146,7 @@ pub struct Laser {
     loc: HashMap<u32, Option<usize>>,
     left: HashMap<u32, u64>,
     sst: HashMap<(u32, u64), usize>,
-    warm: Vec<u32>,
+    pr: Arc<Mutex<Priorities>>,
     host_tbs: HashMap<u32, (u64, u64)>,
     next: usize,
     stats: LaserStats,
@@ -110,7 +169,7 @@ impl Laser {
             loc: HashMap::new(),
             left: HashMap::new(),
             sst: HashMap::new(),
-            warm: Vec::new(),
+            pr: Arc::default(),
             host_tbs: HashMap::new(),
             next: 0,
             stats: LaserStats::default(),
@@ -165,18 +224,17 @@ impl Laser {
                 self.host_tbs.entry(u.record).or_insert((u.tbs, 0));
                 continue;
             };
-            let psm = p.sm as usize % self.cuq.len();
-            let high = if self.warm[psm] < self.cfg.warmup {
-                self.warm[psm] += 1;
-                true
-            } else {
-                let m = self.mon.lock().expect("monitor lock");
-                let pred = m.cu.get(psm).map_or(Reuse::None, |c| c.predict());
-                if pred == Reuse::ParentChild {
-                    self.pc.insert(u.record, (p.kernel, p.tb));
+            let d = {
+                let mut pr = self.pr.lock().expect("priority lock");
+                match pr.decided.remove(&u.record) {
+                    Some(d) => d,
+                    None => pr.decide(&self.mon, p.sm, self.cfg.warmup),
                 }
-                matches!(pred, Reuse::ParentChild | Reuse::Sibling)
             };
+            if d.pc {
+                self.pc.insert(u.record, (p.kernel, p.tb));
+            }
+            let high = d.high;
             if high {
                 self.stats.high += 1;
             } else {
@@ -227,7 +285,6 @@ impl UnitPolicy for Laser {
     fn size(&mut self, sms: usize) {
         if self.cuq.len() != sms {
             self.cuq = vec![Cuq::default(); sms];
-            self.warm = vec![0; sms];
         }
     }
 
@@ -312,6 +369,14 @@ impl UnitPolicy for Laser {
         Some(Box::new(MonitorHook(self.mon.clone())))
     }
 
+    fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
+        Some(Box::new(LaunchHook {
+            pr: self.pr.clone(),
+            mon: self.mon.clone(),
+            warmup: self.cfg.warmup,
+        }))
+    }
+
     fn report(&self) -> Option<serde_json::Value> {
         let s = self.stats;
         Some(serde_json::json!({
@@ -376,5 +441,40 @@ mod tests {
         let (_, s) = l.select_unit(&units, 3, &mut |_, sm| free[sm], 2).unwrap();
         assert_eq!((s, l.stats().stolen), (0, 1));
         assert_eq!(l.stats().high, 1, "warm-up child is high priority");
+    }
+
+    #[test]
+    fn launch_hook_decides_once_warm_up_then_monitor() {
+        let mut l = Laser::new(LaserConfig { warmup: 2 });
+        let mut hook = UnitPolicy::launch_priority(&mut l).expect("LASER sets priorities");
+        let p = |sm| ParentInfo {
+            kernel: 0,
+            tb: 0,
+            warp: 0,
+            lane: 0,
+            sm,
+        };
+        // Two warm-up children per CU are high; the third has an untrained
+        // monitor (no prediction): low.
+        assert!(hook.high(1, &p(0)));
+        assert!(hook.high(2, &p(0)));
+        assert!(hook.high(3, &p(1)), "CU 1 has its own warm-up");
+        assert!(!hook.high(4, &p(0)));
+        // The dispatcher takes the launch-time decisions, not new ones: kernel 4
+        // stays low although CU 0 has no warm-up left to give either way.
+        let units: Vec<DispatchUnit> = (1..=4)
+            .map(|r| unit(r, Some((0, if r == 3 { 1 } else { 0 })), 1))
+            .collect();
+        let mut fits = |_: usize, _: usize| false;
+        assert!(l.select_unit(&units, 2, &mut fits, 0).is_none());
+        assert_eq!((l.stats().high, l.stats().low), (3, 1));
+        assert!(
+            l.pr.lock().unwrap().decided.is_empty(),
+            "decisions consumed"
+        );
+        // A unit the hook never saw (a DTBL group) is decided at first sight.
+        let g = [unit(9, Some((0, 0)), 1)];
+        assert!(l.select_unit(&g, 2, &mut fits, 0).is_none());
+        assert_eq!((l.stats().high, l.stats().low), (3, 2));
     }
 }

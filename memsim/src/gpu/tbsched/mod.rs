@@ -36,6 +36,7 @@ pub mod steal;
 mod fig4;
 
 use super::config::TbSchedKind;
+use super::dp::pool::LaunchPriority;
 use super::l1::{L1Event, L1Observer};
 use super::sched::{DispatchUnit, TbDispatchPolicy};
 use super::warpsched::WarpSchedCtx;
@@ -98,6 +99,10 @@ pub trait UnitPolicy {
     }
     /// [`TbDispatchPolicy::attach`].
     fn attach(&mut self, _ctx: &WarpSchedCtx) {}
+    /// [`TbDispatchPolicy::launch_priority`].
+    fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
+        None
+    }
 }
 
 impl<P: UnitPolicy> TbDispatchPolicy for P {
@@ -144,6 +149,9 @@ impl<P: UnitPolicy> TbDispatchPolicy for P {
     }
     fn attach(&mut self, ctx: &WarpSchedCtx) {
         UnitPolicy::attach(self, ctx)
+    }
+    fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
+        UnitPolicy::launch_priority(self)
     }
 }
 
