@@ -293,3 +293,42 @@ fn wavefront_groups_follow_the_chains_by_global_tb_id() {
         eprintln!("{dp}: LASER joined {joined}");
     }
 }
+
+/// LASER's HPQ / LPQ in the pending pool (digest §4.3 GMU): under CDP every child
+/// passes the pool, so the children the monitors (and the warm-up) marked high
+/// are exactly the pool's HPQ launches; with 512 parents launching 1,024 children
+/// behind 32 distributor entries, some HPQ launches overtake older LPQ ones. The
+/// work is round-robin's, whose pool is FCFS (no HPQ launch at all).
+#[test]
+fn laser_children_enter_the_pool_high_or_low_and_high_ones_overtake() {
+    let text =
+        include_str!("../../workloads/gpu-sched/pcreuse.toml").replace("NP = 2048", "NP = 512");
+    let wl = Arc::new(workload::parse(&text, "pcreuse").unwrap());
+    let cfg = MachineConfig::preset("k20-spawn").unwrap();
+    let go = |tb: &str| {
+        let opts = GpuOptions {
+            dp: Some(DpMode::parse("cdp").unwrap()),
+            tb_sched: Some(TbSchedKind::parse(tb).unwrap()),
+            seed: 1,
+            ..Default::default()
+        };
+        let mut s = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+        s.run(|_| {}).unwrap();
+        let dp = s.dp_stats().expect("dp statistics");
+        (dp, s.tb_policy_report(), s.lane_mem_ops())
+    };
+    let (rr, _, work) = go("rr");
+    assert_eq!((rr.hpq_launches, rr.hpq_overtakes), (0, 0));
+    let (dp, report, w) = go("laser");
+    assert_eq!(w, work);
+    let report = report.expect("LASER report");
+    let high = report["high"].as_u64().unwrap();
+    let low = report["low"].as_u64().unwrap();
+    assert_eq!(high + low, dp.child_kernels, "one decision per child");
+    assert_eq!(
+        dp.hpq_launches, high,
+        "the launch-time decision is the pool's"
+    );
+    assert!(high >= 2 && low > 0, "high {high}, low {low}");
+    assert!(dp.hpq_overtakes > 0, "HPQ launches overtook LPQ ones");
+}

@@ -16,12 +16,16 @@
 //! - **CUQs**: one per CU, high entries ahead of low ones. A child is queued at its
 //!   parent WG's CU when that WG still runs, else at the CUQ with the fewest TBs
 //!   (gap 3, [I]); low-priority children are bound the same way (gap 4 default).
-//! - **Dispatch**, CUs visited round-robin: own CUQ high entries, then host-launched
-//!   (parent) WGs in FCFS order, then own low entries, then a steal from the CUQ
-//!   with the most TBs left (gap 5), its high entries first. Placing parents
-//!   between the two classes is the HPQ / LPQ order at WG level ([I]: the thesis
-//!   orders kernels, the pool; WGs of kernels already admitted follow the same
-//!   classes).
+//! - **Dispatch**, CUs visited round-robin: own CUQ high entries, then own low
+//!   entries, then host-launched (parent) WGs in FCFS order, then a steal from the
+//!   CUQ with the most TBs left (gap 5), its high entries first. [I]: the thesis
+//!   spreads the first parent kernel's WGs round-robin over the CUQs without
+//!   saying when; taking them lazily, one when a CU has room and nothing of its
+//!   own queued, puts a CU's queued children ahead of the parents still to come.
+//!   (Until session 10, with an FCFS pool, the parents went between the high and
+//!   the low entries, the HPQ / LPQ order modelled at WG level: low children then
+//!   waited for the whole parent kernel, pcreuse 1.00x of round-robin; now the
+//!   pool orders the classes, as the GMU does.)
 //! - When a host-launched kernel's last TB exits, the filters are cleared.
 //!
 //! - **Wavefront groups** (§3.5's CU: "if a child kernel is predicted to have
@@ -306,9 +310,9 @@ impl UnitPolicy for Laser {
             let q = &self.cuq[s];
             let (cand, stolen) = if let Some(&r) = q.high.front() {
                 (Some(r), false)
-            } else if let Some(&r) = self.parents.front() {
-                (Some(r), false)
             } else if let Some(&r) = q.low.front() {
+                (Some(r), false)
+            } else if let Some(&r) = self.parents.front() {
                 (Some(r), false)
             } else {
                 let v = self.victim(s);
@@ -476,5 +480,31 @@ mod tests {
         let g = [unit(9, Some((0, 0)), 1)];
         assert!(l.select_unit(&g, 2, &mut fits, 0).is_none());
         assert_eq!((l.stats().high, l.stats().low), (3, 2));
+    }
+
+    #[test]
+    fn a_cu_takes_its_queued_low_child_before_the_next_parent() {
+        let mut l = Laser::new(LaserConfig { warmup: 0 });
+        let mut free = [true, true];
+        // host kernel 0 with 4 TBs, two dispatched (TB 0 on CU 0, TB 1 on CU 1)
+        for i in 0..2u64 {
+            let host = [unit(0, None, 4 - i)];
+            let (_, s) = l.select_unit(&host, 2, &mut |_, sm| free[sm], 0).unwrap();
+            free[s] = false;
+            l.on_dispatch(0, i, s, 0);
+        }
+        // TB 1 (CU 1) launched kernel 1; no warm-up, untrained monitor: low
+        free[1] = true;
+        let units = [unit(0, None, 2), unit(1, Some((1, 1)), 1)];
+        let (u, s) = l.select_unit(&units, 2, &mut |_, sm| free[sm], 1).unwrap();
+        assert_eq!(
+            (u, s),
+            (1, 1),
+            "the low child, on its parent's CU, before parent TB 2"
+        );
+        assert_eq!(
+            (l.stats().high, l.stats().low, l.stats().at_parent),
+            (0, 1, 1)
+        );
     }
 }
