@@ -346,13 +346,19 @@ impl UnitPolicy for Laser {
         self.gid.insert((record, index), me);
         let parent = self.pc.get(&record).and_then(|p| self.gid.get(p));
         if let Some(&pg) = parent {
-            g.set(me, g.get(pg).unwrap_or(own_group(pg)));
+            // the parent TB's warps and the child's in one group (the parent's
+            // warps, running, are looked up again at their next pick)
+            let grp = g.get(pg).unwrap_or(own_group(pg));
+            g.set(pg, grp);
+            g.set(me, grp);
             self.stats.joined += 1;
         }
     }
 
     fn attach(&mut self, ctx: &WarpSchedCtx) {
-        self.groups = Some(ctx.warp_groups());
+        let g = ctx.warp_groups();
+        g.set_per_warp(true);
+        self.groups = Some(g);
     }
 
     fn on_tb_done(&mut self, record: u32, index: u64, _sm: usize, _now: u64) {

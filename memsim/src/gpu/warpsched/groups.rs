@@ -12,38 +12,74 @@
 //! parent–child predictions, [`crate::gpu::tbsched::laser`]): it files
 //! each TB's group in the GPU-wide [`WarpGroups`] (held by the
 //! [`WarpSchedCtx`](super::WarpSchedCtx)) when it dispatches the TB, before its
-//! warps start. A TB nobody filed is a group of its own (self reuse only).
+//! warps start, or (LASER) when a child joins a running parent, which moves the
+//! parent's warps too: a warp's group is looked up at every pick.
+//!
+//! An unfiled TB is, by default, a group of its own (self reuse only, the
+//! thesis's wg4). LASER's practical scheduler sets [`WarpGroups::per_warp`]: its
+//! groups come only from children joining their parent ("its wavefronts join the
+//! group of the parent wavefront", §3.5), so an unfiled warp is a group alone and
+//! the scheduler is the baseline GTO for it ([I], session 10; before, LASER's
+//! unfiled TBs ran round-robin inside, which cost 1-4% on the graphs).
 
 use crate::gpu::sched::{Cand, WarpInfo, WarpScheduler};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Global TB id → wavefront group, shared by the TB policy that fills it and the
 /// warp schedulers of every SM that read it.
 #[derive(Clone, Debug, Default)]
-pub struct WarpGroups(Rc<RefCell<HashMap<u32, u64>>>);
+pub struct WarpGroups {
+    map: Rc<RefCell<HashMap<u32, u64>>>,
+    per_warp: Rc<Cell<bool>>,
+}
 
 impl WarpGroups {
     /// TB `tb` (global TB id) belongs to group `g`.
     pub fn set(&self, tb: u32, g: u64) {
-        self.0.borrow_mut().insert(tb, g);
+        self.map.borrow_mut().insert(tb, g);
     }
 
     /// The group filed for TB `tb`.
     pub fn get(&self, tb: u32) -> Option<u64> {
-        self.0.borrow().get(&tb).copied()
+        self.map.borrow().get(&tb).copied()
     }
 
     /// TBs filed.
     pub fn len(&self) -> usize {
-        self.0.borrow().len()
+        self.map.borrow().len()
     }
 
     /// No TB filed.
     pub fn is_empty(&self) -> bool {
-        self.0.borrow().is_empty()
+        self.map.borrow().is_empty()
     }
+
+    /// An unfiled warp is a group alone (`true`; LASER) or with its TB's warps
+    /// (`false`, the default; the oracle's chains).
+    pub fn set_per_warp(&self, on: bool) {
+        self.per_warp.set(on);
+    }
+
+    /// See [`Self::set_per_warp`].
+    pub fn per_warp(&self) -> bool {
+        self.per_warp.get()
+    }
+
+    /// The group of a warp (global warp id `gid`) of TB `tb`.
+    pub fn of(&self, tb: u32, gid: u32) -> u64 {
+        self.get(tb).unwrap_or(if self.per_warp() {
+            own_warp_group(gid)
+        } else {
+            own_group(tb)
+        })
+    }
+}
+
+/// Group of an unfiled warp under [`WarpGroups::per_warp`]: itself alone.
+pub fn own_warp_group(gid: u32) -> u64 {
+    (1 << 62) | gid as u64
 }
 
 /// Group of a TB nobody filed: its own, outside the filed ids' range (the
@@ -58,8 +94,8 @@ pub fn own_group(tb: u32) -> u64 {
 #[derive(Clone, Debug, Default)]
 pub struct Groups {
     groups: WarpGroups,
-    /// Warp slot → group.
-    of: HashMap<u32, u64>,
+    /// Warp slot → (global TB id, global warp id).
+    of: HashMap<u32, (u32, u32)>,
     last: Option<u32>,
 }
 
@@ -74,7 +110,9 @@ impl Groups {
     }
 
     fn group(&self, slot: u32) -> u64 {
-        self.of.get(&slot).copied().unwrap_or(own_group(u32::MAX))
+        self.of
+            .get(&slot)
+            .map_or(own_group(u32::MAX), |&(tb, gid)| self.groups.of(tb, gid))
     }
 }
 
@@ -106,8 +144,7 @@ impl WarpScheduler for Groups {
     }
 
     fn on_warp_start(&mut self, w: WarpInfo, _t: u64) {
-        let g = self.groups.get(w.tb).unwrap_or(own_group(w.tb));
-        self.of.insert(w.slot, g);
+        self.of.insert(w.slot, (w.tb, w.gid));
     }
 
     fn on_warp_exit(&mut self, w: WarpInfo, _t: u64) {
@@ -207,5 +244,37 @@ mod tests {
         );
         let left = [c(2, 2)];
         assert_eq!(s.pick(&left), 0);
+    }
+
+    #[test]
+    fn per_warp_mode_is_gto_until_a_join_moves_the_parent() {
+        let g = WarpGroups::default();
+        g.set_per_warp(true);
+        let mut s = Groups::new(g.clone());
+        start(&mut s, 0, 0, 10); // parent TB 10: slots 0, 1
+        start(&mut s, 1, 1, 10);
+        start(&mut s, 2, 2, 11); // another TB
+        let all = [c(0, 0), c(1, 1), c(2, 2)];
+        let mut order = Vec::new();
+        for _ in 0..3 {
+            let i = s.pick(&all);
+            s.on_issue(all[i].slot);
+            order.push(all[i].slot);
+        }
+        // every warp alone: GTO stays on the oldest warp
+        assert_eq!(order, vec![0, 0, 0]);
+        // a child TB 12 (slot 3) joins parent TB 10: slots 0, 1 and 3 are one
+        // group, round-robin inside
+        g.set(10, 99);
+        g.set(12, 99);
+        start(&mut s, 3, 3, 12);
+        let all = [c(0, 0), c(1, 1), c(2, 2), c(3, 3)];
+        let mut order = Vec::new();
+        for _ in 0..4 {
+            let i = s.pick(&all);
+            s.on_issue(all[i].slot);
+            order.push(all[i].slot);
+        }
+        assert_eq!(order, vec![1, 3, 0, 1]);
     }
 }
