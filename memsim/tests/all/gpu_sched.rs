@@ -281,15 +281,28 @@ fn wavefront_groups_follow_the_chains_by_global_tb_id() {
             .as_u64()
             .unwrap();
         let g = l.warp_sched_ctx().warp_groups();
-        assert_eq!(g.len() as u64, joined, "{dp}");
+        assert!(g.per_warp(), "LASER's unfiled warps are groups alone");
         let ks = l.kernels();
+        let (mut children, mut parents) = (0u64, std::collections::HashSet::new());
         for d in l.dispatches() {
+            let Some(p) = ks[d.kernel as usize].parent else {
+                continue;
+            };
             if let Some(grp) = g.get(d.tb) {
-                let p = ks[d.kernel as usize].parent.expect("a child");
+                // a joined child: its running parent TB was filed in its group
                 let pg = gid_of(&l, p.kernel, p.tb);
-                assert_eq!(grp, g.get(pg).unwrap_or(own_group(pg)), "{dp}");
+                assert_eq!(g.get(pg), Some(grp), "{dp}");
+                assert_eq!(grp, own_group(pg), "{dp}: one level of nesting");
+                children += 1;
+                parents.insert(pg);
             }
         }
+        assert_eq!(children, joined, "{dp}");
+        assert_eq!(
+            g.len(),
+            children as usize + parents.len(),
+            "{dp}: nothing else filed"
+        );
         eprintln!("{dp}: LASER joined {joined}");
     }
 }
