@@ -303,6 +303,8 @@ fn wavefront_groups_follow_the_chains_by_global_tb_id() {
             children as usize + parents.len(),
             "{dp}: nothing else filed"
         );
+        // under DTBL some children reach a still-running parent (2 of 128 here)
+        assert!(dp == "cdp" || joined > 0, "{dp}: no child joined its parent");
         eprintln!("{dp}: LASER joined {joined}");
     }
 }
