@@ -34,8 +34,9 @@ pub struct Cand {
 /// at a step, besides the ready warps (MASCAR, `super::warpsched::mascar`).
 #[derive(Clone, Copy, Debug)]
 pub struct MemView<'a> {
-    /// The SM's memory path is saturated: every L1 MSHR is in use or the miss
-    /// queue holds `lsu_queue` transactions (LSU back-pressure).
+    /// The SM's memory path is saturated: every L1 MSHR is in use, or a
+    /// transaction waits in the miss queue (the L1 refused it for lack of an
+    /// MSHR or target, or the memory side refused its request).
     pub saturated: bool,
     /// This scheduler's warps waiting for the data of a load (`Stall::Memory`).
     pub mem_wait: &'a [Cand],

@@ -499,8 +499,8 @@ impl Sm {
                 let had = !cands.is_empty();
                 if mem_view {
                     let v = MemView {
-                        saturated: self.l1.mshrs_in_use() >= self.p.l1_mshrs.max(1) as usize
-                            || self.miss_q.len() >= self.p.g.lsu_queue as usize,
+                        saturated: !self.miss_q.is_empty()
+                            || self.l1.mshrs_in_use() >= self.p.l1_mshrs.max(1) as usize,
                         mem_wait: &self.obs_mem,
                         at_bar: &self.obs_bar,
                     };
