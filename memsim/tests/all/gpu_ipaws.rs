@@ -113,14 +113,20 @@ fn mascar_saturates_hands_over_and_completes() {
     let m = machine(2);
     let w = wl("sc", 4);
     let (g, gsim) = run(&m, &w, WarpSchedKind::Gto, false);
-    assert!(gsim.mascar_report().is_none(), "no MASCAR counters under GTO");
+    assert!(
+        gsim.mascar_report().is_none(),
+        "no MASCAR counters under GTO"
+    );
     let (a, sim) = run(&m, &w, WarpSchedKind::Mascar, false);
     assert_eq!(a.warp_scheduler, "mascar");
     assert_eq!(g.warp_instructions, a.warp_instructions);
     let r = sim.mascar_report().expect("report");
     let s = r.sched;
     eprintln!("{r:?}");
-    assert!(s.saturated_steps > 0 && s.saturated_steps < s.steps, "{s:?}");
+    assert!(
+        s.saturated_steps > 0 && s.saturated_steps < s.steps,
+        "{s:?}"
+    );
     assert!(s.handovers > 1 && s.releases > 0, "{s:?}");
     assert!(s.held_back > 0, "{s:?}");
     // while saturated only owners issue memory instructions, and not all of

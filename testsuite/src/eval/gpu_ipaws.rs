@@ -433,7 +433,14 @@ mod tests {
         let got: Vec<&str> = claims.iter().take(6).map(|c| c.weft.as_str()).collect();
         assert_eq!(
             got,
-            ["1.60x", "1.43x", "1.00x", "1.60x", "not measured", "not measured"]
+            [
+                "1.60x",
+                "1.43x",
+                "1.00x",
+                "1.60x",
+                "not measured",
+                "not measured"
+            ]
         );
         assert!(claims.iter().all(|c| c.holds != Some(false)), "{claims:?}");
         assert_eq!(share(recs[0].m.as_ref().unwrap(), 1), 0.2);

@@ -169,6 +169,17 @@ impl Sm {
         }
     }
 
+    /// Whether a new lookup of `line` waits in the miss queue behind the ones
+    /// there: whenever the queue is not empty, except, with re-execution, when
+    /// it would hit.
+    #[inline]
+    fn queues_behind(&self, line: u64) -> bool {
+        if self.miss_q.is_empty() {
+            return false;
+        }
+        !(self.reexec && self.l1.present(line))
+    }
+
     /// Serves the queued lookups behind the miss queue's blocked head whose line
     /// is in the L1 (cache access re-execution, only with `reexec`).
     fn hits_under_misses(&mut self, t: u64, exits: &mut Vec<TbExit>) {
@@ -341,7 +352,7 @@ impl Sm {
                 });
                 continue;
             }
-            if !self.miss_q.is_empty() && !(self.reexec && self.l1.present(tx.line)) {
+            if self.queues_behind(tx.line) {
                 // keep the miss queue in order: later lookups wait behind it
                 // (with re-execution only the ones that would not hit)
                 left += 1;

@@ -128,7 +128,10 @@ pub struct Mascar {
 impl Mascar {
     /// A scheduler on SM state `core`, counting into `shared`.
     pub fn new(core: Rc<RefCell<MascarCore>>, shared: &MascarShared) -> Self {
-        shared.stats.borrow_mut().get_or_insert_with(Default::default);
+        shared
+            .stats
+            .borrow_mut()
+            .get_or_insert_with(Default::default);
         Mascar {
             core,
             stats: shared.stats.clone(),
@@ -358,10 +361,7 @@ mod tests {
         assert_eq!(step(s0, &[c(2, 6, true)], &view(true, &wait, &[])), Some(2));
         // owner at a barrier: released; scheduler 0 has no memory warp ready
         let bar = [c(2, 6, false)];
-        assert_eq!(
-            step(s0, &[c(4, 7, false)], &view(true, &[], &bar)),
-            Some(4)
-        );
+        assert_eq!(step(s0, &[c(4, 7, false)], &view(true, &[], &bar)), Some(4));
         // scheduler 1 now appoints its oldest ready memory warp
         assert_eq!(step(s1, &[c(3, 2, true), c(1, 1, true)], &sat), Some(1));
         // the owner finishes: released, next saturated step appoints slot 3
