@@ -23,8 +23,9 @@ pub struct Cand {
     /// Warp slot on the SM.
     pub slot: u32,
     /// Its next instruction is a global-memory instruction (one that goes
-    /// through the LSU's miss queue: not shared memory). `false` in the lists of
-    /// stalled and barrier-waiting warps.
+    /// through the LSU's miss queue: not shared memory). Filled in only for a
+    /// memory-aware scheduler ([`WarpScheduler::mem_aware`]); `false` otherwise
+    /// and in the lists of stalled and barrier-waiting warps.
     pub mem: bool,
     /// Age: dynamic warp id, smaller = launched earlier.
     pub age: u64,

@@ -440,13 +440,9 @@ impl Sm {
             let mut cands = std::mem::take(&mut self.cands);
             cands.clear();
             let observe = self.observe[s as usize];
-            let mem_view = self.mem_view[s as usize];
             if observe {
                 self.obs_stalled.clear();
                 self.obs_bar.clear();
-                if mem_view {
-                    self.obs_mem.clear();
-                }
             }
             let mut best: Option<(u64, Stall)> = None;
             for i in 0..self.live[s as usize].len() {
@@ -476,9 +472,9 @@ impl Sm {
                     None => self.ready(ws, s, t, kernels, tables),
                 };
                 match r {
-                    Ok(mem) => cands.push(Cand {
+                    Ok(()) => cands.push(Cand {
                         slot: ws,
-                        mem,
+                        mem: false,
                         age: self.warps[ws as usize].age,
                     }),
                     Err((at, why)) => {
@@ -487,7 +483,7 @@ impl Sm {
                         }
                         wake = wake.min(at);
                         if observe {
-                            self.observed(ws, why, mem_view);
+                            self.observed(ws, why);
                         }
                     }
                 }
@@ -495,9 +491,10 @@ impl Sm {
             // A memory-aware scheduler is told every step (it follows its
             // warps' waits even when none is ready); the others only when a
             // warp is ready.
-            if observe && (mem_view || !cands.is_empty()) {
+            if observe && (!cands.is_empty() || self.mem_view[s as usize]) {
                 let had = !cands.is_empty();
-                if mem_view {
+                if self.mem_view[s as usize] {
+                    self.mem_classes(&mut cands, kernels);
                     let v = MemView {
                         saturated: !self.miss_q.is_empty()
                             || self.l1.mshrs_in_use() >= self.p.l1_mshrs.max(1) as usize,
@@ -549,9 +546,17 @@ impl Sm {
         self.wake = wake;
     }
 
-    /// Files warp `ws`, which cannot issue for `why`, for an observing scheduler
-    /// (and, if it is memory-aware, `mem_view`, the warps waiting for data).
-    fn observed(&mut self, ws: u32, why: Stall, mem_view: bool) {
+    /// Whether the next instruction of warp `ws` (ready: its free instructions
+    /// ran) is a global-memory instruction (one that uses the miss queue), for
+    /// a memory-aware scheduler's [`Cand::mem`].
+    fn next_is_global_mem(&self, ws: u32, kernels: &[KernelRt]) -> bool {
+        let w = &self.warps[ws as usize];
+        let code = &kernels[self.tbs[w.tb as usize].kernel as usize].code;
+        matches!(&code.insts[w.top().pc as usize], Inst::Mem(m) if m.space != Space::Shared)
+    }
+
+    /// Files warp `ws`, which cannot issue for `why`, for an observing scheduler.
+    fn observed(&mut self, ws: u32, why: Stall) {
         let c = Cand {
             slot: ws,
             mem: false,
@@ -560,11 +565,23 @@ impl Sm {
         match why {
             Stall::Barrier => self.obs_bar.push(c),
             Stall::NoWarp => {}
-            _ => {
-                if mem_view && why == Stall::Memory {
-                    self.obs_mem.push(c);
-                }
-                self.obs_stalled.push(c)
+            _ => self.obs_stalled.push(c),
+        }
+    }
+
+    /// For a memory-aware scheduler, after the scan: each ready warp's
+    /// [`Cand::mem`], and in `obs_mem` the stalled warps waiting for load data
+    /// (their gates say so: `ready` leaves the reason there). Out of line, so
+    /// the scan of the other policies is what it was.
+    #[inline(never)]
+    fn mem_classes(&mut self, cands: &mut [Cand], kernels: &[KernelRt]) {
+        for c in cands.iter_mut() {
+            c.mem = self.next_is_global_mem(c.slot, kernels);
+        }
+        self.obs_mem.clear();
+        for c in &self.obs_stalled {
+            if self.gates[c.slot as usize].wait == Wait::Until(Stall::Memory) {
+                self.obs_mem.push(*c);
             }
         }
     }

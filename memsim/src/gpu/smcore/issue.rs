@@ -9,8 +9,7 @@ use super::*;
 
 impl Sm {
     /// Runs the free instructions of warp `ws` and says whether its next
-    /// instruction can issue at `t` (`Ok(mem)`: it can, and it is a global
-    /// memory instruction); if not, when to look again and why.
+    /// instruction can issue at `t`; if not, when to look again and why.
     pub(super) fn ready(
         &mut self,
         ws: u32,
@@ -18,7 +17,7 @@ impl Sm {
         t: u64,
         kernels: &[KernelRt],
         tables: &Tables,
-    ) -> Result<bool, (u64, Stall)> {
+    ) -> Result<(), (u64, Stall)> {
         let r = self.ready_inner(ws, s, t, kernels, tables);
         // FGTB monitor: a warp is memory-throttled from the `ready` that finds
         // the miss queue full to the next `ready` that does not (idempotent
@@ -43,7 +42,7 @@ impl Sm {
         t: u64,
         kernels: &[KernelRt],
         tables: &Tables,
-    ) -> Result<bool, (u64, Stall, Wait)> {
+    ) -> Result<(), (u64, Stall, Wait)> {
         let w = &self.warps[ws as usize];
         if w.finished {
             return Err((u64::MAX, Stall::NoWarp, Wait::Until(Stall::NoWarp)));
@@ -143,21 +142,20 @@ impl Sm {
                             Wait::Until(Stall::Scoreboard),
                         ));
                     }
-                    return Ok(false);
+                    return Ok(());
                 }
                 Inst::Mem(m) => {
                     if m.space == Space::Shared {
                         if self.smem_free > t {
                             return Err((self.smem_free, Stall::FuBusy, Wait::Smem));
                         }
-                        return Ok(false);
                     } else if self.miss_q.len() >= self.p.g.lsu_queue as usize {
                         // memory-throttled (the monitor's interval: `ready`)
                         return Err((u64::MAX, Stall::LsuFull, Wait::Lsu));
                     }
-                    return Ok(true);
+                    return Ok(());
                 }
-                _ => return Ok(false),
+                _ => return Ok(()),
             }
             w.normalize();
             if w.finished {

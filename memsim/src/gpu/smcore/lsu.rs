@@ -159,13 +159,13 @@ impl Sm {
                 },
             };
             if !ok {
+                if self.reexec && self.miss_q.len() > 1 {
+                    self.hits_under_misses(t, exits);
+                }
                 break;
             }
             self.miss_q.pop_front();
             self.head_stall = None;
-        }
-        if self.reexec && self.miss_q.len() > 1 {
-            self.hits_under_misses(t, exits);
         }
     }
 
@@ -182,6 +182,8 @@ impl Sm {
 
     /// Serves the queued lookups behind the miss queue's blocked head whose line
     /// is in the L1 (cache access re-execution, only with `reexec`).
+    // Out of line: the default path's `retry` stays as it was.
+    #[inline(never)]
     fn hits_under_misses(&mut self, t: u64, exits: &mut Vec<TbExit>) {
         let mut i = 1;
         while i < self.miss_q.len() {
@@ -367,7 +369,7 @@ impl Sm {
             }
             match self.l1.read(tx.line, who, waiter, tau, hook) {
                 Lookup::Hit { .. } => {
-                    if !self.miss_q.is_empty() {
+                    if self.reexec && !self.miss_q.is_empty() {
                         self.c.reexec_hits += 1;
                     }
                     done = done.max(at)
