@@ -41,10 +41,11 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
-    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | owl | laser-groups
-    /// (default: the machine's). `ipaws` adapts between GTO and LRR per kernel on
-    /// the first SM's decision, `ipaws-ind` on each SM's own, `ipaws-ccws` between
-    /// CCWS and LRR (docs/gpu-ipaws.md).
+    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | mascar |
+    /// ipaws-mascar | owl | laser-groups (default: the machine's). `ipaws` adapts between GTO
+    /// and LRR per kernel on the first SM's decision, `ipaws-ind` on each SM's own,
+    /// `ipaws-ccws` between CCWS and LRR, `ipaws-mascar` between MASCAR and LRR
+    /// (docs/gpu-ipaws.md).
     #[arg(long, value_name = "POLICY")]
     pub warp_sched: Option<String>,
     /// iPAWS's instruction-issue stall counter: greedy (cycles a warp is the
@@ -139,7 +140,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             WarpSchedKind::parse(s).ok_or_else(|| {
-                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws, owl or laser-groups)")
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws, mascar, ipaws-mascar, owl or laser-groups)")
             })
         })
         .transpose()?;
@@ -226,6 +227,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     }
     let dp = sim.dp_stats();
     let ipaws = sim.warp_sched_ctx().ipaws_report();
+    let mascar = sim.mascar_report();
     let breakdown = args.l1_breakdown.then(|| sim.l1_breakdown());
     if args.json {
         let mut v = serde_json::to_value(&stats)?;
@@ -236,6 +238,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
             }
             if let Some(r) = &ipaws {
                 o.insert("ipaws".into(), serde_json::to_value(r)?);
+            }
+            if let Some(r) = &mascar {
+                o.insert("mascar".into(), serde_json::to_value(r)?);
             }
             if let Some(b) = &breakdown {
                 o.insert("l1_breakdown".into(), breakdown_json(b));
@@ -273,6 +278,19 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
                     100.0 * k.recover_share
                 );
             }
+        }
+        if let Some(m) = &mascar {
+            let s = &m.sched;
+            println!(
+                "mascar             saturated {} of {} steps, {} owners, {} memory warps held back, {} of {} memory issues saturated, {} re-executed hits",
+                s.saturated_steps,
+                s.steps,
+                s.handovers,
+                s.held_back,
+                s.mem_issued_saturated,
+                s.mem_issued,
+                m.reexec_hits
+            );
         }
         if let Some(b) = &breakdown {
             for (k, kb) in b.iter().enumerate() {

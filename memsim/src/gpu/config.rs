@@ -37,6 +37,12 @@ pub enum WarpSchedKind {
     Ccws,
     /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
     IpawsCcws,
+    /// MASCAR: memory-access priority with one owner warp while the SM's memory
+    /// path is saturated, compute warps first otherwise, and cache access
+    /// re-execution (digest §5.2).
+    Mascar,
+    /// iPAWS adapting between MASCAR and LRR (RR↔MASCAR, iPAWS §4.2).
+    IpawsMascar,
     /// OWL-locality's CTA-aware scheduler: the oldest TB's warps first,
     /// round-robin inside (LASER baseline, digest §4.4).
     Owl,
@@ -48,7 +54,7 @@ pub enum WarpSchedKind {
 
 impl WarpSchedKind {
     /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws`,
-    /// `ipaws-ccws`, `owl` or `laser-groups`.
+    /// `ipaws-ccws`, `mascar`, `ipaws-mascar`, `owl` or `laser-groups`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -58,6 +64,8 @@ impl WarpSchedKind {
             "ipaws-ind" => Some(Self::IpawsInd),
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
+            "mascar" => Some(Self::Mascar),
+            "ipaws-mascar" => Some(Self::IpawsMascar),
             "owl" => Some(Self::Owl),
             "laser-groups" => Some(Self::LaserGroups),
             _ => None,
@@ -74,6 +82,8 @@ impl WarpSchedKind {
             Self::IpawsInd => "ipaws-ind",
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
+            Self::Mascar => "mascar",
+            Self::IpawsMascar => "ipaws-mascar",
             Self::Owl => "owl",
             Self::LaserGroups => "laser-groups",
         }

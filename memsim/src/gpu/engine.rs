@@ -415,6 +415,16 @@ impl<D: DramBackend> GpuSim<D> {
         self.sms.iter().map(|s| s.c.lane_mem_ops).sum()
     }
 
+    /// What MASCAR did (`None` unless a MASCAR scheduler ran): its schedulers'
+    /// counters and the L1 hits its cache access re-execution served.
+    pub fn mascar_report(&self) -> Option<super::warpsched::mascar::MascarReport> {
+        let sched = self.warp_ctx.mascar_stats()?;
+        Some(super::warpsched::mascar::MascarReport {
+            sched,
+            reexec_hits: self.sms.iter().map(|s| s.c.reexec_hits).sum(),
+        })
+    }
+
     /// Every TB dispatch so far, in order.
     pub fn dispatches(&self) -> &[Dispatch] {
         &self.dispatches

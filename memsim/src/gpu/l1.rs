@@ -339,6 +339,13 @@ impl L1 {
     pub fn mshrs_in_use(&self) -> usize {
         self.mshrs.len() - self.free.len()
     }
+
+    /// Whether `line` is present (no LRU update, no counting): a read of it now
+    /// would hit.
+    #[inline]
+    pub fn present(&self, line: u64) -> bool {
+        self.array.probe(line).is_some()
+    }
 }
 
 #[cfg(test)]

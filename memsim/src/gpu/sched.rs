@@ -23,8 +23,27 @@ use super::warpsched::{self, WarpSchedCtx};
 pub struct Cand {
     /// Warp slot on the SM.
     pub slot: u32,
+    /// Its next instruction is a global-memory instruction (one that goes
+    /// through the LSU's miss queue: not shared memory). Filled in only for a
+    /// memory-aware scheduler ([`WarpScheduler::mem_aware`]); `false` otherwise
+    /// and in the lists of stalled and barrier-waiting warps.
+    pub mem: bool,
     /// Age: dynamic warp id, smaller = launched earlier.
     pub age: u64,
+}
+
+/// What a memory-aware scheduler ([`WarpScheduler::mem_aware`]) sees of its SM
+/// at a step, besides the ready warps (MASCAR, `super::warpsched::mascar`).
+#[derive(Clone, Copy, Debug)]
+pub struct MemView<'a> {
+    /// The SM's memory path is saturated: every L1 MSHR is in use, or a
+    /// transaction waits in the miss queue (the L1 refused it for lack of an
+    /// MSHR or target, or the memory side refused its request).
+    pub saturated: bool,
+    /// This scheduler's warps waiting for the data of a load (`Stall::Memory`).
+    pub mem_wait: &'a [Cand],
+    /// This scheduler's warps waiting at a barrier.
+    pub at_bar: &'a [Cand],
 }
 
 /// A warp as the start and exit notifications name it.
@@ -68,6 +87,23 @@ pub trait WarpScheduler {
     ///
     /// [`observes`]: WarpScheduler::observes
     fn throttle(&mut self, _ready: &mut Vec<Cand>) {}
+    /// Whether the SM builds a [`MemView`] for [`WarpScheduler::throttle_mem`]
+    /// (only asked of observing schedulers; default `false`).
+    fn mem_aware(&self) -> bool {
+        false
+    }
+    /// [`WarpScheduler::throttle`] with the SM's memory view, called in its
+    /// place for a [`mem_aware`](WarpScheduler::mem_aware) scheduler.
+    fn throttle_mem(&mut self, ready: &mut Vec<Cand>, _v: &MemView) {
+        self.throttle(ready)
+    }
+    /// Whether the SM's LSU re-executes L1 hits under stalled misses (MASCAR's
+    /// cache access re-execution): a read that hits the L1 does not wait in the
+    /// miss queue behind lookups refused for lack of an MSHR. Asked once, when
+    /// the SM is built (default `false`: strict in-order miss queue).
+    fn reexecutes(&self) -> bool {
+        false
+    }
     /// A warp of this scheduler was created at cycle `t`.
     fn on_warp_start(&mut self, _w: WarpInfo, _t: u64) {}
     /// A warp of this scheduler finished (its last instruction issued) at `t`.
@@ -329,7 +365,11 @@ mod tests {
     use super::*;
 
     fn c(slot: u32, age: u64) -> Cand {
-        Cand { slot, age }
+        Cand {
+            slot,
+            mem: false,
+            age,
+        }
     }
 
     #[test]

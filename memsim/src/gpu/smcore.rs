@@ -38,7 +38,7 @@ use super::code::{Code, Inst};
 use super::config::GpuConfig;
 use super::fgtb::monitor::TbCounters;
 use super::l1::{L1Observer, Owner, L1};
-use super::sched::{warp_schedulers, Cand, WarpInfo, WarpScheduler};
+use super::sched::{warp_schedulers, Cand, MemView, WarpInfo, WarpScheduler};
 use super::sm::{SmResources, TbCost};
 use super::warp::{TbGeo, Warp, PENDING};
 use super::warpsched::WarpSchedCtx;
@@ -171,6 +171,9 @@ pub struct SmCounters {
     pub smem_accesses: u64,
     /// Store transactions written through.
     pub stores: u64,
+    /// L1 hits served past refused lookups in the miss queue (MASCAR's cache
+    /// access re-execution; 0 unless a scheduler [re-executes](WarpScheduler::reexecutes)).
+    pub reexec_hits: u64,
     /// Active lanes summed over issued memory instructions (work items).
     pub lane_mem_ops: u64,
     /// Resources in use integrated over cycles: registers, shared-memory bytes,
@@ -217,8 +220,14 @@ pub struct Sm {
     scheds: Vec<Box<dyn WarpScheduler>>,
     /// Per scheduler: it observes each step (stalled and barrier warps).
     observe: Vec<bool>,
+    /// Per scheduler: it observes and is memory-aware (gets a [`MemView`]).
+    mem_view: Vec<bool>,
     obs_stalled: Vec<Cand>,
     obs_bar: Vec<Cand>,
+    /// The warps of `obs_stalled` waiting for load data (memory-aware only).
+    obs_mem: Vec<Cand>,
+    /// The LSU serves L1 hits past refused lookups (cache access re-execution).
+    reexec: bool,
     /// per scheduler: SP, SFU, DP free times
     fu_free: Vec<[u64; 3]>,
     lsu_free: u64,
@@ -281,8 +290,14 @@ impl Sm {
             n_live: 0,
             tbs: Vec::new(),
             observe: scheds.iter().map(|s| s.observes()).collect(),
+            mem_view: scheds
+                .iter()
+                .map(|s| s.observes() && s.mem_aware())
+                .collect(),
             obs_stalled: Vec::new(),
             obs_bar: Vec::new(),
+            obs_mem: Vec::new(),
+            reexec: scheds.iter().any(|s| s.reexecutes()),
             scheds,
             fu_free: vec![[0; 3]; n],
             lsu_free: 0,
@@ -459,6 +474,7 @@ impl Sm {
                 match r {
                     Ok(()) => cands.push(Cand {
                         slot: ws,
+                        mem: false,
                         age: self.warps[ws as usize].age,
                     }),
                     Err((at, why)) => {
@@ -472,9 +488,24 @@ impl Sm {
                     }
                 }
             }
-            if observe && !cands.is_empty() {
-                self.scheds[s as usize].throttle(&mut cands);
-                if cands.is_empty() {
+            // A memory-aware scheduler is told every step (it follows its
+            // warps' waits even when none is ready); the others only when a
+            // warp is ready.
+            if observe && (!cands.is_empty() || self.mem_view[s as usize]) {
+                let had = !cands.is_empty();
+                if self.mem_view[s as usize] {
+                    self.mem_classes(&mut cands, kernels);
+                    let v = MemView {
+                        saturated: !self.miss_q.is_empty()
+                            || self.l1.mshrs_in_use() >= self.p.l1_mshrs.max(1) as usize,
+                        mem_wait: &self.obs_mem,
+                        at_bar: &self.obs_bar,
+                    };
+                    self.scheds[s as usize].throttle_mem(&mut cands, &v);
+                } else {
+                    self.scheds[s as usize].throttle(&mut cands);
+                }
+                if had && cands.is_empty() {
                     wake = wake.min(t + 1);
                 }
             }
@@ -515,16 +546,43 @@ impl Sm {
         self.wake = wake;
     }
 
+    /// Whether the next instruction of warp `ws` (ready: its free instructions
+    /// ran) is a global-memory instruction (one that uses the miss queue), for
+    /// a memory-aware scheduler's [`Cand::mem`].
+    fn next_is_global_mem(&self, ws: u32, kernels: &[KernelRt]) -> bool {
+        let w = &self.warps[ws as usize];
+        let code = &kernels[self.tbs[w.tb as usize].kernel as usize].code;
+        matches!(&code.insts[w.top().pc as usize], Inst::Mem(m) if m.space != Space::Shared)
+    }
+
     /// Files warp `ws`, which cannot issue for `why`, for an observing scheduler.
     fn observed(&mut self, ws: u32, why: Stall) {
         let c = Cand {
             slot: ws,
+            mem: false,
             age: self.warps[ws as usize].age,
         };
         match why {
             Stall::Barrier => self.obs_bar.push(c),
             Stall::NoWarp => {}
             _ => self.obs_stalled.push(c),
+        }
+    }
+
+    /// For a memory-aware scheduler, after the scan: each ready warp's
+    /// [`Cand::mem`], and in `obs_mem` the stalled warps waiting for load data
+    /// (their gates say so: `ready` leaves the reason there). Out of line, so
+    /// the scan of the other policies is what it was.
+    #[inline(never)]
+    fn mem_classes(&mut self, cands: &mut [Cand], kernels: &[KernelRt]) {
+        for c in cands.iter_mut() {
+            c.mem = self.next_is_global_mem(c.slot, kernels);
+        }
+        self.obs_mem.clear();
+        for c in &self.obs_stalled {
+            if self.gates[c.slot as usize].wait == Wait::Until(Stall::Memory) {
+                self.obs_mem.push(*c);
+            }
         }
     }
 

@@ -104,3 +104,60 @@ fn ccws_runs_the_same_work() {
     assert_eq!(g.warp_instructions, c.warp_instructions);
     assert_eq!(c.warp_scheduler, "ccws");
 }
+
+/// MASCAR on a memory-bound workload: the memory path saturates, owners are
+/// appointed and handed over, the other memory warps are held back, the LSU
+/// re-executes hits past refused lookups, and the same work completes.
+#[test]
+fn mascar_saturates_hands_over_and_completes() {
+    let m = machine(2);
+    let w = wl("sc", 4);
+    let (g, gsim) = run(&m, &w, WarpSchedKind::Gto, false);
+    assert!(
+        gsim.mascar_report().is_none(),
+        "no MASCAR counters under GTO"
+    );
+    let (a, sim) = run(&m, &w, WarpSchedKind::Mascar, false);
+    assert_eq!(a.warp_scheduler, "mascar");
+    assert_eq!(g.warp_instructions, a.warp_instructions);
+    let r = sim.mascar_report().expect("report");
+    let s = r.sched;
+    eprintln!("{r:?}");
+    assert!(
+        s.saturated_steps > 0 && s.saturated_steps < s.steps,
+        "{s:?}"
+    );
+    assert!(s.handovers > 1 && s.releases > 0, "{s:?}");
+    assert!(s.held_back > 0, "{s:?}");
+    // while saturated only owners issue memory instructions, and not all of
+    // them are issued then
+    assert!(s.mem_issued_saturated > 0, "{s:?}");
+    assert!(s.mem_issued_saturated < s.mem_issued, "{s:?}");
+    assert!(r.reexec_hits > 0, "{r:?}");
+    let (b, sim2) = run(&m, &w, WarpSchedKind::Mascar, false);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    assert_eq!(sim2.mascar_report(), Some(r));
+}
+
+/// iPAWS over MASCAR decides per kernel (two kernels of KMN) and completes the
+/// same work; MASCAR ran in its Adapt phase.
+#[test]
+fn ipaws_mascar_decides_per_kernel() {
+    let m = machine(2);
+    let w = wl("kmn", 8);
+    let (g, _) = run(&m, &w, WarpSchedKind::Gto, false);
+    let (a, sim) = run(&m, &w, WarpSchedKind::IpawsMascar, false);
+    assert_eq!(a.warp_scheduler, "ipaws-mascar");
+    assert_eq!(g.warp_instructions, a.warp_instructions);
+    let r = sim.warp_sched_ctx().ipaws_report().expect("iPAWS report");
+    assert_eq!(r.kernels.len(), 2);
+    for k in &r.kernels {
+        assert!(k.decided_by.is_some());
+        assert!(["gto", "lrr"].contains(&k.choice.as_str()), "{}", k.choice);
+    }
+    let s = sim.mascar_report().expect("MASCAR counters").sched;
+    assert!(s.steps > 0 && s.mem_issued > 0, "{s:?}");
+}

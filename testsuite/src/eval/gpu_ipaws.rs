@@ -1,5 +1,6 @@
 //! The iPAWS warp-scheduling study (`weft eval --study ipaws`, issue #32 part 3):
-//! GTO, LRR and iPAWS (and `iPAWS_ind_cores`, CCWS, iPAWS over CCWS) on the
+//! GTO, LRR and iPAWS (and `iPAWS_ind_cores`, CCWS, iPAWS over CCWS, MASCAR,
+//! iPAWS over MASCAR) on the
 //! shipped iPAWS workloads (`memsim/workloads/ipaws/`, digest §5.4) on
 //! `gtx480-ipaws` (iPAWS Table 1), reported next to the paper (digest §5.5): GTO
 //! ahead on the greedy-friendly class (GF), LRR ahead on the
@@ -76,13 +77,15 @@ pub const WORKLOADS: [(&str, Class, &str, bool, &str); 6] = [
 ];
 
 /// The schedulers: name, in `--quick` (and its GPU part). Adding one is one line.
-pub const SCHEDULERS: [(&str, bool); 6] = [
+pub const SCHEDULERS: [(&str, bool); 8] = [
     ("gto", true),
     ("lrr", true),
     ("ipaws", true),
     ("ipaws-ind", false),
     ("ccws", false),
     ("ipaws-ccws", false),
+    ("mascar", false),
+    ("ipaws-mascar", false),
 ];
 
 /// The TOML of the iPAWS workload `name`.
@@ -154,7 +157,7 @@ impl GpuStudy for Ipaws {
             .iter()
             .map(|(n, c, what, _, _)| format!("`{n}` ({c:?}: {what})"))
             .collect();
-        format!("Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`: {}. The `--quick` GPU part runs `intra` and `blk` under GTO, LRR and iPAWS; `--quick` every workload under those three; full adds `ipaws-ind`, CCWS and iPAWS over CCWS. Performance 1 / cycles, normalised to GTO. Docs: `docs/gpu-ipaws.md`.", list.join(", "))
+        format!("Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`: {}. The `--quick` GPU part runs `intra` and `blk` under GTO, LRR and iPAWS; `--quick` every workload under those three; full adds `ipaws-ind`, CCWS, iPAWS over CCWS, MASCAR and iPAWS over MASCAR. Performance 1 / cycles, normalised to GTO. Docs: `docs/gpu-ipaws.md`.", list.join(", "))
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
@@ -240,6 +243,9 @@ impl GpuStudy for Ipaws {
             of(Class::Rf, &|b| {
                 cycles(r, b, "ccws") / cycles(r, b, "ipaws-ccws")
             }),
+            of(Class::Rf, &|b| {
+                cycles(r, b, "mascar") / cycles(r, b, "ipaws-mascar")
+            }),
         ];
         let mut out = vec![
             average_claim(
@@ -290,6 +296,17 @@ impl GpuStudy for Ipaws {
                 m[4],
                 factor(m[4]),
                 Some(m[4] > 1.0),
+                "see the per-workload contradictions",
+            ),
+            // iPAWS §4.2 shows no numbers: "the trend is similar to RR-CCWS".
+            average_claim(
+                id,
+                "iPAWS-MASCAR speedup over MASCAR, RF workloads (average)",
+                SRC,
+                "> 1x (not shown; \"similar to RR-CCWS\")".into(),
+                m[5],
+                factor(m[5]),
+                Some(m[5] > 1.0),
                 "see the per-workload contradictions",
             ),
         ];
@@ -413,8 +430,18 @@ mod tests {
             rec("sc", "ipaws", 1000, Some("lrr")),
         ];
         let claims = Ipaws.claims(&Runs::of(&Ipaws, &recs));
-        let got: Vec<&str> = claims.iter().take(5).map(|c| c.weft.as_str()).collect();
-        assert_eq!(got, ["1.60x", "1.43x", "1.00x", "1.60x", "not measured"]);
+        let got: Vec<&str> = claims.iter().take(6).map(|c| c.weft.as_str()).collect();
+        assert_eq!(
+            got,
+            [
+                "1.60x",
+                "1.43x",
+                "1.00x",
+                "1.60x",
+                "not measured",
+                "not measured"
+            ]
+        );
         assert!(claims.iter().all(|c| c.holds != Some(false)), "{claims:?}");
         assert_eq!(share(recs[0].m.as_ref().unwrap(), 1), 0.2);
         // wrong choice, 10% slower, and the RF workload faster under GTO

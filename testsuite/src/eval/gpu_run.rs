@@ -170,6 +170,9 @@ pub fn simulate(spec: &RunSpec) -> Result<Measured, GpuError> {
     if let Some(r) = sim.tb_manage_report() {
         extra.insert("manage".into(), json(&r));
     }
+    if let Some(r) = sim.mascar_report() {
+        extra.insert("mascar".into(), json(&r));
+    }
     match spec.probe {
         Probe::None => {}
         Probe::L1Breakdown => {

@@ -8,6 +8,14 @@
 //! L1 is unchanged since ([`L1::epoch`](crate::gpu::l1::L1::epoch)): it would be
 //! refused again, so only the refusal is counted, as the lookup would count
 //! it (debug builds redo it and check). BFS refuses about 3.6 M such retries.
+//!
+//! With cache access re-execution (`Sm::reexec`, MASCAR's, only when a warp
+//! scheduler asks for it) a read that hits the L1 is served even when lookups
+//! wait in the miss queue: a new transaction does not queue behind them, and
+//! after a retry stopped at a refused lookup, the queued lookups behind it whose
+//! line is present are served (hits under misses). The refused lookups stay in
+//! the queue, in order, and are re-executed as before: the queue is MASCAR's
+//! re-execution queue [I].
 
 use super::{lanes, KernelRt, Sm, TbExit, WarpCtx, LOCAL_BASE};
 use crate::gpu::l1::{L1Observer, Lookup, Owner};
@@ -151,10 +159,47 @@ impl Sm {
                 },
             };
             if !ok {
+                if self.reexec && self.miss_q.len() > 1 {
+                    self.hits_under_misses(t, exits);
+                }
                 break;
             }
             self.miss_q.pop_front();
             self.head_stall = None;
+        }
+    }
+
+    /// Whether a new lookup of `line` waits in the miss queue behind the ones
+    /// there: whenever the queue is not empty, except, with re-execution, when
+    /// it would hit.
+    #[inline]
+    fn queues_behind(&self, line: u64) -> bool {
+        if self.miss_q.is_empty() {
+            return false;
+        }
+        !(self.reexec && self.l1.present(line))
+    }
+
+    /// Serves the queued lookups behind the miss queue's blocked head whose line
+    /// is in the L1 (cache access re-execution, only with `reexec`).
+    // Out of line: the default path's `retry` stays as it was.
+    #[inline(never)]
+    fn hits_under_misses(&mut self, t: u64, exits: &mut Vec<TbExit>) {
+        let mut i = 1;
+        while i < self.miss_q.len() {
+            let p = self.miss_q[i];
+            if p.kind != PendKind::Lookup || !self.l1.present(p.line) {
+                i += 1;
+                continue;
+            }
+            let at = p.at.max(t);
+            let r = self.l1.read(p.line, p.who, p.waiter, at, &mut None);
+            debug_assert!(matches!(r, Lookup::Hit { .. }), "present line missed");
+            self.miss_q.remove(i);
+            self.c.reexec_hits += 1;
+            let done = at + self.p.l1_latency;
+            self.load_returned(p.waiter, done, exits);
+            self.wake = self.wake.min(done);
         }
     }
 
@@ -309,8 +354,9 @@ impl Sm {
                 });
                 continue;
             }
-            if !self.miss_q.is_empty() {
+            if self.queues_behind(tx.line) {
                 // keep the miss queue in order: later lookups wait behind it
+                // (with re-execution only the ones that would not hit)
                 left += 1;
                 self.miss_q.push_back(Pending {
                     line: tx.line,
@@ -322,7 +368,12 @@ impl Sm {
                 continue;
             }
             match self.l1.read(tx.line, who, waiter, tau, hook) {
-                Lookup::Hit { .. } => done = done.max(at),
+                Lookup::Hit { .. } => {
+                    if self.reexec && !self.miss_q.is_empty() {
+                        self.c.reexec_hits += 1;
+                    }
+                    done = done.max(at)
+                }
                 Lookup::Merged(_) => left += 1,
                 Lookup::Miss(id) => {
                     left += 1;

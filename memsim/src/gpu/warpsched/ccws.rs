@@ -204,6 +204,7 @@ mod tests {
         let all: Vec<Cand> = (0..4)
             .map(|w| Cand {
                 slot: w,
+                mem: false,
                 age: w as u64,
             })
             .collect();

@@ -174,7 +174,11 @@ mod tests {
     }
 
     fn c(slot: u32, age: u64) -> Cand {
-        Cand { slot, age }
+        Cand {
+            slot,
+            mem: false,
+            age,
+        }
     }
 
     /// The thesis's example: wg1 (slots 0, 1), wg2 (2, 3) and wg3 (4) in one

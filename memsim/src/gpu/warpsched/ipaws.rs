@@ -35,7 +35,7 @@
 //! forward (Adapt → Recover → Lrr, Adapt → Gto).
 
 use super::classifier::{self, Shape, Verdict};
-use crate::gpu::sched::{Cand, Lrr, WarpInfo, WarpScheduler};
+use crate::gpu::sched::{Cand, Lrr, MemView, WarpInfo, WarpScheduler};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -327,6 +327,18 @@ impl Ipaws {
             now: 0,
         }
     }
+
+    /// Whether the kernel of the oldest ready warp is in a greedy phase (Adapt
+    /// or GTO), where the greedy scheduler may throttle; `true` without ready
+    /// warps (a memory-aware greedy scheduler still follows its warps then).
+    fn greedy_phase(&self, ready: &[Cand]) -> bool {
+        let Some(old) = ready.iter().min_by_key(|c| c.age) else {
+            return true;
+        };
+        let core = self.core.borrow();
+        let k = core.warps[old.slot as usize].kernel;
+        matches!(core.phase(k), Phase::Adapt | Phase::Gto)
+    }
 }
 
 impl WarpScheduler for Ipaws {
@@ -384,23 +396,23 @@ impl WarpScheduler for Ipaws {
         true
     }
 
+    fn mem_aware(&self) -> bool {
+        self.gto.mem_aware()
+    }
+
+    fn reexecutes(&self) -> bool {
+        self.gto.reexecutes()
+    }
+
     fn throttle(&mut self, ready: &mut Vec<Cand>) {
-        if !self.gto.observes() {
-            return;
-        }
-        let greedy = {
-            let core = self.core.borrow();
-            let mut oldest = 0;
-            for (i, c) in ready.iter().enumerate() {
-                if c.age < ready[oldest].age {
-                    oldest = i;
-                }
-            }
-            let k = core.warps[ready[oldest].slot as usize].kernel;
-            matches!(core.phase(k), Phase::Adapt | Phase::Gto)
-        };
-        if greedy {
+        if self.gto.observes() && self.greedy_phase(ready) {
             self.gto.throttle(ready);
+        }
+    }
+
+    fn throttle_mem(&mut self, ready: &mut Vec<Cand>, v: &MemView) {
+        if self.gto.observes() && self.greedy_phase(ready) {
+            self.gto.throttle_mem(ready, v);
         }
     }
 
@@ -582,7 +594,11 @@ mod tests {
     }
 
     fn cand(slot: u32, age: u64) -> Cand {
-        Cand { slot, age }
+        Cand {
+            slot,
+            mem: false,
+            age,
+        }
     }
 
     /// Warp `slot` issues `n` instructions at cycles from `*t`.

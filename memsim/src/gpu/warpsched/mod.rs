@@ -1,7 +1,7 @@
 //! Warp-scheduling meta-policies and the locality statistics they are judged by
 //! (issue #32 part 3; digest §5): iPAWS ([`ipaws`]) with its issue-pattern
-//! classifier ([`classifier`]), the CCWS baseline ([`ccws`]) and the CCWS-style L1
-//! access breakdown ([`locality`]); and OWL-locality's CTA-aware scheduler
+//! classifier ([`classifier`]), the CCWS and MASCAR baselines ([`ccws`],
+//! [`mascar`]) and the CCWS-style L1 access breakdown ([`locality`]); and OWL-locality's CTA-aware scheduler
 //! ([`owl`], a LASER baseline, digest §4.4); LASER's two-level wavefront groups
 //! ([`groups`], digest §4.2-4.3).
 //!
@@ -14,6 +14,7 @@ pub mod classifier;
 pub mod groups;
 pub mod ipaws;
 pub mod locality;
+pub mod mascar;
 pub mod owl;
 
 use super::config::WarpSchedKind;
@@ -38,6 +39,7 @@ pub type SmSchedulers = (Vec<Box<dyn WarpScheduler>>, Option<Box<dyn L1Probe>>);
 pub struct WarpSchedCtx {
     ipaws: ipaws::IpawsShared,
     groups: groups::WarpGroups,
+    mascar: mascar::MascarShared,
 }
 
 /// Per kernel: what iPAWS chose and how long it took.
@@ -81,6 +83,12 @@ impl WarpSchedCtx {
     /// How iPAWS's stall counters count (set before the run; default greedy).
     pub fn set_stall_counting(&self, c: ipaws::StallCounting) {
         self.ipaws.set_stall_counting(c);
+    }
+
+    /// MASCAR's scheduler counters (`None` unless a MASCAR scheduler ran; the
+    /// engine adds the re-executed hits, `GpuSim::mascar_report`).
+    pub fn mascar_stats(&self) -> Option<mascar::MascarStats> {
+        self.mascar.stats()
     }
 
     /// The iPAWS report (`None` unless an iPAWS scheduler ran).
@@ -160,6 +168,11 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             let (s, p) = ccws::schedulers(n);
             (ipaws::schedulers(&ctx.ipaws, sm, false, s), Some(p))
         }
+        WarpSchedKind::Mascar => (mascar::schedulers(&ctx.mascar, n), None),
+        WarpSchedKind::IpawsMascar => (
+            ipaws::schedulers(&ctx.ipaws, sm, false, mascar::schedulers(&ctx.mascar, n)),
+            None,
+        ),
         WarpSchedKind::LaserGroups => (
             (0..n)
                 .map(|_| {

@@ -95,7 +95,11 @@ mod tests {
     }
 
     fn c(slot: u32, age: u64) -> Cand {
-        Cand { slot, age }
+        Cand {
+            slot,
+            mem: false,
+            age,
+        }
     }
 
     #[test]
