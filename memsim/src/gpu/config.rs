@@ -33,6 +33,15 @@ pub enum WarpSchedKind {
     Ipaws,
     /// iPAWS with every SM deciding alone (`iPAWS_ind_cores`; the pCKE variant).
     IpawsInd,
+    /// iPAWS for shared concurrent kernels (sCKE): SM `s` prioritises the
+    /// kernels of rank `s % 2` and decides only for them; each kernel's warps
+    /// by its own phase on every SM.
+    IpawsScke,
+    /// Static per-kernel oracle GTO-RR (digest §5.2): GTO for kernel rank 0
+    /// (instance id even), LRR for rank 1, SM `s` prioritising rank `s % 2`.
+    GtoLrr,
+    /// The same with LRR for rank 0 and GTO for rank 1.
+    LrrGto,
     /// CCWS: GTO with lost-locality throttling (victim tag arrays; digest §5.2).
     Ccws,
     /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
@@ -47,8 +56,9 @@ pub enum WarpSchedKind {
 }
 
 impl WarpSchedKind {
-    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws`,
-    /// `ipaws-ccws`, `owl` or `laser-groups`.
+    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ipaws-scke`,
+    /// `gto-lrr` (also `per-kernel=gto,lrr`), `lrr-gto` (`per-kernel=lrr,gto`),
+    /// `ccws`, `ipaws-ccws`, `owl` or `laser-groups`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -56,6 +66,9 @@ impl WarpSchedKind {
             "two-level" => Some(Self::TwoLevel),
             "ipaws" => Some(Self::Ipaws),
             "ipaws-ind" => Some(Self::IpawsInd),
+            "ipaws-scke" => Some(Self::IpawsScke),
+            "gto-lrr" | "per-kernel=gto,lrr" => Some(Self::GtoLrr),
+            "lrr-gto" | "per-kernel=lrr,gto" => Some(Self::LrrGto),
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
             "owl" => Some(Self::Owl),
@@ -72,6 +85,9 @@ impl WarpSchedKind {
             Self::TwoLevel => "two-level",
             Self::Ipaws => "ipaws",
             Self::IpawsInd => "ipaws-ind",
+            Self::IpawsScke => "ipaws-scke",
+            Self::GtoLrr => "gto-lrr",
+            Self::LrrGto => "lrr-gto",
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
             Self::Owl => "owl",
@@ -105,11 +121,14 @@ pub enum TbSchedKind {
     OracleWavefront,
     /// Partitioned concurrent kernels: SMs split among the kernels (iPAWS pCKE).
     Pcke,
+    /// Shared concurrent kernels: every SM's resources split equally among the
+    /// kernels (iPAWS sCKE).
+    Scke,
 }
 
 impl TbSchedKind {
     /// Every policy, in `parse` spelling.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "rr",
         "tb-pri",
         "smx-bind",
@@ -120,10 +139,11 @@ impl TbSchedKind {
         "laser-oracle=wg",
         "laser-oracle=wavefront",
         "pcke",
+        "scke",
     ];
 
     /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind`, `laser`, `owl` or
-    /// `laser-oracle=<kernel|wg|wavefront>` or `pcke`.
+    /// `laser-oracle=<kernel|wg|wavefront>`, `pcke` or `scke`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "rr" => Some(Self::Rr),
@@ -136,6 +156,7 @@ impl TbSchedKind {
             "laser-oracle=wg" => Some(Self::OracleWg),
             "laser-oracle=wavefront" => Some(Self::OracleWavefront),
             "pcke" => Some(Self::Pcke),
+            "scke" => Some(Self::Scke),
             _ => None,
         }
     }

@@ -325,6 +325,7 @@ impl<D: DramBackend> GpuSim<D> {
         };
         sim.hook = sim.policy.l1_observer();
         sim.policy.attach(&sim.warp_ctx);
+        sim.track_shares();
         Ok(sim)
     }
 
@@ -334,6 +335,19 @@ impl<D: DramBackend> GpuSim<D> {
         self.policy = p;
         self.hook = self.policy.l1_observer();
         self.policy.attach(&self.warp_ctx);
+        self.track_shares();
+    }
+
+    /// Per-kernel resource use on every SM when the policy splits SMs between
+    /// kernels (sCKE); nothing otherwise.
+    fn track_shares(&mut self) {
+        if self.policy.splits_sms() {
+            for s in &mut self.sms {
+                if s.res.shares.is_none() {
+                    s.res.track_kernels();
+                }
+            }
+        }
     }
 
     /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB
@@ -518,12 +532,30 @@ impl<D: DramBackend> GpuSim<D> {
                 break;
             }
             let (sms, rts) = (&self.sms, &self.rts);
-            let pick = self.policy.select_unit(
-                &units,
-                sms.len(),
-                &mut |u, sm| sms[sm].fits(&rts[units[u].record as usize]),
-                t,
-            );
+            // sCKE: each SM split equally between the kernels with TBs to dispatch
+            let split = if self.policy.splits_sms() {
+                let mut ks: Vec<u32> = units.iter().map(|u| u.kernel).collect();
+                ks.sort_unstable();
+                ks.dedup();
+                ks.len() as u32
+            } else {
+                1
+            };
+            let pick = if split > 1 {
+                self.policy.select_unit(
+                    &units,
+                    sms.len(),
+                    &mut |u, sm| sms[sm].fits_share(&rts[units[u].record as usize], split),
+                    t,
+                )
+            } else {
+                self.policy.select_unit(
+                    &units,
+                    sms.len(),
+                    &mut |u, sm| sms[sm].fits(&rts[units[u].record as usize]),
+                    t,
+                )
+            };
             let Some((u, sm)) = pick else {
                 break;
             };

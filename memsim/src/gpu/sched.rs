@@ -277,6 +277,12 @@ pub trait TbDispatchPolicy {
     /// The GPU's warp-scheduler state, given once when the policy is installed
     /// (LASER's oracle files wavefront groups there).
     fn attach(&mut self, _ctx: &WarpSchedCtx) {}
+    /// Whether every SM's resources are split equally between the kernels
+    /// with TBs to dispatch (sCKE): the engine then offers a TB only where it
+    /// fits its kernel's share (`SmResources::within_share`). Default false.
+    fn splits_sms(&self) -> bool {
+        false
+    }
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes
