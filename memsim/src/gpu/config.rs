@@ -42,6 +42,10 @@ pub enum WarpSchedKind {
     GtoLrr,
     /// The same with LRR for rank 0 and GTO for rank 1.
     LrrGto,
+    /// The same composition with GTO for both (the kernel priority alone).
+    GtoGto,
+    /// The same composition with LRR for both.
+    LrrLrr,
     /// CCWS: GTO with lost-locality throttling (victim tag arrays; digest §5.2).
     Ccws,
     /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
@@ -57,8 +61,8 @@ pub enum WarpSchedKind {
 
 impl WarpSchedKind {
     /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ipaws-scke`,
-    /// `gto-lrr` (also `per-kernel=gto,lrr`), `lrr-gto` (`per-kernel=lrr,gto`),
-    /// `ccws`, `ipaws-ccws`, `owl` or `laser-groups`.
+    /// `gto-lrr` (also `per-kernel=gto,lrr`), `lrr-gto`, `gto-gto`, `lrr-lrr`
+    /// (also `per-kernel=a,b`), `ccws`, `ipaws-ccws`, `owl` or `laser-groups`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -69,6 +73,8 @@ impl WarpSchedKind {
             "ipaws-scke" => Some(Self::IpawsScke),
             "gto-lrr" | "per-kernel=gto,lrr" => Some(Self::GtoLrr),
             "lrr-gto" | "per-kernel=lrr,gto" => Some(Self::LrrGto),
+            "gto-gto" | "per-kernel=gto,gto" => Some(Self::GtoGto),
+            "lrr-lrr" | "per-kernel=lrr,lrr" => Some(Self::LrrLrr),
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
             "owl" => Some(Self::Owl),
@@ -88,6 +94,8 @@ impl WarpSchedKind {
             Self::IpawsScke => "ipaws-scke",
             Self::GtoLrr => "gto-lrr",
             Self::LrrGto => "lrr-gto",
+            Self::GtoGto => "gto-gto",
+            Self::LrrLrr => "lrr-lrr",
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
             Self::Owl => "owl",

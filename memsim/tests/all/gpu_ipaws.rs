@@ -153,7 +153,10 @@ fn scke_splits_every_sm_between_the_kernels() {
         .iter()
         .filter(|x| x.kernel == 0 && x.sm == 0)
         .count();
-    assert_eq!(on0, 5, "round-robin: kernel 0 holds 5 of SM 0's TBs, more than half");
+    assert_eq!(
+        on0, 5,
+        "round-robin: kernel 0 holds 5 of SM 0's TBs, more than half"
+    );
 }
 
 /// iPAWS under sCKE decides per kernel on the SMs that prioritise it: kernel 0
@@ -170,8 +173,17 @@ fn ipaws_scke_decides_each_kernel_where_it_is_prioritised() {
     assert_eq!(r.kernels.len(), 2);
     for k in &r.kernels {
         let by = k.decided_by.expect("decided");
-        assert_eq!(by % 2, k.kernel % 2, "kernel {} decided on SM {by}", k.kernel);
-        assert!(k.warps >= 1 && k.warps <= 24, "only its own warps: {}", k.warps);
+        assert_eq!(
+            by % 2,
+            k.kernel % 2,
+            "kernel {} decided on SM {by}",
+            k.kernel
+        );
+        assert!(
+            k.warps >= 1 && k.warps <= 24,
+            "only its own warps: {}",
+            k.warps
+        );
         assert!(k.woi >= 1 && k.woi <= k.warps);
         assert!(k.choice == "gto" || k.choice == "lrr", "{}", k.choice);
         let rs: Vec<_> = r.records.iter().filter(|x| x.kernel == k.kernel).collect();

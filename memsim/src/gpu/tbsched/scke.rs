@@ -193,7 +193,16 @@ mod tests {
         // turns: 0, 1, 0, 1, ...; each kernel round-robin over both SMs
         assert_eq!(
             went,
-            vec![(0, 0), (1, 0), (0, 1), (1, 1), (0, 0), (1, 0), (0, 1), (0, 1)]
+            vec![
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (1, 1),
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (0, 1)
+            ]
         );
         // while kernel 1 had TBs, kernel 0 held at most 2 (its half) per SM; the
         // last dispatch, with kernel 1 done dispatching, takes SM 1's third slot

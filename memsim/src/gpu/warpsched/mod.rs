@@ -155,12 +155,16 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             None,
         ),
         WarpSchedKind::IpawsScke => (ipaws::scke_schedulers(&ctx.ipaws, sm, n), None),
-        WarpSchedKind::GtoLrr | WarpSchedKind::LrrGto => {
-            use perkernel::Rule;
-            let rules = if k == WarpSchedKind::GtoLrr {
-                [Rule::Gto, Rule::Lrr]
-            } else {
-                [Rule::Lrr, Rule::Gto]
+        WarpSchedKind::GtoLrr
+        | WarpSchedKind::LrrGto
+        | WarpSchedKind::GtoGto
+        | WarpSchedKind::LrrLrr => {
+            use perkernel::Rule::{Gto, Lrr};
+            let rules = match k {
+                WarpSchedKind::GtoLrr => [Gto, Lrr],
+                WarpSchedKind::LrrGto => [Lrr, Gto],
+                WarpSchedKind::GtoGto => [Gto, Gto],
+                _ => [Lrr, Lrr],
             };
             (
                 (0..n)

@@ -12,7 +12,8 @@
 //! warp ([`Split`], one sub-scheduler per kernel). iPAWS under sCKE
 //! (`ipaws-scke`, `super::ipaws`) picks this way with each kernel's phase;
 //! [`PerKernel`] is the static oracle (`gto-lrr`: GTO for rank 0, LRR for
-//! rank 1; `lrr-gto` the reverse), the same composition with fixed policies,
+//! rank 1; `lrr-gto` the reverse; `gto-gto` and `lrr-lrr` the priority alone),
+//! the same composition with fixed policies,
 //! usable under any TB dispatcher (under pCKE an SM runs one kernel and the
 //! priority does not matter).
 
