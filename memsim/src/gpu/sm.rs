@@ -149,18 +149,29 @@ impl SmResources {
     }
 
     /// [`Self::admit`] for a TB of kernel `k` (its share too, if kept).
+    #[inline]
     pub fn admit_kernel(&mut self, k: u32, c: &TbCost) {
         self.admit(c);
-        if let Some(s) = &mut self.shares {
-            s.add(k, c, true);
+        if self.shares.is_some() {
+            self.share_add(k, c, true);
         }
     }
 
     /// [`Self::release`] for a TB of kernel `k` (its share too, if kept).
+    #[inline]
     pub fn release_kernel(&mut self, k: u32, c: &TbCost) {
         self.release(c);
+        if self.shares.is_some() {
+            self.share_add(k, c, false);
+        }
+    }
+
+    /// The per-kernel side (sCKE only; kept out of the callers' code).
+    #[cold]
+    #[inline(never)]
+    fn share_add(&mut self, k: u32, c: &TbCost, sign: bool) {
         if let Some(s) = &mut self.shares {
-            s.add(k, c, false);
+            s.add(k, c, sign);
         }
     }
 
