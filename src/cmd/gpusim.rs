@@ -41,11 +41,14 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
-    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ccws | ipaws-ccws | mascar |
-    /// ipaws-mascar | owl | laser-groups (default: the machine's). `ipaws` adapts between GTO
-    /// and LRR per kernel on the first SM's decision, `ipaws-ind` on each SM's own,
-    /// `ipaws-ccws` between CCWS and LRR, `ipaws-mascar` between MASCAR and LRR
-    /// (docs/gpu-ipaws.md).
+    /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ipaws-scke | gto-lrr |
+    /// lrr-gto | gto-gto | lrr-lrr | ccws | ipaws-ccws | mascar | ipaws-mascar | owl |
+    /// laser-groups (default: the machine's). `ipaws` adapts between GTO and LRR per
+    /// kernel on the first SM's decision, `ipaws-ind` on each SM's own, `ipaws-scke` for
+    /// kernels sharing SMs (`--tb-sched scke`: SM pairs each prioritising and deciding
+    /// for one kernel), `ipaws-ccws` between CCWS and LRR, `ipaws-mascar` between MASCAR
+    /// and LRR; `gto-lrr` is the static per-kernel oracle (GTO for even kernel
+    /// instances, LRR for odd; also `per-kernel=gto,lrr`) (docs/gpu-ipaws.md).
     #[arg(long, value_name = "POLICY")]
     pub warp_sched: Option<String>,
     /// iPAWS's instruction-issue stall counter: greedy (cycles a warp is the
@@ -61,7 +64,8 @@ pub struct Args {
     /// Thread-block dispatcher: rr, tb-pri, smx-bind, adaptive-bind (LaPerm),
     /// laser, or owl (OWL-locality's co-located neighbouring TBs; pair it with
     /// `--warp-sched owl`), laser-oracle=kernel|wg|wavefront (LASER's oracle;
-    /// profiles a round-robin run first) or pcke (SMs partitioned among
+    /// profiles a round-robin run first), pcke (SMs partitioned among
+    /// concurrent kernels) or scke (every SM's resources split equally among
     /// concurrent kernels) (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
@@ -140,7 +144,7 @@ pub fn options(args: &Args) -> anyhow::Result<GpuOptions> {
         .as_deref()
         .map(|s| {
             WarpSchedKind::parse(s).ok_or_else(|| {
-                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ccws, ipaws-ccws, mascar, ipaws-mascar, owl or laser-groups)")
+                anyhow!("unknown warp scheduler `{s}` (expected lrr, gto, two-level, ipaws, ipaws-ind, ipaws-scke, gto-lrr, lrr-gto, gto-gto, lrr-lrr, ccws, ipaws-ccws, mascar, ipaws-mascar, owl or laser-groups)")
             })
         })
         .transpose()?;

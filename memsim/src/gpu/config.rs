@@ -33,6 +33,19 @@ pub enum WarpSchedKind {
     Ipaws,
     /// iPAWS with every SM deciding alone (`iPAWS_ind_cores`; the pCKE variant).
     IpawsInd,
+    /// iPAWS for shared concurrent kernels (sCKE): SM `s` prioritises the
+    /// kernels of rank `s % 2` and decides only for them; each kernel's warps
+    /// by its own phase on every SM.
+    IpawsScke,
+    /// Static per-kernel oracle GTO-RR (digest §5.2): GTO for kernel rank 0
+    /// (instance id even), LRR for rank 1, SM `s` prioritising rank `s % 2`.
+    GtoLrr,
+    /// The same with LRR for rank 0 and GTO for rank 1.
+    LrrGto,
+    /// The same composition with GTO for both (the kernel priority alone).
+    GtoGto,
+    /// The same composition with LRR for both.
+    LrrLrr,
     /// CCWS: GTO with lost-locality throttling (victim tag arrays; digest §5.2).
     Ccws,
     /// iPAWS adapting between CCWS and LRR (RR↔CCWS, iPAWS §4.2).
@@ -53,8 +66,10 @@ pub enum WarpSchedKind {
 }
 
 impl WarpSchedKind {
-    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ccws`,
-    /// `ipaws-ccws`, `mascar`, `ipaws-mascar`, `owl` or `laser-groups`.
+    /// Parses `lrr`, `gto`, `two-level`, `ipaws`, `ipaws-ind`, `ipaws-scke`,
+    /// `gto-lrr` (also `per-kernel=gto,lrr`), `lrr-gto`, `gto-gto`, `lrr-lrr`
+    /// (also `per-kernel=a,b`), `ccws`, `ipaws-ccws`, `mascar`, `ipaws-mascar`,
+    /// `owl` or `laser-groups`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "lrr" | "rr" => Some(Self::Lrr),
@@ -62,6 +77,11 @@ impl WarpSchedKind {
             "two-level" => Some(Self::TwoLevel),
             "ipaws" => Some(Self::Ipaws),
             "ipaws-ind" => Some(Self::IpawsInd),
+            "ipaws-scke" => Some(Self::IpawsScke),
+            "gto-lrr" | "per-kernel=gto,lrr" => Some(Self::GtoLrr),
+            "lrr-gto" | "per-kernel=lrr,gto" => Some(Self::LrrGto),
+            "gto-gto" | "per-kernel=gto,gto" => Some(Self::GtoGto),
+            "lrr-lrr" | "per-kernel=lrr,lrr" => Some(Self::LrrLrr),
             "ccws" => Some(Self::Ccws),
             "ipaws-ccws" => Some(Self::IpawsCcws),
             "mascar" => Some(Self::Mascar),
@@ -80,6 +100,11 @@ impl WarpSchedKind {
             Self::TwoLevel => "two-level",
             Self::Ipaws => "ipaws",
             Self::IpawsInd => "ipaws-ind",
+            Self::IpawsScke => "ipaws-scke",
+            Self::GtoLrr => "gto-lrr",
+            Self::LrrGto => "lrr-gto",
+            Self::GtoGto => "gto-gto",
+            Self::LrrLrr => "lrr-lrr",
             Self::Ccws => "ccws",
             Self::IpawsCcws => "ipaws-ccws",
             Self::Mascar => "mascar",
@@ -115,11 +140,14 @@ pub enum TbSchedKind {
     OracleWavefront,
     /// Partitioned concurrent kernels: SMs split among the kernels (iPAWS pCKE).
     Pcke,
+    /// Shared concurrent kernels: every SM's resources split equally among the
+    /// kernels (iPAWS sCKE).
+    Scke,
 }
 
 impl TbSchedKind {
     /// Every policy, in `parse` spelling.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "rr",
         "tb-pri",
         "smx-bind",
@@ -130,10 +158,11 @@ impl TbSchedKind {
         "laser-oracle=wg",
         "laser-oracle=wavefront",
         "pcke",
+        "scke",
     ];
 
     /// Parses `rr`, `tb-pri`, `smx-bind`, `adaptive-bind`, `laser`, `owl` or
-    /// `laser-oracle=<kernel|wg|wavefront>` or `pcke`.
+    /// `laser-oracle=<kernel|wg|wavefront>`, `pcke` or `scke`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "rr" => Some(Self::Rr),
@@ -146,6 +175,7 @@ impl TbSchedKind {
             "laser-oracle=wg" => Some(Self::OracleWg),
             "laser-oracle=wavefront" => Some(Self::OracleWavefront),
             "pcke" => Some(Self::Pcke),
+            "scke" => Some(Self::Scke),
             _ => None,
         }
     }

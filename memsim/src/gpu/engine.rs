@@ -341,6 +341,19 @@ impl<D: DramBackend> GpuSim<D> {
         if let Some(u) = self.fe.dp.as_mut() {
             u.priority = self.policy.launch_priority();
         }
+        self.track_shares();
+    }
+
+    /// Per-kernel resource use on every SM when the policy splits SMs between
+    /// kernels (sCKE); nothing otherwise.
+    fn track_shares(&mut self) {
+        if self.policy.splits_sms() {
+            for s in &mut self.sms {
+                if s.res.shares.is_none() {
+                    s.res.track_kernels();
+                }
+            }
+        }
     }
 
     /// Installs an L1 access hook (every SM's L1 reports to it, and to the TB
@@ -535,12 +548,30 @@ impl<D: DramBackend> GpuSim<D> {
                 break;
             }
             let (sms, rts) = (&self.sms, &self.rts);
-            let pick = self.policy.select_unit(
-                &units,
-                sms.len(),
-                &mut |u, sm| sms[sm].fits(&rts[units[u].record as usize]),
-                t,
-            );
+            // sCKE: each SM split equally between the kernels with TBs to dispatch
+            let split = if self.policy.splits_sms() {
+                let mut ks: Vec<u32> = units.iter().map(|u| u.kernel).collect();
+                ks.sort_unstable();
+                ks.dedup();
+                ks.len() as u32
+            } else {
+                1
+            };
+            let pick = if split > 1 {
+                self.policy.select_unit(
+                    &units,
+                    sms.len(),
+                    &mut |u, sm| sms[sm].fits_share(&rts[units[u].record as usize], split),
+                    t,
+                )
+            } else {
+                self.policy.select_unit(
+                    &units,
+                    sms.len(),
+                    &mut |u, sm| sms[sm].fits(&rts[units[u].record as usize]),
+                    t,
+                )
+            };
             let Some((u, sm)) = pick else {
                 break;
             };

@@ -319,6 +319,12 @@ pub trait TbDispatchPolicy {
     fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
         None
     }
+    /// Whether every SM's resources are split equally between the kernels
+    /// with TBs to dispatch (sCKE): the engine then offers a TB only where it
+    /// fits its kernel's share (`SmResources::within_share`). Default false.
+    fn splits_sms(&self) -> bool {
+        false
+    }
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes

@@ -74,9 +74,107 @@ pub struct SmResources {
     pub regs: u32,
     /// Shared memory allocated (bytes).
     pub smem: u32,
+    /// Per-kernel use, kept only when the TB policy splits the SM between
+    /// kernels (sCKE, [`Self::track_kernels`]); `None` costs nothing.
+    pub shares: Option<Box<KernelShares>>,
+}
+
+/// What each kernel holds on one SM (sCKE's admission cap, iPAWS §4.4, digest
+/// §5.1 "sCKE": each core's resources split equally between the kernels).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KernelShares {
+    /// By kernel instance id: threads, warps, TBs, registers, shared memory.
+    used: Vec<[u32; 5]>,
+}
+
+impl KernelShares {
+    /// What kernel `k` holds: threads, warps, TBs, registers, shared memory.
+    pub fn used(&self, k: u32) -> [u32; 5] {
+        self.used.get(k as usize).copied().unwrap_or_default()
+    }
+
+    /// Kernel `k` took a TB of cost `c` (its totals taken elsewhere).
+    pub fn admit(&mut self, k: u32, c: &TbCost) {
+        self.add(k, c, true);
+    }
+
+    fn add(&mut self, k: u32, c: &TbCost, sign: bool) {
+        if self.used.len() <= k as usize {
+            self.used.resize(k as usize + 1, [0; 5]);
+        }
+        let u = &mut self.used[k as usize];
+        for (x, d) in u.iter_mut().zip([c.threads, c.warps, 1, c.regs, c.smem]) {
+            *x = if sign { *x + d } else { x.saturating_sub(d) };
+        }
+    }
+}
+
+/// One kernel's share of an SM of `g` split `n` ways (`n` at least 1): threads,
+/// warps, TBs, registers, shared memory, each the SM's total over `n`, rounded
+/// down.
+pub fn kernel_share(g: &GpuConfig, n: u32) -> [u32; 5] {
+    let n = n.max(1);
+    [
+        g.max_threads_per_sm / n,
+        g.max_warps_per_sm() / n,
+        g.max_tbs_per_sm / n,
+        g.registers_per_sm / n,
+        g.smem_per_sm / n,
+    ]
 }
 
 impl SmResources {
+    /// Keeps per-kernel use from now on (before the first admission).
+    pub fn track_kernels(&mut self) {
+        self.shares = Some(Box::default());
+    }
+
+    /// Whether kernel `k`'s TB of cost `c` stays within the kernel's share of
+    /// an SM split `n` ways ([`kernel_share`]); always with `n <= 1` or without
+    /// [`Self::track_kernels`].
+    pub fn within_share(&self, g: &GpuConfig, k: u32, c: &TbCost, n: u32) -> bool {
+        let Some(s) = &self.shares else {
+            return true;
+        };
+        if n <= 1 {
+            return true;
+        }
+        let [th, wa, tb, re, sm] = s.used(k);
+        let cap = kernel_share(g, n);
+        th + c.threads <= cap[0]
+            && wa + c.warps <= cap[1]
+            && tb < cap[2]
+            && re + c.regs <= cap[3]
+            && sm + c.smem <= cap[4]
+    }
+
+    /// [`Self::admit`] for a TB of kernel `k` (its share too, if kept).
+    #[inline]
+    pub fn admit_kernel(&mut self, k: u32, c: &TbCost) {
+        self.admit(c);
+        if self.shares.is_some() {
+            self.share_add(k, c, true);
+        }
+    }
+
+    /// [`Self::release`] for a TB of kernel `k` (its share too, if kept).
+    #[inline]
+    pub fn release_kernel(&mut self, k: u32, c: &TbCost) {
+        self.release(c);
+        if self.shares.is_some() {
+            self.share_add(k, c, false);
+        }
+    }
+
+    /// The per-kernel side (sCKE only; kept out of the callers' code).
+    #[cold]
+    #[inline(never)]
+    fn share_add(&mut self, k: u32, c: &TbCost, sign: bool) {
+        if let Some(s) = &mut self.shares {
+            s.add(k, c, sign);
+        }
+    }
+
     /// Whether a TB of cost `c` can be admitted now.
     pub fn can_admit(&self, g: &GpuConfig, c: &TbCost) -> bool {
         self.tbs < g.max_tbs_per_sm
@@ -177,5 +275,49 @@ mod tests {
         let big = TbCost::new(&g, 1000, 16, 0);
         assert_eq!((big.warps, big.threads), (32, 1024));
         assert_eq!(tbs_per_sm(&g, &big), (2, Limiter::Threads));
+    }
+
+    /// sCKE's split on gtx480-ipaws (1536 threads, 48 warps, 8 TBs, 32768
+    /// registers, 48 KB): halves of 768, 24, 4, 16384, 24576. A 256-thread TB
+    /// with 16 registers a thread (8 warps, 4096 registers) fits three times per
+    /// half (threads 3 x 256 = 768); a 128-thread TB with 10000 B of shared
+    /// memory (10112 B in 128 B units) twice (2 x 10112 = 20224, a third would
+    /// be 30336 > 24576) although four fit the SM.
+    #[test]
+    fn kernel_share_halves_every_resource() {
+        let mut m = crate::config::MachineConfig::preset("gtx480-ipaws").unwrap();
+        let g = m.gpu.take().unwrap();
+        assert_eq!(kernel_share(&g, 2), [768, 24, 4, 16384, 24576]);
+        assert_eq!(kernel_share(&g, 1), [1536, 48, 8, 32768, 49152]);
+        assert_eq!(kernel_share(&g, 3), [512, 16, 2, 10922, 16384]);
+        let a = TbCost::new(&g, 256, 16, 0);
+        assert_eq!((a.threads, a.warps, a.regs), (256, 8, 4096));
+        let b = TbCost::new(&g, 128, 16, 10000);
+        assert_eq!(b.smem, 10112);
+        let mut r = SmResources::default();
+        r.track_kernels();
+        let mut n = [0, 0];
+        for (k, c) in [(0u32, &a), (1, &b)] {
+            while r.can_admit(&g, c) && r.within_share(&g, k, c, 2) {
+                r.admit_kernel(k, c);
+                n[k as usize] += 1;
+            }
+        }
+        assert_eq!(n, [3, 2]);
+        assert_eq!(r.shares.as_ref().unwrap().used(0), [768, 24, 3, 12288, 0]);
+        assert_eq!(r.shares.as_ref().unwrap().used(1), [256, 8, 2, 4096, 20224]);
+        // the other kernel's half is not available to kernel 1 while split...
+        assert!(r.can_admit(&g, &b) && !r.within_share(&g, 1, &b, 2));
+        // ...and is once kernel 0 has no TB left to dispatch (the cap lifts)
+        assert!(r.within_share(&g, 1, &b, 1));
+        r.release_kernel(0, &a);
+        assert_eq!(r.shares.as_ref().unwrap().used(0), [512, 16, 2, 8192, 0]);
+        assert!(r.within_share(&g, 0, &a, 2));
+        // without tracking there is no cap
+        let mut u = SmResources::default();
+        for _ in 0..6 {
+            assert!(u.within_share(&g, 0, &a, 2));
+            u.admit_kernel(0, &a);
+        }
     }
 }

@@ -402,7 +402,7 @@ impl Sm {
         for &w in &s.warps {
             self.free_warps.push(w);
         }
-        self.res.release(&cost);
+        self.res.release_kernel(s.kernel, &cost);
         exits.push(TbExit {
             kernel: s.kernel,
             tb: s.gid,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::gpu::config::WarpSchedKind;
+use weft_memsim::gpu::config::{TbSchedKind, WarpSchedKind};
 use weft_memsim::gpu::workload;
 use weft_memsim::gpu::{GpuOptions, GpuSim, GpuStats};
 
@@ -34,8 +34,19 @@ fn run(
     k: WarpSchedKind,
     breakdown: bool,
 ) -> (GpuStats, GpuSim<weft_memsim::dram_backend::DdrBackend>) {
+    run_tb(m, w, k, TbSchedKind::Rr, breakdown)
+}
+
+fn run_tb(
+    m: &MachineConfig,
+    w: &Arc<workload::Workload>,
+    k: WarpSchedKind,
+    tb: TbSchedKind,
+    breakdown: bool,
+) -> (GpuStats, GpuSim<weft_memsim::dram_backend::DdrBackend>) {
     let opts = GpuOptions {
         warp_sched: Some(k),
+        tb_sched: Some(tb),
         seed: 1,
         ..Default::default()
     };
@@ -160,4 +171,102 @@ fn ipaws_mascar_decides_per_kernel() {
     }
     let s = sim.mascar_report().expect("MASCAR counters").sched;
     assert!(s.steps > 0 && s.mem_issued > 0, "{s:?}");
+}
+
+/// The pCKE / sCKE mix (`intra`'s GF kernel, instance 0, and `sc`'s RF kernel,
+/// instance 1) shrunk for 4 SMs: 18 and 16 TBs, about 1.5 waves of 3 per SM
+/// and kernel under sCKE.
+fn mix() -> Arc<workload::Workload> {
+    let text = include_str!("../../workloads/ipaws/mix.toml")
+        .replace("GTBS = 72", "GTBS = 18")
+        .replace("STBS = 64", "STBS = 16");
+    Arc::new(workload::parse(&text, "mix").unwrap())
+}
+
+/// sCKE dispatch by dispatch: the kernels take turns over every SM, each SM
+/// taking 3 TBs (24 warps, 768 threads: half of gtx480-ipaws's 48 warps) of
+/// each; no kernel ever holds more than its half of an SM while the other has
+/// TBs to dispatch. Round-robin dispatch, for contrast, fills SMs with the
+/// first kernel.
+#[test]
+fn scke_splits_every_sm_between_the_kernels() {
+    let m = machine(4);
+    let w = mix();
+    let (st, sim) = run_tb(&m, &w, WarpSchedKind::Gto, TbSchedKind::Scke, false);
+    assert_eq!(st.tb_scheduler, "scke");
+    let d = sim.dispatches();
+    assert_eq!(d.len(), 34);
+    let first: Vec<(u32, u32)> = d[..24].iter().map(|x| (x.kernel, x.sm)).collect();
+    let want: Vec<(u32, u32)> = (0..12u32).flat_map(|i| [(0, i % 4), (1, i % 4)]).collect();
+    assert_eq!(first, want, "turns, each kernel round-robin over all SMs");
+    assert!(d[24].time > d[23].time + 100, "the halves are full");
+    let r = sim.tb_policy_report().expect("report");
+    for k in r["kernels"].as_array().unwrap() {
+        assert_eq!(k["sms"], 4, "kernel {} on every SM", k["kernel"]);
+        assert_eq!(k["max_tbs_per_sm_shared"], 3, "kernel {}", k["kernel"]);
+    }
+    let (_, rr) = run_tb(&m, &w, WarpSchedKind::Gto, TbSchedKind::Rr, false);
+    let on0 = rr.dispatches()[..24]
+        .iter()
+        .filter(|x| x.kernel == 0 && x.sm == 0)
+        .count();
+    assert_eq!(
+        on0, 5,
+        "round-robin: kernel 0 holds 5 of SM 0's TBs, more than half"
+    );
+}
+
+/// iPAWS under sCKE decides per kernel on the SMs that prioritise it: kernel 0
+/// on an even SM, kernel 1 on an odd one, each classifying only its own warps
+/// (at most its half, 24 of the SM's 48); the other SMs follow; every SM ends
+/// each kernel in one Execute choice.
+#[test]
+fn ipaws_scke_decides_each_kernel_where_it_is_prioritised() {
+    let m = machine(4);
+    let w = mix();
+    let (a, sim) = run_tb(&m, &w, WarpSchedKind::IpawsScke, TbSchedKind::Scke, false);
+    assert_eq!(a.warp_scheduler, "ipaws-scke");
+    let r = sim.warp_sched_ctx().ipaws_report().expect("report");
+    assert_eq!(r.kernels.len(), 2);
+    for k in &r.kernels {
+        let by = k.decided_by.expect("decided");
+        assert_eq!(
+            by % 2,
+            k.kernel % 2,
+            "kernel {} decided on SM {by}",
+            k.kernel
+        );
+        assert!(
+            k.warps >= 1 && k.warps <= 24,
+            "only its own warps: {}",
+            k.warps
+        );
+        assert!(k.woi >= 1 && k.woi <= k.warps);
+        assert!(k.choice == "gto" || k.choice == "lrr", "{}", k.choice);
+        let rs: Vec<_> = r.records.iter().filter(|x| x.kernel == k.kernel).collect();
+        assert_eq!(rs.len(), 4, "on every SM");
+        for x in &rs {
+            assert_eq!(x.decided_by, Some(by), "SM {} follows SM {by}", x.sm);
+            assert_eq!(x.phase, rs[0].phase);
+        }
+    }
+    let (b, _) = run_tb(&m, &w, WarpSchedKind::IpawsScke, TbSchedKind::Scke, false);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+}
+
+/// The static per-kernel oracle runs the same work as GTO under every
+/// concurrent-kernel dispatcher.
+#[test]
+fn per_kernel_oracle_runs_the_same_work() {
+    let m = machine(4);
+    let w = mix();
+    let (g, _) = run_tb(&m, &w, WarpSchedKind::Gto, TbSchedKind::Scke, false);
+    for tb in [TbSchedKind::Rr, TbSchedKind::Pcke, TbSchedKind::Scke] {
+        let (o, _) = run_tb(&m, &w, WarpSchedKind::GtoLrr, tb, false);
+        assert_eq!(o.warp_instructions, g.warp_instructions);
+        assert_eq!(o.warp_scheduler, "gto-lrr");
+    }
 }

@@ -304,7 +304,10 @@ fn wavefront_groups_follow_the_chains_by_global_tb_id() {
             "{dp}: nothing else filed"
         );
         // under DTBL some children reach a still-running parent (2 of 128 here)
-        assert!(dp == "cdp" || joined > 0, "{dp}: no child joined its parent");
+        assert!(
+            dp == "cdp" || joined > 0,
+            "{dp}: no child joined its parent"
+        );
         eprintln!("{dp}: LASER joined {joined}");
     }
 }

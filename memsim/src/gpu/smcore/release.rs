@@ -61,7 +61,7 @@ impl Sm {
         };
         self.occupancy_to(t);
         let cost = self.tbs[i].cost;
-        self.res.release(&cost);
+        self.res.release_kernel(self.tbs[i].kernel, &cost);
         let ws = self.tbs[i].warps.clone();
         let mut n_live = 0;
         for l in &mut self.live {
@@ -81,6 +81,10 @@ impl Sm {
             return;
         };
         self.occupancy_to(t);
+        if let Some(s) = &mut self.res.shares {
+            // `reserve` took the totals; the kernel's share follows here
+            s.admit(self.tbs[i].kernel, &self.tbs[i].cost);
+        }
         let nsch = self.live.len() as u32;
         for &w in &self.tbs[i].warps {
             if !self.warps[w as usize].finished {

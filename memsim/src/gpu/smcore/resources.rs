@@ -56,6 +56,12 @@ impl Sm {
         self.res.can_admit(&self.p.g, &k.cost)
     }
 
+    /// Whether a TB of `k` fits now within `k`'s share of the SM split `n`
+    /// ways (sCKE's admission cap, [`SmResources::within_share`]).
+    pub fn fits_share(&self, k: &KernelRt, n: u32) -> bool {
+        self.fits(k) && self.res.within_share(&self.p.g, k.id, &k.cost, n)
+    }
+
     /// Integrates occupancy and resource use up to `t` (statistics epochs).
     pub fn integrate_to(&mut self, t: u64) {
         self.occupancy_to(t);
@@ -96,7 +102,7 @@ impl Sm {
     /// its warps' ages (launch order over the GPU).
     pub fn admit(&mut self, k: &KernelRt, tb_gid: u32, ctaid: [u32; 3], t: u64, age0: u64) {
         self.occupancy_to(t);
-        self.res.admit(&k.cost);
+        self.res.admit_kernel(k.id, &k.cost);
         if self.per_kernel.len() <= k.id as usize {
             self.per_kernel.resize(k.id as usize + 1, 0);
         }
@@ -247,13 +253,14 @@ impl Sm {
         s.used = false;
         s.preempting = false;
         let cost = s.cost;
+        let kernel = s.kernel;
         let warps = s
             .warps
             .iter()
             .map(|&w| self.warps[w as usize].clone())
             .collect();
         self.free_warps.extend(s.warps.iter().copied());
-        self.res.release(&cost);
+        self.res.release_kernel(kernel, &cost);
         self.preempted.push(SavedTb {
             kernel: s.kernel,
             gid: s.gid,
@@ -286,6 +293,10 @@ impl Sm {
     /// its warps go on where they stopped.
     pub fn restore(&mut self, saved: SavedTb, t: u64) {
         self.occupancy_to(t);
+        if let Some(s) = &mut self.res.shares {
+            // `reserve` took the totals; the kernel's share follows here
+            s.admit(saved.kernel, &saved.cost);
+        }
         if self.per_kernel.len() <= saved.kernel as usize {
             self.per_kernel.resize(saved.kernel as usize + 1, 0);
         }

@@ -12,7 +12,9 @@
 //! - [`profile`], [`oracle`]: LASER's oracle limit study (digest §4.2): a
 //!   profiling run's high-reuse kernels and WG chains, and the dispatcher that
 //!   uses them;
-//! - [`pcke`]: SMs partitioned among concurrent kernels (iPAWS pCKE).
+//! - [`pcke`]: SMs partitioned among concurrent kernels (iPAWS pCKE);
+//! - [`scke`]: every SM shared by the concurrent kernels, its resources split
+//!   equally between them (iPAWS sCKE).
 //!
 //! The same policies run under CDP (each child kernel is a unit) and DTBL (each
 //! aggregated group is a unit, taken through its host kernel's entry).
@@ -30,6 +32,7 @@ pub mod owl;
 pub mod pcke;
 pub mod profile;
 pub mod queues;
+pub mod scke;
 pub mod steal;
 
 #[cfg(test)]
@@ -103,6 +106,10 @@ pub trait UnitPolicy {
     fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
         None
     }
+    /// [`TbDispatchPolicy::splits_sms`].
+    fn splits_sms(&self) -> bool {
+        false
+    }
 }
 
 impl<P: UnitPolicy> TbDispatchPolicy for P {
@@ -153,6 +160,9 @@ impl<P: UnitPolicy> TbDispatchPolicy for P {
     fn launch_priority(&mut self) -> Option<Box<dyn LaunchPriority>> {
         UnitPolicy::launch_priority(self)
     }
+    fn splits_sms(&self) -> bool {
+        UnitPolicy::splits_sms(self)
+    }
 }
 
 /// The policy of kind `k` (not round-robin); `dtbl`: device launches are DTBL
@@ -167,6 +177,7 @@ pub fn policy(k: TbSchedKind, dtbl: bool) -> Box<dyn TbDispatchPolicy> {
         TbSchedKind::Laser => Box::new(laser::Laser::new(laser::LaserConfig::default())),
         TbSchedKind::Owl => Box::new(owl::OwlTb::default()),
         TbSchedKind::Pcke => Box::new(pcke::Pcke::default()),
+        TbSchedKind::Scke => Box::new(scke::Scke::default()),
         // without a profile (`oracle::prepare` supplies one): no kernel is known
         TbSchedKind::OracleKernel | TbSchedKind::OracleWg | TbSchedKind::OracleWavefront => {
             Box::new(oracle::Oracle::new(

@@ -33,8 +33,17 @@
 //! When warps of several kernels share an SM, a pick follows the phase of the
 //! kernel of the oldest ready warp. Invariant: a kernel's phase only moves
 //! forward (Adapt → Recover → Lrr, Adapt → Gto).
+//!
+//! sCKE (`ipaws-scke`, iPAWS §4.4; digest §5.1 "Extensions"): each SM
+//! prioritises one kernel of a pair ([`super::perkernel`]); a pick takes the
+//! prioritised kernel's ready warps when it has any, each kernel's warps by
+//! its own phase with its own greedy warp; the stall counter follows the
+//! prioritised kernel's greedy warp; a kernel classifies (its WOI only over its
+//! own warps) and publishes only on SMs that prioritise it, the first of them
+//! deciding for every SM (the others stay in Adapt until then, [I]).
 
 use super::classifier::{self, Shape, Verdict};
+use super::perkernel::{Rule, Split};
 use crate::gpu::sched::{Cand, Lrr, MemView, WarpInfo, WarpScheduler};
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
@@ -306,6 +315,8 @@ pub struct Ipaws {
     /// At the last step the greedy warp was stalled and nothing issued.
     idle_stalled: bool,
     now: u64,
+    /// sCKE: the kernel-priority composition (`None`: plain iPAWS).
+    split: Option<Box<Split>>,
 }
 
 impl Ipaws {
@@ -325,6 +336,38 @@ impl Ipaws {
             last_t: 0,
             idle_stalled: false,
             now: 0,
+            split: None,
+        }
+    }
+
+    /// sCKE's pick ([`Split`]): the selected kernel's ready warps by its phase.
+    fn pick_split(&mut self, ready: &[Cand]) -> usize {
+        let core = self.core.borrow();
+        let split = self.split.as_mut().expect("sCKE");
+        let k = split.select(ready, |s| core.warps[s as usize].kernel);
+        match core.phase(k) {
+            Phase::Adapt | Phase::Gto => split.pick(k, Rule::Gto),
+            Phase::Lrr => split.pick(k, Rule::Lrr),
+            Phase::Recover => {
+                let sub = split.ready();
+                let key = |c: &Cand| (core.warps[c.slot as usize].inst, c.age);
+                let mut best = 0;
+                for (i, c) in sub.iter().enumerate() {
+                    if key(c) < key(&sub[best]) {
+                        best = i;
+                    }
+                }
+                split.index(best)
+            }
+        }
+    }
+
+    /// Walk stall counting's order: under sCKE the prioritised kernel's warps
+    /// are older than the other's.
+    fn walk_key(&self, core: &Core, c: &Cand) -> (bool, u64) {
+        match &self.split {
+            None => (false, c.age),
+            Some(s) => (!s.prioritises(core.warps[c.slot as usize].kernel), c.age),
         }
     }
 
@@ -347,6 +390,9 @@ impl WarpScheduler for Ipaws {
     }
 
     fn pick(&mut self, ready: &[Cand]) -> usize {
+        if self.split.is_some() {
+            return self.pick_split(ready);
+        }
         let core = self.core.borrow();
         let mut oldest = 0;
         for (i, c) in ready.iter().enumerate() {
@@ -374,9 +420,19 @@ impl WarpScheduler for Ipaws {
     fn on_issue(&mut self, slot: u32) {
         self.gto.on_issue(slot);
         self.lrr.on_issue(slot);
-        self.greedy = Some(slot);
         let t = self.now;
         let mut core = self.core.borrow_mut();
+        match &mut self.split {
+            None => self.greedy = Some(slot),
+            Some(s) => {
+                // the stall counter follows the prioritised kernel's greedy warp
+                let k = core.warps[slot as usize].kernel;
+                s.on_issue(k, slot);
+                if s.prioritises(k) {
+                    self.greedy = Some(slot);
+                }
+            }
+        }
         let (catching, k, inst) = {
             let w = &mut core.warps[slot as usize];
             w.inst += 1;
@@ -452,7 +508,8 @@ impl WarpScheduler for Ipaws {
                         None => true,
                         Some(i) => {
                             Some(i.slot) != self.greedy
-                                && (Some(c.slot) == self.greedy || c.age < i.age)
+                                && (Some(c.slot) == self.greedy
+                                    || self.walk_key(&core, c) < self.walk_key(&core, &i))
                         }
                     };
                     if before {
@@ -523,6 +580,10 @@ impl WarpScheduler for Ipaws {
             r.phase
         };
         match phase {
+            // sCKE: only an SM that prioritises the kernel decides for it
+            Phase::Adapt if self.split.as_ref().is_some_and(|s| !s.prioritises(k)) => {
+                core.warps[w.slot as usize].live = false
+            }
             Phase::Adapt => {
                 let (v, ws) = core.classify(k, Some(w.slot));
                 core.warps[w.slot as usize].live = false;
@@ -569,6 +630,22 @@ pub fn schedulers(
     greedy
         .into_iter()
         .map(|g| Box::new(Ipaws::new(core.clone(), shared.clone(), g)) as Box<dyn WarpScheduler>)
+        .collect()
+}
+
+/// The `n` sCKE iPAWS schedulers of SM `sm` (`ipaws-scke`, module doc).
+pub fn scke_schedulers(shared: &IpawsShared, sm: u32, n: u32) -> Vec<Box<dyn WarpScheduler>> {
+    let core = shared.core(sm, false);
+    (0..n)
+        .map(|_| {
+            let mut s = Ipaws::new(
+                core.clone(),
+                shared.clone(),
+                Box::new(crate::gpu::sched::Gto::default()),
+            );
+            s.split = Some(Box::new(Split::new(sm)));
+            Box::new(s) as Box<dyn WarpScheduler>
+        })
         .collect()
 }
 

@@ -1,7 +1,9 @@
 //! Warp-scheduling meta-policies and the locality statistics they are judged by
 //! (issue #32 part 3; digest §5): iPAWS ([`ipaws`]) with its issue-pattern
 //! classifier ([`classifier`]), the CCWS and MASCAR baselines ([`ccws`],
-//! [`mascar`]) and the CCWS-style L1 access breakdown ([`locality`]); and OWL-locality's CTA-aware scheduler
+//! [`mascar`]) and the CCWS-style L1 access breakdown ([`locality`]); per-kernel
+//! scheduling on a shared SM for iPAWS's sCKE and the static GTO-RR oracle
+//! ([`perkernel`], digest §5.1-5.2); and OWL-locality's CTA-aware scheduler
 //! ([`owl`], a LASER baseline, digest §4.4); LASER's two-level wavefront groups
 //! ([`groups`], digest §4.2-4.3).
 //!
@@ -16,6 +18,7 @@ pub mod ipaws;
 pub mod locality;
 pub mod mascar;
 pub mod owl;
+pub mod perkernel;
 
 use super::config::WarpSchedKind;
 use super::sched::WarpScheduler;
@@ -160,6 +163,27 @@ pub fn schedulers(k: WarpSchedKind, sm: u32, n: u32, ctx: &WarpSchedCtx) -> SmSc
             ipaws::schedulers(&ctx.ipaws, sm, k == WarpSchedKind::IpawsInd, gtos()),
             None,
         ),
+        WarpSchedKind::IpawsScke => (ipaws::scke_schedulers(&ctx.ipaws, sm, n), None),
+        WarpSchedKind::GtoLrr
+        | WarpSchedKind::LrrGto
+        | WarpSchedKind::GtoGto
+        | WarpSchedKind::LrrLrr => {
+            use perkernel::Rule::{Gto, Lrr};
+            let rules = match k {
+                WarpSchedKind::GtoLrr => [Gto, Lrr],
+                WarpSchedKind::LrrGto => [Lrr, Gto],
+                WarpSchedKind::GtoGto => [Gto, Gto],
+                _ => [Lrr, Lrr],
+            };
+            (
+                (0..n)
+                    .map(|_| {
+                        Box::new(perkernel::PerKernel::new(sm, rules)) as Box<dyn WarpScheduler>
+                    })
+                    .collect(),
+                None,
+            )
+        }
         WarpSchedKind::Ccws => {
             let (s, p) = ccws::schedulers(n);
             (s, Some(p))
