@@ -88,9 +88,43 @@ pub const SCHEDULERS: [(&str, bool); 8] = [
     ("ipaws-mascar", false),
 ];
 
-/// The TOML of the iPAWS workload `name`.
+/// Concurrent-kernel mixes (iPAWS §4.4, Fig. 16): a GF kernel (instance 0) and
+/// an RF kernel (instance 1) launched by two apps; name, what, TOML.
+pub const MIXES: [(&str, &str, &str); 2] = [
+    (
+        "mix",
+        "intra's GF kernel + sc's RF kernel",
+        include_str!("../../../memsim/workloads/ipaws/mix.toml"),
+    ),
+    (
+        "mix-spmv",
+        "rowspmv's GF kernel + lps's RF kernel",
+        include_str!("../../../memsim/workloads/ipaws/mix-spmv.toml"),
+    ),
+];
+
+/// The concurrent-kernel cells of a full run: (`--tb-sched` = group,
+/// `--warp-sched` = variant). Per dispatcher: GTO, LRR, iPAWS deciding per
+/// kernel (each SM alone under pCKE, the SM pairs under sCKE) and the static
+/// GTO-RR oracle (`gto-lrr`: GTO on kernel 0, LRR on kernel 1).
+pub const CKE: [(&str, &str); 8] = [
+    ("pcke", "gto"),
+    ("pcke", "lrr"),
+    ("pcke", "ipaws-ind"),
+    ("pcke", "gto-lrr"),
+    ("scke", "gto"),
+    ("scke", "lrr"),
+    ("scke", "ipaws-scke"),
+    ("scke", "gto-lrr"),
+];
+
+/// The TOML of the iPAWS workload or mix `name`.
 pub fn text(name: &str) -> Option<&'static str> {
-    WORKLOADS.iter().find(|w| w.0 == name).map(|w| w.4)
+    WORKLOADS
+        .iter()
+        .find(|w| w.0 == name)
+        .map(|w| w.4)
+        .or_else(|| MIXES.iter().find(|m| m.0 == name).map(|m| m.2))
 }
 
 fn class(name: &str) -> Option<Class> {
@@ -157,7 +191,7 @@ impl GpuStudy for Ipaws {
             .iter()
             .map(|(n, c, what, _, _)| format!("`{n}` ({c:?}: {what})"))
             .collect();
-        format!("Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`: {}. The `--quick` GPU part runs `intra` and `blk` under GTO, LRR and iPAWS; `--quick` every workload under those three; full adds `ipaws-ind`, CCWS, iPAWS over CCWS, MASCAR and iPAWS over MASCAR. Performance 1 / cycles, normalised to GTO. Docs: `docs/gpu-ipaws.md`.", list.join(", "))
+        format!("Machine `{MACHINE}` (iPAWS Table 1). Workloads `memsim/workloads/ipaws/*.toml`: {}. The `--quick` GPU part runs `intra` and `blk` under GTO, LRR and iPAWS; `--quick` every workload under those three; full adds `ipaws-ind`, CCWS, iPAWS over CCWS, MASCAR and iPAWS over MASCAR, and the concurrent-kernel mixes {} under pCKE and sCKE (groups `pcke`, `scke`: GTO, LRR, iPAWS per kernel (`ipaws-ind`, `ipaws-scke`) and the static GTO-RR oracle `gto-lrr`). Performance 1 / cycles, normalised to GTO (of the same dispatcher for the mixes). Docs: `docs/gpu-ipaws.md`.", list.join(", "), MIXES.iter().map(|(n, w, _)| format!("`{n}` ({w})")).collect::<Vec<_>>().join(", "))
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
@@ -175,6 +209,23 @@ impl GpuStudy for Ipaws {
                         bench: name.into(),
                         input: String::new(),
                         group: String::new(),
+                        variant: s.into(),
+                        spec,
+                    });
+                }
+            }
+        }
+        if size == GpuSize::Full {
+            for &(name, _, _) in &MIXES {
+                for &(tb, s) in &CKE {
+                    let mut spec = RunSpec::new(MACHINE, WorkloadSpec::Ipaws { name: name.into() })
+                        .warp(Some(s));
+                    spec.tb_sched = Some(tb.into());
+                    spec.probe = Probe::L1Breakdown;
+                    v.push(GpuCell {
+                        bench: name.into(),
+                        input: String::new(),
+                        group: tb.into(),
                         variant: s.into(),
                         spec,
                     });
@@ -219,7 +270,12 @@ impl GpuStudy for Ipaws {
 
     fn claims(&self, r: &Runs<'_>) -> Vec<Claim> {
         let id = self.id();
-        let benches = r.benches();
+        // the single-kernel workloads (the mixes have claims of their own)
+        let benches: Vec<&str> = r
+            .benches()
+            .into_iter()
+            .filter(|b| class(b).is_some())
+            .collect();
         let of = |c: Class, f: &dyn Fn(&str) -> f64| {
             mean(
                 &benches
@@ -310,6 +366,7 @@ impl GpuStudy for Ipaws {
                 "see the per-workload contradictions",
             ),
         ];
+        out.extend(cke_claims(r));
         for b in benches {
             let (g, l) = (cycles(r, b, "gto"), cycles(r, b, "lrr"));
             let c = class(b);
@@ -371,6 +428,45 @@ impl GpuStudy for Ipaws {
         }
         out
     }
+}
+
+/// The concurrent-kernel claims (iPAWS §4.4, Fig. 16; digest §5.5 "pCKE / sCKE
+/// ≈ matches the static GTO-RR oracle"): per mix and dispatcher, iPAWS within a
+/// few percent of the oracle, and the oracle at least the better static
+/// scheduler (the mixes need a different scheduler per kernel).
+fn cke_claims(r: &Runs<'_>) -> Vec<Claim> {
+    let mut out = Vec::new();
+    for &(mix, _, _) in &MIXES {
+        for (tb, ip) in [("pcke", "ipaws-ind"), ("scke", "ipaws-scke")] {
+            let c = |s: &str| r.get(mix, "", tb, s).map_or(f64::NAN, |m| m.cycles as f64);
+            let (o, i) = (c("gto-lrr"), c(ip));
+            let best = c("gto").min(c("lrr"));
+            if o.is_nan() || i.is_nan() || best.is_nan() {
+                continue;
+            }
+            out.push(average_claim(
+                "ipaws",
+                &format!("{mix}, {tb}: {ip} / static GTO-RR oracle"),
+                SRC,
+                "≈ 1 (within a few %)".into(),
+                o / i,
+                factor(o / i),
+                Some(o / i >= 0.95),
+                "iPAWS's per-kernel choices (docs/gpu-ipaws.md, sCKE)",
+            ));
+            out.push(average_claim(
+                "ipaws",
+                &format!("{mix}, {tb}: static GTO-RR oracle over the better of GTO and LRR"),
+                SRC,
+                "≥ 1 (a scheduler per kernel)".into(),
+                best / o,
+                factor(best / o),
+                Some(best / o >= 1.0),
+                "the kernels' classes (docs/gpu-ipaws.md, sCKE)",
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -459,10 +555,49 @@ mod tests {
         assert!(bad[2].contains("chooses"));
     }
 
-    /// Every shipped workload parses.
+    /// The concurrent-kernel claims on hand-made numbers: per mix and
+    /// dispatcher, iPAWS against the oracle and the oracle against the better
+    /// static scheduler; the mixes stay out of the single-workload averages.
+    #[test]
+    fn cke_claims_per_mix_and_dispatcher() {
+        let mut recs = vec![
+            rec("intra", "gto", 1000, None),
+            rec("intra", "lrr", 1600, None),
+            rec("intra", "ipaws", 1000, Some("gto")),
+        ];
+        for (tb, ip, i) in [("pcke", "ipaws-ind", 1020), ("scke", "ipaws-scke", 1300)] {
+            for (s, c) in [("gto", 1100), ("lrr", 1200), ("gto-lrr", 1000), (ip, i)] {
+                let mut r = rec("mix", s, c, None);
+                r.group = tb.into();
+                recs.push(r);
+            }
+        }
+        let claims = Ipaws.claims(&Runs::of(&Ipaws, &recs));
+        assert_eq!(claims[2].weft, "1.00x", "the mix is not in the averages");
+        let cke: Vec<(&str, Option<bool>)> = claims
+            .iter()
+            .filter(|c| c.claim.starts_with("mix,"))
+            .map(|c| (c.weft.as_str(), c.holds))
+            .collect();
+        assert_eq!(
+            cke,
+            [
+                ("0.98x", Some(true)),
+                ("1.10x", Some(true)),
+                ("0.77x", Some(false)),
+                ("1.10x", Some(true))
+            ]
+        );
+    }
+
+    /// Every shipped workload and mix parses.
     #[test]
     fn workloads_parse() {
         for (n, _, _, _, text) in WORKLOADS {
+            let wl = weft_memsim::gpu::workload::parse(text, n).expect("parses");
+            assert!(!wl.functions.is_empty(), "{n}");
+        }
+        for (n, _, text) in MIXES {
             let wl = weft_memsim::gpu::workload::parse(text, n).expect("parses");
             assert!(!wl.functions.is_empty(), "{n}");
         }
