@@ -11,9 +11,11 @@
 //! cache's hits), or assumed here ([I]):
 //!
 //! * **Saturation signal** [X] a flag raised when the SM's memory path cannot
-//!   take more requests. Here [I]: every L1 MSHR is in use, or the SM's miss
-//!   queue holds `lsu_queue` transactions (the LSU back-pressure point of this
-//!   engine), read by the SM at each scheduler step ([`MemView::saturated`]).
+//!   take more requests. Here [I]: every L1 MSHR is in use, or at least one
+//!   transaction waits in the SM's miss queue (the L1 refused it for lack of an
+//!   MSHR), read by the SM at each scheduler step ([`MemView::saturated`]). (A
+//!   miss queue at `lsu_queue` never held a warp back: the engine's LSU
+//!   back-pressure already stops every memory instruction there.)
 //! * **Memory-access-priority mode** (saturated) [X]: one *owner* warp may issue
 //!   memory instructions; the other warps may issue only non-memory ones, so the
 //!   owner gets all its requests out and reaches its computation early. Here the
