@@ -93,11 +93,6 @@ impl KernelShares {
         self.used.get(k as usize).copied().unwrap_or_default()
     }
 
-    /// Kernel `k` took a TB of cost `c` (its totals taken elsewhere).
-    pub fn admit(&mut self, k: u32, c: &TbCost) {
-        self.add(k, c, true);
-    }
-
     fn add(&mut self, k: u32, c: &TbCost, sign: bool) {
         if self.used.len() <= k as usize {
             self.used.resize(k as usize + 1, [0; 5]);
@@ -163,6 +158,15 @@ impl SmResources {
         self.release(c);
         if self.shares.is_some() {
             self.share_add(k, c, false);
+        }
+    }
+
+    /// Kernel `k`'s share takes a TB of cost `c` whose totals were taken already
+    /// (by `reserve`, for a TB placed in two steps), if shares are kept.
+    #[inline]
+    pub fn admit_share(&mut self, k: u32, c: &TbCost) {
+        if self.shares.is_some() {
+            self.share_add(k, c, true);
         }
     }
 

@@ -81,10 +81,8 @@ impl Sm {
             return;
         };
         self.occupancy_to(t);
-        if let Some(s) = &mut self.res.shares {
-            // `reserve` took the totals; the kernel's share follows here
-            s.admit(self.tbs[i].kernel, &self.tbs[i].cost);
-        }
+        // `reserve` took the totals; the kernel's share follows here
+        self.res.admit_share(self.tbs[i].kernel, &self.tbs[i].cost);
         let nsch = self.live.len() as u32;
         for &w in &self.tbs[i].warps {
             if !self.warps[w as usize].finished {

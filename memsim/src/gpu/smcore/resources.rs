@@ -293,10 +293,8 @@ impl Sm {
     /// its warps go on where they stopped.
     pub fn restore(&mut self, saved: SavedTb, t: u64) {
         self.occupancy_to(t);
-        if let Some(s) = &mut self.res.shares {
-            // `reserve` took the totals; the kernel's share follows here
-            s.admit(saved.kernel, &saved.cost);
-        }
+        // `reserve` took the totals; the kernel's share follows here
+        self.res.admit_share(saved.kernel, &saved.cost);
         if self.per_kernel.len() <= saved.kernel as usize {
             self.per_kernel.resize(saved.kernel as usize + 1, 0);
         }

@@ -208,3 +208,18 @@ impl L1Observer for Tee {
         self.1.on_access(e);
     }
 }
+
+/// A host kernel's unit with `left` TBs to dispatch (record = kernel), for the
+/// dispatch policies' tests.
+#[cfg(test)]
+pub(crate) fn host_unit(kernel: u32, left: u64) -> DispatchUnit {
+    DispatchUnit {
+        kernel,
+        record: kernel,
+        group: false,
+        parent: None,
+        depth: 0,
+        left,
+        tbs: left,
+    }
+}

@@ -119,18 +119,7 @@ impl UnitPolicy for Pcke {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn unit(kernel: u32, left: u64) -> DispatchUnit {
-        DispatchUnit {
-            kernel,
-            record: kernel,
-            group: false,
-            parent: None,
-            depth: 0,
-            left,
-            tbs: left,
-        }
-    }
+    use crate::gpu::tbsched::host_unit as unit;
 
     #[test]
     fn shares_are_contiguous_and_cover_the_sms() {

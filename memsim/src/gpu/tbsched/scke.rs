@@ -141,18 +141,7 @@ impl UnitPolicy for Scke {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn unit(kernel: u32, left: u64) -> DispatchUnit {
-        DispatchUnit {
-            kernel,
-            record: kernel,
-            group: false,
-            parent: None,
-            depth: 0,
-            left,
-            tbs: left,
-        }
-    }
+    use crate::gpu::tbsched::host_unit as unit;
 
     /// Two kernels take turns over every SM; the cap (here: 2 TB slots per
     /// kernel and SM of 4, as the engine's `fits` applies it) keeps each to its
