@@ -103,6 +103,16 @@ impl Runtime {
                         // schedule, without inspection.
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
                     }
+                    None if self.cfg.blp_aside.amortise()
+                        && self.aside_by_sample(id, si, &chunk, insp) =>
+                    {
+                        // Step aside (rule 2 on a sample, `super::coverage_probe`):
+                        // the Original schedule from now on, without the full
+                        // inspection.
+                        let plan = Arc::new(Plan::static_chunks(lo, hi, p));
+                        self.cache_plan((IRREGULAR, id), key, &plan);
+                        (plan, true)
+                    }
                     None if self.wants_reference(IRREGULAR, id) => {
                         // Payoff control: a region with no reference time
                         // yet measures one (original order on the calling
@@ -177,6 +187,30 @@ impl Runtime {
             }
             _ => false,
         }
+    }
+
+    /// Rule 2 of [`crate::aside`] on a sample (`super::coverage_probe`) for
+    /// region `id`, when its loop needs no dependence check: true (and the
+    /// reason and the sample's inspection in its statistics) when the
+    /// sampled schedule does not gain enough coverage.
+    fn aside_by_sample(&self, id: u32, si: i64, chunk: &[i64], insp: InspectRef<'_>) -> bool {
+        if !self.declares_parallel(chunk[0], insp) {
+            return false;
+        }
+        let t = Instant::now();
+        let Some(why) = self.coverage_probe(si, chunk, insp) else {
+            return false;
+        };
+        let ns = t.elapsed().as_nanos() as u64;
+        let p = self.cfg.cores;
+        let plan = Plan::static_chunks(chunk[0], chunk[p], p);
+        let st = RegionStats {
+            step_aside: Some(why),
+            ..RegionStats::of_plan(&plan, 0)
+        };
+        self.plan_built(IRREGULAR, id, true, false);
+        self.record_inspection((IRREGULAR, id), si, ns, st);
+        true
     }
 
     pub(super) fn build_irregular(

@@ -36,6 +36,7 @@ use std::time::Instant;
 mod affine;
 mod config;
 mod contexts;
+mod coverage_probe;
 mod gather;
 mod grain;
 mod inspection;
@@ -53,6 +54,7 @@ pub use config::{
     MAX_CORES,
 };
 pub use contexts::{CHURN_CONTEXTS, CONTEXT_SLOTS};
+pub use coverage_probe::SAMPLE_SLABS_PER_CORE;
 pub use gather::Gather;
 pub use grain::{GRAIN_HINT_MAX, GRAIN_HINT_MIN_NS_PER_ITER};
 pub use inspector::{InspectRef, Inspector};

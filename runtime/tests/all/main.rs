@@ -1,6 +1,7 @@
 //! Integration tests of weft-runtime (one binary, see conventions.md).
 
 mod abi_header;
+mod aside;
 mod c_example;
 mod coverage;
 mod desc_payoff;

@@ -37,6 +37,7 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
     coverage(s, inp);
     variants(s, inp, Study::Ch4);
     super::aside::section(s, inp, Study::Ch4);
+    super::aside::cannot_pay(s, inp, Study::Ch4);
     plot_refs(
         s,
         inp,

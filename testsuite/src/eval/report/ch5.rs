@@ -53,5 +53,6 @@ pub(super) fn chapter(s: &mut String, inp: &ReportInput<'_>) {
     );
     super::ch4::variants(s, inp, Study::Ch5);
     super::aside::section(s, inp, Study::Ch5);
+    super::aside::cannot_pay(s, inp, Study::Ch5);
     plot_refs(s, inp, &["ch5_mlp", "ch5_clp", "ch5_time", "ch5_beta"]);
 }
