@@ -38,6 +38,13 @@
 //!    at every step, which is the Default round-robin; the nest then runs the
 //!    Default plan, without the permutation inside windows (§5.5.5) that a
 //!    one-IB window cannot use.
+//! 4. **Window coverage** ([`ib_coverage_aside`], `WEFT_IB_ASIDE`): once
+//!    Algorithm 5 has built its windows, they are kept only when they cover at
+//!    least [`MIN_COVERAGE_GAIN`] more memory banks or more LLC banks per
+//!    window step (the union over every core's window, the model's own
+//!    measure of MLP and CLP, [`window_coverage`]) than the Default windows
+//!    of the same IBs; otherwise the nest runs the Default plan. The margin
+//!    stands, as in rule 2, for the locality a reordering loses.
 //!
 //! Each rule returns the reason it stepped aside, which `WEFT_STATS` reports
 //! in the region's `step_aside` field.
@@ -48,6 +55,8 @@ pub const AMORTISE_PREFIX: &str = "not inspected:";
 pub const COVERAGE_PREFIX: &str = "original order kept:";
 /// How rule 3's reason starts.
 pub const ONE_IB_PREFIX: &str = "Default schedule:";
+/// How rule 4's reason starts.
+pub const WINDOW_COVERAGE_PREFIX: &str = "Default windows kept:";
 
 /// Which of rules 1 and 2 apply to irregular regions (`WEFT_BLP_ASIDE`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,6 +142,63 @@ pub fn ib_window_aside(window: usize) -> Option<String> {
         format!(
             "{ONE_IB_PREFIX} iteration window of one IB (eq. 5.1), where Algorithm 5 takes \
              the pool head, the Default round-robin"
+        )
+    })
+}
+
+/// Mean distinct memory banks and LLC banks per window step of `sched`:
+/// for each step, the banks with at least one access in any IB of any
+/// core's window (the union Algorithm 5's `g` vectors measure), averaged
+/// over the steps that hold an IB.
+pub fn window_coverage(
+    inst: &crate::mlp::IbInstance,
+    sched: &crate::mlp::IbSchedule,
+) -> (f64, f64) {
+    let (mut mem, mut llc, mut steps) = (0usize, 0usize, 0usize);
+    let mut m = vec![false; inst.mem_banks];
+    let mut l = vec![false; inst.llc_banks];
+    for step in &sched.windows {
+        m.iter_mut().for_each(|x| *x = false);
+        l.iter_mut().for_each(|x| *x = false);
+        let mut any = false;
+        for &b in step.iter().flatten() {
+            any = true;
+            let v = &inst.blocks[b];
+            v.mem
+                .iter()
+                .zip(m.iter_mut())
+                .for_each(|(&a, x)| *x |= a > 0);
+            v.llc
+                .iter()
+                .zip(l.iter_mut())
+                .for_each(|(&a, x)| *x |= a > 0);
+        }
+        if any {
+            steps += 1;
+            mem += m.iter().filter(|&&x| x).count();
+            llc += l.iter().filter(|&&x| x).count();
+        }
+    }
+    let n = steps.max(1) as f64;
+    (mem as f64 / n, llc as f64 / n)
+}
+
+/// Rule 4: `None` when the scheme's windows (mean memory and LLC banks per
+/// step `scheme`) gain enough over the Default windows (`default`) in
+/// memory banks or in LLC banks, else the reason to run the Default plan.
+pub fn ib_coverage_aside(scheme: (f64, f64), default: (f64, f64)) -> Option<String> {
+    let gains = |s: f64, d: f64| s - d >= MIN_COVERAGE_GAIN * d - 1e-9 && s > d;
+    let keep = gains(scheme.0, default.0) || gains(scheme.1, default.1);
+    (!keep).then(|| {
+        format!(
+            "{WINDOW_COVERAGE_PREFIX} the scheme's windows cover {:.1} memory and {:.1} LLC \
+             banks per step against {:.1} and {:.1} in the Default windows (less than +{:.0}% \
+             in both)",
+            scheme.0,
+            scheme.1,
+            default.0,
+            default.1,
+            MIN_COVERAGE_GAIN * 100.0
         )
     })
 }
@@ -223,6 +289,55 @@ mod tests {
         };
         let kept = schedule_blp(&split, &keep, None).unwrap();
         assert_eq!(kept.slots, original_order(&split).slots);
+    }
+
+    /// Rule 4 on hand-computed windows: four IBs on two cores, windows of
+    /// one IB per core. IB k touches memory bank k / 2 (0, 0, 1, 1) and LLC
+    /// bank 0. Default's steps are {0, 1} and {2, 3}: one memory bank each
+    /// (mean 1.0); windows {0, 2} and {1, 3} cover two (2.0, +100%: kept).
+    /// Equal coverage, or a gain under 10% in both, steps aside.
+    #[test]
+    fn window_coverage_rule() {
+        use crate::mlp::{BlockVectors, IbInstance, IbSchedule};
+        let blocks = (0..4)
+            .map(|k| BlockVectors {
+                mem: (0..2).map(|b| u32::from(b == k / 2)).collect(),
+                llc: vec![1],
+            })
+            .collect();
+        let inst = IbInstance {
+            cores: 2,
+            window: 1,
+            mem_banks: 2,
+            llc_banks: 1,
+            blocks,
+        };
+        let sched = |w: Vec<Vec<Vec<usize>>>| IbSchedule {
+            windows: w,
+            beta: Vec::new(),
+            seq: vec![0, 1, 2, 3],
+        };
+        let default = sched(vec![vec![vec![0], vec![1]], vec![vec![2], vec![3]]]);
+        let paired = sched(vec![vec![vec![0], vec![2]], vec![vec![1], vec![3]]]);
+        let (d, p) = (
+            window_coverage(&inst, &default),
+            window_coverage(&inst, &paired),
+        );
+        assert_eq!((d, p), ((1.0, 1.0), (2.0, 1.0)));
+        assert_eq!(ib_coverage_aside(p, d), None);
+        let why = ib_coverage_aside(d, d).unwrap();
+        assert!(why.starts_with(WINDOW_COVERAGE_PREFIX), "{why}");
+        assert!(why.contains("1.0 memory and 1.0 LLC"), "{why}");
+        // +9% memory and +5% LLC: aside; +10% LLC alone: kept.
+        assert!(ib_coverage_aside((10.9, 21.0), (10.0, 20.0)).is_some());
+        assert_eq!(ib_coverage_aside((10.0, 22.0), (10.0, 20.0)), None);
+        // A step without IBs (a core idle) does not count.
+        let gap = sched(vec![
+            vec![vec![0], vec![1]],
+            vec![vec![], vec![]],
+            vec![vec![2], vec![3]],
+        ]);
+        assert_eq!(window_coverage(&inst, &gap), (1.0, 1.0));
     }
 
     /// Rule 3's premise: with windows of one IB, Algorithm 5 (every scheme)

@@ -650,6 +650,23 @@ impl Runtime {
         };
         let dag_ref = dag.filter(|d| !d.has_no_edges());
         let sched = schedule_ibs(&inst, opts, dag_ref)?;
+        // Step aside (rule 4 of `crate::aside`): windows that do not cover
+        // more banks than Default's run the Default plan.
+        let (aside, scheme, sched) = match (&aside, self.cfg.ib_aside, scheme) {
+            (None, true, s) if s != Scheme::Default => {
+                let default = MlpOptions {
+                    scheme: Scheme::Default,
+                    ..opts.clone()
+                };
+                let plain = schedule_ibs(&inst, &default, dag_ref)?;
+                let cov = |x| crate::aside::window_coverage(&inst, x);
+                match crate::aside::ib_coverage_aside(cov(&sched), cov(&plain)) {
+                    Some(why) => (Some(why), Scheme::Default, plain),
+                    None => (None, scheme, sched),
+                }
+            }
+            _ => (aside, scheme, sched),
+        };
         let steps: Vec<Vec<Vec<u32>>> = sched
             .windows
             .iter()

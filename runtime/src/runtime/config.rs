@@ -54,9 +54,9 @@ pub struct RuntimeConfig {
     /// `0` the default, `1` rules 1 and 2 of [`crate::aside`], `coverage`
     /// rule 2 only).
     pub blp_aside: crate::aside::BlpAside,
-    /// Step aside from Algorithm 5 where its iteration window is one IB
-    /// (`WEFT_IB_ASIDE`, default `false`; `1` turns it on): rule 3 of
-    /// [`crate::aside`].
+    /// Step aside from Algorithm 5 where its iteration window is one IB or
+    /// its windows cover no more banks than Default's (`WEFT_IB_ASIDE`,
+    /// default `false`; `1` turns it on): rules 3 and 4 of [`crate::aside`].
     pub ib_aside: bool,
     /// Bank maps per sub-slab time window (`WEFT_BLP_SUBWINDOWS=k`, default
     /// `None`; `0` or `1` also mean none): regions proven parallel record

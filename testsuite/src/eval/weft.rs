@@ -278,7 +278,11 @@ impl Backend for WeftBackend {
         let support = bench::compile_support_object(dir, &opts).map_err(failed)?;
         let runtime = weft_passes::link::find_runtime(None).map_err(failed)?;
         let exe = dir.join(b.name);
-        weft_passes::link::link(&opts.cc, "-O1", &[&bc, &support], &runtime, &exe)
+        let stable: Vec<String> = weft_passes::link::STABLE_DATA_LAYOUT
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        weft_passes::link::link_with(&opts.cc, "-O1", &stable, &[&bc, &support], &runtime, &exe)
             .map_err(failed)?;
         Ok(BuildOut {
             exe,

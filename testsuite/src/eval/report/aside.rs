@@ -16,13 +16,17 @@ use std::fmt::Write as _;
 /// Which rule of `weft_runtime::aside` a `step_aside` reason comes from,
 /// by the fixed start the runtime gives its text.
 fn rule_of(reason: &str) -> &'static str {
-    use weft_runtime::aside::{AMORTISE_PREFIX, COVERAGE_PREFIX, ONE_IB_PREFIX};
+    use weft_runtime::aside::{
+        AMORTISE_PREFIX, COVERAGE_PREFIX, ONE_IB_PREFIX, WINDOW_COVERAGE_PREFIX,
+    };
     if reason.starts_with(AMORTISE_PREFIX) {
         "rule 1 (amortisation)"
     } else if reason.starts_with(COVERAGE_PREFIX) {
         "rule 2 (coverage)"
     } else if reason.starts_with(ONE_IB_PREFIX) {
         "rule 3 (one-IB windows)"
+    } else if reason.starts_with(WINDOW_COVERAGE_PREFIX) {
+        "rule 4 (window coverage)"
     } else {
         "other"
     }
