@@ -8,7 +8,7 @@
 //! one execution of the region and is not amortised over a short timing loop
 //! (moldyn: 25% of the run), and where the original order already covers most
 //! banks per slot, reordering slabs only breaks the streams the caches and the
-//! prefetcher rely on (hpcg: LLC hit rate 75.8% -> 66.2%). Three rules, each
+//! prefetcher rely on (hpcg: LLC hit rate 75.8% -> 66.2%). Four rules, each
 //! enabled by a setting so that the printed algorithms stay as they are:
 //!
 //! 1. **Amortisation** ([`before_inspection`], `WEFT_BLP_ASIDE=1`): a region

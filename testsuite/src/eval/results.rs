@@ -321,7 +321,7 @@ pub struct Ch5Summary {
     pub clp_first_pct: Option<f64>,
     /// Balanced time reduction (%).
     pub balanced_pct: Option<f64>,
-    /// Balanced stepping aside from one-IB windows (`balanced-aside`,
+    /// Balanced stepping aside where its windows cannot gain (one-IB windows, window coverage) (`balanced-aside`,
     /// `WEFT_IB_ASIDE=1`; issue #34) (%).
     #[serde(default)]
     pub balanced_aside_pct: Option<f64>,
@@ -497,7 +497,7 @@ pub fn headlines(s: &Summary) -> [Headline; 8] {
         h("ch. 5", "ch5 time reduction, Balanced", "execution-time reduction, Balanced",
             c5.balanced_pct, c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
         h("ch. 5", "  stepping aside (balanced-aside)",
-            "the same, stepping aside from one-IB windows (`balanced-aside`; issue #34)",
+            "the same, stepping aside where the windows cannot gain (`balanced-aside`: one-IB windows, window coverage; issue #34)",
             c5.balanced_aside_pct, c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
     ]
 }

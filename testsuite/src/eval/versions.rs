@@ -309,7 +309,7 @@ pub fn ch5_versions() -> Vec<Version> {
         v("la-mlp", "Locality-Aware-MLP", Ch5, CH5_LA_MLP, FrFcfs, Oracle::None, None, "default", false),
         v("par-bs", "PAR-BS", Ch5, CH5_DEFAULT, ParBs, Oracle::None, None, "default", false),
         v("ideal", "Ideal", Ch5, CH5_DEFAULT, FrFcfs, Oracle::Ideal, None, "default", false),
-        // Variants of Algorithm 5 (issue #36 part 6): one-IB windows run Default.
+        // Variants of Algorithm 5 (issue #36 part 6): one-IB windows, and windows that cover no more banks than Default's, run Default (rules 3 and 4 of `weft_runtime::aside`).
         v("mlp-first-aside", "MLP-first, stepping aside", Ch5, CH5_MLP_FIRST, FrFcfs, Oracle::None, None, "default", false)
             .with_env(IB_ASIDE),
         v("clp-first-aside", "CLP-first, stepping aside", Ch5, CH5_CLP_FIRST, FrFcfs, Oracle::None, None, "default", false)
