@@ -90,7 +90,7 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
 /// runtime, another pipeline) put its globals 4 KiB apart and the simulated
 /// cycles of identical work differ: mxm under the chapter 5 Default scheme
 /// ran 1,517,068 and 1,541,510 cycles (1.6%) in two builds whose traces
-/// differed only in that shift (session 11, `docs/results.md`). The cost is
+/// differed only in that shift (`docs/performance.md`, "Run-to-run stability"). The cost is
 /// a larger file (the segments are padded; about 6 MB for a small program).
 /// The evaluation links with them (`weft eval`).
 pub const STABLE_DATA_LAYOUT: [&str; 2] = ["-Wl,-z,max-page-size=0x200000", "-Wl,-z,separate-code"];
