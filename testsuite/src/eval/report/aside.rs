@@ -140,13 +140,16 @@ pub(super) fn why_slower(
     let head = oracle.and_then(|o| o.time_reduction_pct);
     let excl = d.time_reduction_excl_inspection_pct;
     let locality = format!(
-        "LLC hit rate {:.1}% -> {:.1}%, row-buffer hits {:.1}% -> {:.1}%, {metric} {:.2} -> {:.2}",
+        "LLC hit rate {:.1}% -> {:.1}%, row-buffer hits {:.1}% -> {:.1}%, {metric} {:.2} -> {:.2}, \
+         CLP (LLC banks busy at once) {:.2} -> {:.2}",
         100.0 * base.llc_hit_rate,
         100.0 * d.llc_hit_rate,
         100.0 * base.row_hit_rate,
         100.0 * d.row_hit_rate,
         par(base),
         par(d),
+        base.clp,
+        d.clp,
     );
     match (head, excl) {
         (Some(h), _) if insp > 0.0 && insp >= h.max(0.0) => format!(
@@ -319,6 +322,7 @@ mod tests {
         let mut opt = derived("blp-opt", -3.6, Some(6.4), Some(-2.0));
         opt.llc_hit_rate = 0.75;
         opt.blp = 6.5;
+        opt.clp = 2.4;
         let blp: Metric = ("BLP", |d| d.blp);
         let oracle = |t| derived("blp-ideal", t, None, None);
         let w = why_slower(&opt, &base, Some(&oracle(1.0)), blp);
@@ -331,6 +335,10 @@ mod tests {
         assert!(w.starts_with("the schedule itself is slower (-2.0%"), "{w}");
         assert!(
             w.contains("LLC hit rate 90.0% -> 75.0%") && w.contains("BLP 8.00 -> 6.50"),
+            "{w}"
+        );
+        assert!(
+            w.contains("CLP (LLC banks busy at once) 3.00 -> 2.40"),
             "{w}"
         );
         let amort = derived("blp-opt", -1.0, Some(4.0), Some(3.0));
