@@ -154,30 +154,27 @@ pub fn window_coverage(
     inst: &crate::mlp::IbInstance,
     sched: &crate::mlp::IbSchedule,
 ) -> (f64, f64) {
+    use crate::bankset::BankSet;
+    let touched = |counts: &[u32], set: &mut BankSet| {
+        (0..counts.len())
+            .filter(|&b| counts[b] > 0)
+            .for_each(|b| set.insert(b));
+    };
     let (mut mem, mut llc, mut steps) = (0usize, 0usize, 0usize);
-    let mut m = vec![false; inst.mem_banks];
-    let mut l = vec![false; inst.llc_banks];
-    for step in &sched.windows {
-        m.iter_mut().for_each(|x| *x = false);
-        l.iter_mut().for_each(|x| *x = false);
-        let mut any = false;
+    for step in sched
+        .windows
+        .iter()
+        .filter(|s| s.iter().any(|w| !w.is_empty()))
+    {
+        let mut m = BankSet::new(inst.mem_banks);
+        let mut l = BankSet::new(inst.llc_banks);
         for &b in step.iter().flatten() {
-            any = true;
-            let v = &inst.blocks[b];
-            v.mem
-                .iter()
-                .zip(m.iter_mut())
-                .for_each(|(&a, x)| *x |= a > 0);
-            v.llc
-                .iter()
-                .zip(l.iter_mut())
-                .for_each(|(&a, x)| *x |= a > 0);
+            touched(&inst.blocks[b].mem, &mut m);
+            touched(&inst.blocks[b].llc, &mut l);
         }
-        if any {
-            steps += 1;
-            mem += m.iter().filter(|&&x| x).count();
-            llc += l.iter().filter(|&&x| x).count();
-        }
+        steps += 1;
+        mem += m.count();
+        llc += l.count();
     }
     let n = steps.max(1) as f64;
     (mem as f64 / n, llc as f64 / n)

@@ -39,7 +39,7 @@ use super::*;
 use crate::aside;
 use crate::bankmap::AddressMap;
 use crate::blp::{original_order, schedule_blp, BlpOptions, SlabInstance};
-use crate::inspect::{BankTable, SlabLayout, SlabRecorder};
+use crate::inspect::SlabLayout;
 
 /// Slabs each core contributes to the sample, about.
 pub const SAMPLE_SLABS_PER_CORE: i64 = 6;
@@ -79,13 +79,10 @@ pub fn sampled_slabs(chunk: &[i64], si: i64) -> Option<Vec<Vec<(i64, i64)>>> {
     )
 }
 
-/// The deterministic hash that picks group `g`'s sampled slab of core `c`
-/// (SplitMix64's finaliser of `c · 2^32 + g`).
+/// The deterministic hash that picks group `g`'s sampled slab of core `c`:
+/// the first output of [`crate::blp::SplitMix`] seeded with `c · 2^32 + g`.
 pub fn pick(c: usize, g: i64) -> u64 {
-    let mut z = ((c as u64) << 32 | g as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::blp::SplitMix((c as u64) << 32 | g as u64).next_u64()
 }
 
 impl Runtime {
@@ -101,22 +98,14 @@ impl Runtime {
     ) -> Option<String> {
         let sample = sampled_slabs(chunk, si)?;
         let machine = self.machine().ok()?;
-        let table = self
-            .bank_table
-            .get_or_init(|| BankTable::new(&machine))
-            .clone();
         let banks = machine.num_mem_banks();
-        let line_shift = machine.line_bytes().max(1).trailing_zeros();
-        let filter_lines = self.cfg.miss_filter.lines(&machine, self.cfg.cores);
         let one = |c: usize, (a, b): (i64, i64)| -> Result<crate::bankset::BankSet> {
             let layout = SlabLayout {
                 chunk: vec![a, b],
                 offset: vec![0, 1],
                 slab_iters: b - a,
             };
-            let rec = SlabRecorder::new(layout, banks, line_shift, table.clone())
-                .with_miss_filter(filter_lines)
-                .with_pool(&self.rec_pool);
+            let rec = self.slab_recorder(&machine, layout, false);
             let (rec, _) = self.inspect_slabs(c, a, b, rec, insp)?;
             rec.bank_maps()
                 .into_iter()

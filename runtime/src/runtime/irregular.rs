@@ -213,6 +213,31 @@ impl Runtime {
         true
     }
 
+    /// A slab recorder for `layout` on `machine`, with this runtime's bank
+    /// table, miss filter (`WEFT_MISS_FILTER`) and record pool; `lazy`: see
+    /// [`SlabRecorder::lazy`].
+    pub(super) fn slab_recorder(
+        &self,
+        machine: &Arc<Machine>,
+        layout: SlabLayout,
+        lazy: bool,
+    ) -> SlabRecorder {
+        let table = self
+            .bank_table
+            .get_or_init(|| BankTable::new(machine))
+            .clone();
+        let (banks, shift) = (
+            machine.num_mem_banks(),
+            machine.line_bytes().max(1).trailing_zeros(),
+        );
+        match lazy {
+            true => SlabRecorder::lazy(layout, banks, shift, table),
+            false => SlabRecorder::new(layout, banks, shift, table),
+        }
+        .with_miss_filter(self.cfg.miss_filter.lines(machine, self.cfg.cores))
+        .with_pool(&self.rec_pool)
+    }
+
     pub(super) fn build_irregular(
         &self,
         si: i64,
@@ -256,27 +281,13 @@ impl Runtime {
         };
         let n = units.len();
         let t0 = Instant::now();
-        let table = self
-            .bank_table
-            .get_or_init(|| BankTable::new(&machine))
-            .clone();
-        let line = machine.line_bytes().max(1);
         let layout = SlabLayout {
             chunk: chunk.to_vec(),
             offset: rec_offset.clone(),
             slab_iters: rsi,
         };
         let banks = machine.num_mem_banks();
-        let filter_lines = self.cfg.miss_filter.lines(&machine, p);
-        let make = |lazy: bool| {
-            let (l, t) = (layout.clone(), table.clone());
-            match lazy {
-                true => SlabRecorder::lazy(l, banks, line.trailing_zeros(), t),
-                false => SlabRecorder::new(l, banks, line.trailing_zeros(), t),
-            }
-            .with_miss_filter(filter_lines)
-            .with_pool(&self.rec_pool)
-        };
+        let make = |lazy: bool| self.slab_recorder(&machine, layout.clone(), lazy);
         // Runs `f` for every core's chunk: natively on the workers, in trace
         // mode one virtual core at a time (the tracer tags the current core).
         let per_core = |f: &(dyn Fn(usize) -> Result<SlabRecorder> + Sync)| {

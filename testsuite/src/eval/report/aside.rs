@@ -198,7 +198,11 @@ pub(super) fn cannot_pay(s: &mut String, inp: &ReportInput<'_>, study: Study) {
                 continue;
             };
             let o = inp.main_derived(study, oracle, &d.bench);
-            rows.push((d, why_slower(d, b, o, metric)));
+            rows.push((
+                d,
+                o.and_then(|o| o.time_reduction_pct),
+                why_slower(d, b, o, metric),
+            ));
         }
     }
     if rows.is_empty() {
@@ -212,10 +216,7 @@ pub(super) fn cannot_pay(s: &mut String, inp: &ReportInput<'_>, study: Study) {
         s,
         "| benchmark | version | time reduction | inspection (simulated) | without inspection | oracle | measured reason |\n|---|---|---:|---:|---:|---:|---|"
     );
-    for (d, why) in rows {
-        let o = inp
-            .main_derived(study, oracle, &d.bench)
-            .and_then(|o| o.time_reduction_pct);
+    for (d, o, why) in rows {
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} | {} | {why} |",
