@@ -20,8 +20,12 @@ pub struct RunOptions {
     pub scheduler: Scheduler,
     /// Oracle mode.
     pub oracle: Oracle,
-    /// Seed (TCM shuffles); runs are deterministic for a given seed.
+    /// Seed (TCM shuffles, the perturbation); runs are deterministic for a
+    /// given seed.
     pub seed: u64,
+    /// Largest extra delay (cycles) of a request to a memory controller, drawn
+    /// per request from `seed` (`MemorySystem::set_perturbation`); 0 = off.
+    pub perturb: u32,
     /// Run the DRAM model on a thread of its own (same results; see
     /// `MemorySystem::spawn_dram_thread`).
     pub dram_thread: bool,
@@ -33,6 +37,7 @@ impl Default for RunOptions {
             scheduler: Scheduler::FrFcfs,
             oracle: Oracle::None,
             seed: 1,
+            perturb: 0,
             dram_thread: false,
         }
     }
@@ -51,7 +56,9 @@ pub fn build(cfg: &MachineConfig, opts: &RunOptions) -> Result<Manycore<DdrBacke
     let (cp, sp) = crate::machine::params(cfg, opts.oracle)?;
     let dram = DdrBackend::new(&cfg.dram, opts.scheduler, opts.seed)
         .map_err(|e| SimError::Unsupported(e.to_string()))?;
-    Manycore::new(cfg.core.count, cp, sp, dram)
+    let mut m = Manycore::new(cfg.core.count, cp, sp, dram)?;
+    m.memory_mut().set_perturbation(opts.perturb, opts.seed);
+    Ok(m)
 }
 
 /// Simulates `src` on `cfg`.

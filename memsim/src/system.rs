@@ -146,6 +146,9 @@ pub struct MemorySystem<D: DramBackend> {
     bank_outstanding: Vec<u32>,
     scratch: Vec<u32>,
     pf_scratch: Vec<u64>,
+    /// Latency perturbation of requests to the memory controllers
+    /// ([`Self::set_perturbation`]): the largest extra delay and its stream.
+    perturb: Option<(u64, crate::gpu::workload::gen::SplitMix64)>,
     clp: ParallelismMeter,
     mlp_win: WindowMeter,
     clp_win: WindowMeter,
@@ -212,6 +215,7 @@ impl<D: DramBackend> MemorySystem<D> {
             bank_outstanding: vec![0; mem_banks],
             scratch: Vec::new(),
             pf_scratch: Vec::new(),
+            perturb: None,
             clp: ParallelismMeter::new(nb, p.epoch),
             mlp_win: WindowMeter::new(p.requesters as usize, mem_banks, p.epoch),
             clp_win: WindowMeter::new(p.requesters as usize, nb, p.epoch),
@@ -247,6 +251,36 @@ impl<D: DramBackend> MemorySystem<D> {
             .get(requester as usize)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Perturbs the simulation the way Alameldeen and Wood measure the
+    /// variability of multi-threaded workloads ("Variability in Architectural
+    /// Simulations of Multi-threaded Workloads", HPCA 2003): every request
+    /// sent from an LLC bank to a memory controller arrives `0..=max_cycles`
+    /// cycles later than the network delivers it, uniformly, drawn from a
+    /// SplitMix64 stream seeded by `seed`. Runs of one trace under different
+    /// seeds then sample the timing-dependent interleavings of the cores
+    /// (which core wins a bank, a barrier), and their spread is the
+    /// simulation's noise floor: a difference between two versions smaller
+    /// than it says nothing about the versions. `max_cycles = 0` (the
+    /// default) turns it off, and the results are those of an unperturbed run.
+    pub fn set_perturbation(&mut self, max_cycles: u32, seed: u64) {
+        self.perturb = (max_cycles > 0).then(|| {
+            (
+                max_cycles as u64,
+                crate::gpu::workload::gen::SplitMix64::new(seed ^ 0x5045_5254_5552_4221),
+            )
+        });
+    }
+
+    /// The extra delay of the next request to a memory controller (0 without
+    /// perturbation).
+    #[inline]
+    fn perturbation(&mut self) -> u64 {
+        match &mut self.perturb {
+            None => 0,
+            Some((max, rng)) => rng.next_u64() % (*max + 1),
+        }
     }
 
     /// The parameters.

@@ -49,6 +49,7 @@ fn eval_quick(args: Args) -> anyhow::Result<()> {
         cache: None,
         keep_traces: false,
         input_scale: 1,
+        replicas: weft_testsuite::eval::DEFAULT_REPLICAS,
         from_records: None,
     })
 }

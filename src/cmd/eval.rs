@@ -91,6 +91,14 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(i64).range(1..=64))]
     pub input_scale: i64,
+    /// Simulations of each trace. 1 simulates it once, unperturbed; N > 1
+    /// simulates it N times, each request to a memory controller delayed by
+    /// 0-4 cycles drawn from seeds 1..=N (Alameldeen and Wood's perturbation),
+    /// and reports the mean with a 95% confidence interval: a change within
+    /// the interval is the simulation's noise, not the version's.
+    #[arg(long, value_name = "N", default_value_t = eval::DEFAULT_REPLICAS,
+          value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub replicas: u32,
     /// GPU studies only: run nothing, rebuild DIR/gpu/ (report, CSV, claims,
     /// plots) and the `--report` section from RUN/gpu/records.json of an
     /// earlier `weft eval --out RUN`.
@@ -170,6 +178,7 @@ pub fn options(args: &Args) -> EvalOptions {
     o.cache = args.cache.clone();
     o.keep_traces = args.keep_traces;
     o.input_scale = args.input_scale;
+    o.replicas = args.replicas;
     o.report = args.report.clone().or_else(|| {
         // Only a complete run replaces the published report: every benchmark,
         // version and study at the full input size, sweeps included.

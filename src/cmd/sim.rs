@@ -46,9 +46,15 @@ pub struct Args {
     /// Oracle mode (full system): none | mlp-ideal | blp-ideal | ideal.
     #[arg(long, default_value = "none")]
     pub oracle: String,
-    /// Seed (TCM's shuffles); equal inputs and seed give byte-identical output.
+    /// Seed (TCM's shuffles, `--perturb`); equal inputs and seed give byte-identical output.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Perturbed run (full system): every request to a memory controller arrives
+    /// 0..=N cycles late, uniformly, drawn from `--seed` (Alameldeen and Wood,
+    /// HPCA 2003). Runs under different seeds then show the simulation's noise
+    /// floor for this trace; 0 = off.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub perturb: u32,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -152,19 +158,23 @@ pub fn options(
         scheduler,
         oracle,
         seed,
+        perturb: 0,
         dram_thread,
     })
 }
 
 /// Full-system (manycore) simulation.
 fn run_full(args: &Args, cfg: &MachineConfig) -> anyhow::Result<()> {
-    let opts = options(
-        cfg,
-        args.scheduler.as_deref(),
-        &args.oracle,
-        args.seed,
-        dram_thread(args.threads),
-    )?;
+    let opts = RunOptions {
+        perturb: args.perturb,
+        ..options(
+            cfg,
+            args.scheduler.as_deref(),
+            &args.oracle,
+            args.seed,
+            dram_thread(args.threads),
+        )?
+    };
     let sample = args
         .sample
         .as_deref()

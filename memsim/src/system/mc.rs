@@ -214,6 +214,7 @@ impl<D: DramBackend> MemorySystem<D> {
                 self.mlp_win.record(t, x.requester, mb);
             }
         }
+        let arrive = arrive + self.perturbation();
         self.schedule(arrive, EV_MC_ARRIVE, txn);
     }
 

@@ -18,4 +18,5 @@ mod hostile;
 mod manycore_golden;
 mod micro;
 mod oddities;
+mod perturb;
 mod sampling;

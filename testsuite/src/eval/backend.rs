@@ -148,6 +148,16 @@ pub struct SimJob {
     pub scheduler: MemScheduler,
     /// Oracle mode.
     pub oracle: Oracle,
+    /// Simulations of the trace (`--replicas`): 1 runs it once, unperturbed;
+    /// `n > 1` runs it `n` times perturbed under seeds `SIM_SEED..SIM_SEED + n`
+    /// ([`super::weft::PERTURB_CYCLES`]) and reports their mean, with each
+    /// replica's cycles kept for confidence intervals.
+    #[serde(default = "one_replica")]
+    pub replicas: u32,
+}
+
+fn one_replica() -> u32 {
+    1
 }
 
 /// What a build produced.
@@ -231,6 +241,14 @@ pub struct SimStats {
     /// and the prefetch counts their counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_ci95_pct: Option<f64>,
+    /// Cycles of each perturbed replica, in seed order (empty for a single
+    /// unperturbed simulation); `cycles` and the other statistics are then
+    /// the replicas' means.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replica_cycles: Vec<u64>,
+    /// Inspection cycles of each replica, in the same order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replica_inspection_cycles: Vec<u64>,
 }
 
 /// Why a stage did not produce a result.

@@ -249,6 +249,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                     machine: machine.clone(),
                     scheduler: version.scheduler,
                     oracle: version.oracle,
+                    replicas: opts.replicas.max(1),
                 });
                 cells.push(Cell {
                     study,
@@ -301,6 +302,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                 machine,
                                 scheduler: version.scheduler,
                                 oracle: Oracle::None,
+                                replicas: opts.replicas.max(1),
                             };
                             let job = avail.clone().map(|()| sweep_job(&base, &sweep, value));
                             cells.push(Cell {

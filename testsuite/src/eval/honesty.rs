@@ -676,6 +676,8 @@ mod tests {
             dram_requests: dram,
             useless_prefetches: useless,
             records: 1_000_000,
+            replica_time_reductions: Vec::new(),
+            time_reduction_ci95: None,
         }
     }
 

@@ -33,6 +33,7 @@ pub mod honesty;
 pub mod inputs;
 pub mod interrupt;
 pub mod machine;
+pub mod noise;
 pub mod paper;
 pub mod plots;
 pub mod reorder;
@@ -160,7 +161,18 @@ pub struct EvalOptions {
     pub gpu_studies: Vec<String>,
     /// Their size.
     pub gpu_size: gpu_study::GpuSize,
+    /// Simulations per trace (`--replicas`): 1 simulates each trace once,
+    /// unperturbed; `n > 1` simulates it `n` times under seeded latency
+    /// perturbations and reports the mean with a 95% confidence interval
+    /// (`docs/results.md`, "Noise floor"). Default [`DEFAULT_REPLICAS`].
+    pub replicas: u32,
 }
+
+/// Default of [`EvalOptions::replicas`]: one trace's cycles move by several
+/// percent under a perturbation of a few cycles (mxm, quick inputs: 217,041 to
+/// 234,944 cycles over ten seeds), so a single simulation cannot tell a 3%
+/// change from noise.
+pub const DEFAULT_REPLICAS: u32 = 3;
 
 impl EvalOptions {
     /// `--quick`: a few benchmarks with small inputs, the headline versions of
@@ -187,6 +199,7 @@ impl EvalOptions {
             input_scale: 1,
             gpu_studies: Vec::new(),
             gpu_size: gpu_study::GpuSize::Smoke,
+            replicas: DEFAULT_REPLICAS,
         }
     }
 

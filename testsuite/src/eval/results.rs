@@ -10,6 +10,7 @@
 //! a version with no such benchmark has `null` averages, never 0.
 
 use super::engine::{EngineOutput, Record, Status, SweepPoint};
+use super::noise;
 use super::paper;
 use super::versions::{self, Study};
 use serde::{Deserialize, Serialize};
@@ -69,6 +70,15 @@ pub struct Derived {
     /// Trace records simulated (the program's traced loads and stores).
     #[serde(default)]
     pub records: u64,
+    /// Time reduction of each perturbed replica against the baseline's
+    /// replica of the same seed (%; empty for single simulations,
+    /// [`super::noise`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replica_time_reductions: Vec<f64>,
+    /// Half-width of the 95% confidence interval of `time_reduction_pct`
+    /// (percentage points; `None` without replicas).
+    #[serde(default)]
+    pub time_reduction_ci95: Option<f64>,
 }
 
 fn pct_gain(v: f64, b: f64) -> Option<f64> {
@@ -134,6 +144,15 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 dram_requests: s.dram_requests,
                 useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
                 records: r.records.unwrap_or(0),
+                replica_time_reductions: base.map_or_else(Vec::new, |b| {
+                    noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
+                }),
+                time_reduction_ci95: base.and_then(|b| {
+                    noise::ci95(&noise::paired_reductions(
+                        &s.replica_cycles,
+                        &b.replica_cycles,
+                    ))
+                }),
             }
         })
         .collect()
@@ -152,6 +171,10 @@ pub struct VersionAverage {
     pub n: usize,
     /// Mean time reduction (%).
     pub time_reduction_pct: Option<f64>,
+    /// Half-width of its 95% confidence interval over the perturbed
+    /// replicas (percentage points; `None` without replicas).
+    #[serde(default)]
+    pub time_reduction_ci95: Option<f64>,
     /// Mean BLP gain (%).
     pub blp_gain_pct: Option<f64>,
     /// Mean MLP gain (%).
@@ -267,6 +290,11 @@ pub fn averages(records: &[Record], derived: &[Derived], study: Study) -> Vec<Ve
                 label: v.label.to_string(),
                 n: ds.iter().filter(|d| d.time_reduction_pct.is_some()).count(),
                 time_reduction_pct: mean(ds.iter().map(|d| d.time_reduction_pct)),
+                time_reduction_ci95: noise::average_ci95(
+                    ds.iter()
+                        .filter(|d| d.time_reduction_pct.is_some())
+                        .map(|d| d.replica_time_reductions.as_slice()),
+                ),
                 blp_gain_pct: mean(ds.iter().map(|d| d.blp_gain_pct)),
                 mlp_gain_pct: mean(ds.iter().map(|d| d.mlp_gain_pct)),
                 clp_gain_pct: mean(ds.iter().map(|d| d.clp_gain_pct)),
@@ -297,6 +325,14 @@ pub struct Ch4Summary {
     /// it cannot pay (`blp-aside`, `WEFT_BLP_ASIDE=1`; issue #34) (%).
     #[serde(default)]
     pub aside_time_reduction_pct: Option<f64>,
+    /// Half-widths of the 95% confidence intervals of `time_reduction_pct`
+    /// and `aside_time_reduction_pct` over the perturbed replicas
+    /// ([`super::noise`]; `None` without replicas).
+    #[serde(default)]
+    pub time_reduction_ci95: Option<f64>,
+    /// See `time_reduction_ci95`.
+    #[serde(default)]
+    pub aside_time_reduction_ci95: Option<f64>,
     /// Benchmarks averaged.
     pub benchmarks: usize,
     /// The dissertation's values (46.8, 18.3).
@@ -325,6 +361,11 @@ pub struct Ch5Summary {
     /// `WEFT_IB_ASIDE=1`; issue #34) (%).
     #[serde(default)]
     pub balanced_aside_pct: Option<f64>,
+    /// Half-widths of the 95% confidence intervals of the four time
+    /// reductions above, in their order ([`super::noise`]; `None` without
+    /// replicas).
+    #[serde(default)]
+    pub ci95: [Option<f64>; 4],
     /// Benchmarks averaged (for Balanced).
     pub benchmarks: usize,
     /// The dissertation's values (11.31, 9.43, 17.32).
@@ -415,6 +456,8 @@ pub fn summarize(
             ),
             sim_overhead_pct: mean(main_blp_opt(derived).map(|d| d.sim_overhead_pct)),
             aside_time_reduction_pct: avg_of(&a4, "blp-aside").and_then(|a| a.time_reduction_pct),
+            time_reduction_ci95: blp.and_then(|a| a.time_reduction_ci95),
+            aside_time_reduction_ci95: avg_of(&a4, "blp-aside").and_then(|a| a.time_reduction_ci95),
             benchmarks: blp.map_or(0, |a| a.n),
             paper: PaperCh4 {
                 blp_gain_pct: paper::ch4_blp_gain_pct(),
@@ -426,6 +469,8 @@ pub fn summarize(
             clp_first_pct: avg_of(&a5, "clp-first").and_then(|a| a.time_reduction_pct),
             balanced_pct: bal.and_then(|a| a.time_reduction_pct),
             balanced_aside_pct: avg_of(&a5, "balanced-aside").and_then(|a| a.time_reduction_pct),
+            ci95: ["mlp-first", "clp-first", "balanced", "balanced-aside"]
+                .map(|v| avg_of(&a5, v).and_then(|a| a.time_reduction_ci95)),
             benchmarks: bal.map_or(0, |a| a.n),
             paper: PaperCh5 {
                 mlp_first_pct: paper::ch5_mlp_first_pct(),
@@ -461,6 +506,9 @@ pub struct Headline {
     pub metric: &'static str,
     /// Our value.
     pub ours: Option<f64>,
+    /// Half-width of its 95% confidence interval over the perturbed
+    /// replicas, where one is measured.
+    pub ci95: Option<f64>,
     /// The dissertation's value.
     pub paper: f64,
     /// Where the dissertation gives it.
@@ -470,35 +518,36 @@ pub struct Headline {
 /// The headline numbers of `s`, in the order every summary lists them.
 #[rustfmt::skip]
 pub fn headlines(s: &Summary) -> [Headline; 8] {
-    let h = |study, label, metric, ours, paper, source| Headline {
+    let h = |study, label, metric, (ours, ci95), paper, source| Headline {
         study,
         label,
         metric,
         ours,
+        ci95,
         paper,
         source,
     };
     let (c4, c5) = (&s.ch4, &s.ch5);
     [
         h("ch. 4", "ch4 BLP gain, BLP Optimized", "BLP gain, BLP Optimized vs Original",
-            c4.blp_gain_pct, c4.paper.blp_gain_pct, "§4.6, Fig. 4.10"),
+            (c4.blp_gain_pct, None), c4.paper.blp_gain_pct, "§4.6, Fig. 4.10"),
         h("ch. 4", "ch4 time reduction, BLP Optimized", "execution-time reduction, BLP Optimized",
-            c4.time_reduction_pct, c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
+            (c4.time_reduction_pct, c4.time_reduction_ci95), c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
         h("ch. 4", "  the same, inspections left out",
             "the same, inspection cycles left out (steady state; the dissertation amortises one inspection over long timing loops)",
-            c4.time_reduction_excl_inspection_pct, c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
+            (c4.time_reduction_excl_inspection_pct, None), c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
         h("ch. 4", "  stepping aside (blp-aside)",
             "the same, stepping aside where it cannot pay (`blp-aside`, inspection included; issue #34)",
-            c4.aside_time_reduction_pct, c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
+            (c4.aside_time_reduction_pct, c4.aside_time_reduction_ci95), c4.paper.time_reduction_pct, "§4.5.2, Fig. 4.12"),
         h("ch. 5", "ch5 time reduction, MLP-first", "execution-time reduction, MLP-first vs Default",
-            c5.mlp_first_pct, c5.paper.mlp_first_pct, "§5.6.2, Fig. 5.10"),
+            (c5.mlp_first_pct, c5.ci95[0]), c5.paper.mlp_first_pct, "§5.6.2, Fig. 5.10"),
         h("ch. 5", "ch5 time reduction, CLP-first", "execution-time reduction, CLP-first",
-            c5.clp_first_pct, c5.paper.clp_first_pct, "§5.6.2, Fig. 5.10"),
+            (c5.clp_first_pct, c5.ci95[1]), c5.paper.clp_first_pct, "§5.6.2, Fig. 5.10"),
         h("ch. 5", "ch5 time reduction, Balanced", "execution-time reduction, Balanced",
-            c5.balanced_pct, c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
+            (c5.balanced_pct, c5.ci95[2]), c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
         h("ch. 5", "  stepping aside (balanced-aside)",
             "the same, stepping aside where the windows cannot gain (`balanced-aside`: one-IB windows, window coverage; issue #34)",
-            c5.balanced_aside_pct, c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
+            (c5.balanced_aside_pct, c5.ci95[3]), c5.paper.balanced_pct, "§5.6.2, Fig. 5.10"),
     ]
 }
 
@@ -506,14 +555,14 @@ pub fn headlines(s: &Summary) -> [Headline; 8] {
 pub fn summary_table(s: &Summary) -> String {
     let mut t = String::new();
     t.push_str(&format!(
-        "{:<38} {:>10} {:>12}\n",
+        "{:<38} {:>14} {:>12}\n",
         "metric (average over benchmarks)", "weft", "dissertation"
     ));
     for h in headlines(s) {
         t.push_str(&format!(
-            "{:<38} {:>10} {:>11.2}%\n",
+            "{:<38} {:>14} {:>11.2}%\n",
             h.label,
-            fmt_pct(h.ours),
+            noise::fmt_pct_ci(h.ours, h.ci95),
             h.paper
         ));
     }

@@ -375,6 +375,7 @@ pub fn simulate_streamed(job: &SimJob, run: &RunOut, dir: &Path) -> StageResult<
         prefetches_useful: d.memory.prefetches_useful,
         llc_mpki: d.llc_mpki,
         sample_ci95_pct: e.cycles_ci95_rel.map(|x| 100.0 * x),
+        ..SimStats::default()
     })
 }
 

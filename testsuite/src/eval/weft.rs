@@ -571,6 +571,7 @@ pub(super) fn sim_setup(
         scheduler,
         oracle,
         seed: SIM_SEED,
+        perturb: 0,
         // the evaluation already runs `--jobs` simulations side by side
         dram_thread: false,
     };
@@ -579,11 +580,40 @@ pub(super) fn sim_setup(
 
 fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStats> {
     let (cfg, opts) = sim_setup(job)?;
-    let st = weft_memsim::run::simulate_trace_file(&cfg, trace, &opts, |_| {}).map_err(failed)?;
-    if let Ok(text) = serde_json::to_string(&st) {
-        let _ = std::fs::write(dir.join("sim.json"), text);
+    if job.replicas <= 1 {
+        let st =
+            weft_memsim::run::simulate_trace_file(&cfg, trace, &opts, |_| {}).map_err(failed)?;
+        if let Ok(text) = serde_json::to_string(&st) {
+            let _ = std::fs::write(dir.join("sim.json"), text);
+        }
+        return Ok(sim_stats(&st));
     }
-    Ok(SimStats {
+    let mut reps = Vec::with_capacity(job.replicas as usize);
+    for i in 0..job.replicas as u64 {
+        let o = weft_memsim::run::RunOptions {
+            seed: SIM_SEED + i,
+            perturb: PERTURB_CYCLES,
+            ..opts
+        };
+        let st = weft_memsim::run::simulate_trace_file(&cfg, trace, &o, |_| {}).map_err(failed)?;
+        if let Ok(text) = serde_json::to_string(&st) {
+            let _ = std::fs::write(dir.join(format!("sim.{i}.json")), text);
+        }
+        reps.push(sim_stats(&st));
+    }
+    Ok(mean_of_replicas(reps))
+}
+
+/// Largest extra delay (core cycles) of a request to a memory controller in a
+/// perturbed replica (`weft_memsim::system::MemorySystem::set_perturbation`):
+/// small against the memory latency (hundreds of cycles), so a replica's
+/// mean is that of the unperturbed run within its noise, and enough for the
+/// cores' interleavings to diverge (one cycle is; Alameldeen and Wood, HPCA
+/// 2003, perturb each L2 miss by 0-4 ns).
+pub const PERTURB_CYCLES: u32 = 4;
+
+fn sim_stats(st: &weft_memsim::manycore::RunStats) -> SimStats {
+    SimStats {
         cycles: st.cycles,
         blp: st.blp,
         mlp: st.mlp,
@@ -599,7 +629,35 @@ fn simulate_trace(job: &SimJob, trace: &Path, dir: &Path) -> StageResult<SimStat
         prefetches_useful: st.memory.prefetches_useful,
         llc_mpki: st.llc_mpki,
         sample_ci95_pct: None,
-    })
+        ..SimStats::default()
+    }
+}
+
+/// The replicas' statistics as one: means of every count, rate and average
+/// (counts rounded), the first replica's BLP series (a series is one run's
+/// time line, not an average), and each replica's cycles.
+pub(super) fn mean_of_replicas(reps: Vec<SimStats>) -> SimStats {
+    let n = reps.len().max(1) as f64;
+    let mf = |f: fn(&SimStats) -> f64| reps.iter().map(f).sum::<f64>() / n;
+    let mu = |f: fn(&SimStats) -> u64| (reps.iter().map(f).sum::<u64>() as f64 / n).round() as u64;
+    let first = reps.first().cloned().unwrap_or_default();
+    SimStats {
+        cycles: mu(|s| s.cycles),
+        blp: mf(|s| s.blp),
+        mlp: mf(|s| s.mlp),
+        clp: mf(|s| s.clp),
+        llc_hit_rate: mf(|s| s.llc_hit_rate),
+        row_hit_rate: mf(|s| s.row_hit_rate),
+        avg_mem_latency: mf(|s| s.avg_mem_latency),
+        inspection_cycles: mu(|s| s.inspection_cycles),
+        dram_requests: mu(|s| s.dram_requests),
+        prefetches_filled: mu(|s| s.prefetches_filled),
+        prefetches_useful: mu(|s| s.prefetches_useful),
+        llc_mpki: mf(|s| s.llc_mpki),
+        replica_cycles: reps.iter().map(|s| s.cycles).collect(),
+        replica_inspection_cycles: reps.iter().map(|s| s.inspection_cycles).collect(),
+        ..first
+    }
 }
 
 fn trace_records(path: &Path) -> StageResult<u64> {

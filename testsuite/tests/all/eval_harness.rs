@@ -149,6 +149,7 @@ impl Backend for Synthetic {
             prefetches_useful: 0,
             llc_mpki: 0.0,
             sample_ci95_pct: None,
+            ..SimStats::default()
         })
     }
 }

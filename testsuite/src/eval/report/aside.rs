@@ -151,6 +151,15 @@ pub(super) fn why_slower(
         base.clp,
         d.clp,
     );
+    if let (Some(t), Some(ci)) = (d.time_reduction_pct, d.time_reduction_ci95) {
+        if !crate::eval::noise::significant(t, Some(ci)) {
+            return format!(
+                "no measurable loss: {t:+.1}% lies within the simulation's noise (95% interval \
+                 ±{ci:.1} over {} perturbed replicas)",
+                d.replica_time_reductions.len()
+            );
+        }
+    }
     match (head, excl) {
         (Some(h), _) if insp > 0.0 && insp >= h.max(0.0) => format!(
             "cannot pay at this input size: the inspection alone is {insp:.1}% of the run, \
@@ -222,7 +231,7 @@ pub(super) fn cannot_pay(s: &mut String, inp: &ReportInput<'_>, study: Study) {
             "| {} | {} | {} | {} | {} | {} | {why} |",
             d.bench,
             d.version,
-            fmt_pct(d.time_reduction_pct),
+            crate::eval::noise::fmt_pct_ci(d.time_reduction_pct, d.time_reduction_ci95),
             d.sim_overhead_pct
                 .map_or("-".to_string(), |x| format!("{x:.1}%")),
             fmt_pct(d.time_reduction_excl_inspection_pct),
@@ -309,6 +318,8 @@ mod tests {
             dram_requests: 0,
             useless_prefetches: 0,
             records: 0,
+            replica_time_reductions: Vec::new(),
+            time_reduction_ci95: None,
         }
     }
 
@@ -352,6 +363,17 @@ mod tests {
         let plain = derived("balanced", -5.4, None, Some(-5.4));
         let w = why_slower(&plain, &base, None, blp);
         assert!(w.starts_with("the schedule itself is slower (-5.4%"), "{w}");
+        // Inside the replicas' interval the loss is noise, whatever else.
+        let mut noisy = derived("balanced", -2.3, None, Some(-2.3));
+        noisy.replica_time_reductions = vec![-0.3, -2.6, -1.0];
+        noisy.time_reduction_ci95 = Some(2.9);
+        let w = why_slower(&noisy, &base, None, blp);
+        assert!(w.starts_with("no measurable loss: -2.3%"), "{w}");
+        assert!(w.contains("±2.9 over 3 perturbed replicas"), "{w}");
+        // Outside it, the measured reason as before.
+        noisy.time_reduction_ci95 = Some(1.0);
+        let w = why_slower(&noisy, &base, None, blp);
+        assert!(w.starts_with("the schedule itself is slower (-2.3%"), "{w}");
     }
 
     #[test]

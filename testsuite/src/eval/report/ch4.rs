@@ -17,7 +17,7 @@ const CH4_TABLES: [BenchTable; 3] = [
     }),
     (
         "Execution-time reduction per benchmark (Figs. 4.5, 4.12, 4.17b)",
-        |d| fmt_pct(d.time_reduction_pct),
+        |d| crate::eval::noise::fmt_pct_ci(d.time_reduction_pct, d.time_reduction_ci95),
     ),
     ("LLC hit rate / row-buffer hit rate (Fig. 4.11)", hit_rates),
 ];

@@ -4,7 +4,6 @@
 
 use super::tables::{averages_table, hit_rates, per_bench_table, plot_refs, BenchTable};
 use super::{all_betas, ReportInput};
-use crate::eval::results::fmt_pct;
 use crate::eval::versions::Study;
 use std::fmt::Write as _;
 
@@ -13,7 +12,7 @@ const CH5_TABLES: [BenchTable; 4] = [
     ("MLP per benchmark (Fig. 5.6)", |d| format!("{:.2}", d.mlp)),
     ("CLP per benchmark (Fig. 5.7)", |d| format!("{:.2}", d.clp)),
     ("Execution-time reduction per benchmark (Fig. 5.10)", |d| {
-        fmt_pct(d.time_reduction_pct)
+        crate::eval::noise::fmt_pct_ci(d.time_reduction_pct, d.time_reduction_ci95)
     }),
     (
         "LLC hit rate / row-buffer hit rate (Figs. 5.8, 5.9)",

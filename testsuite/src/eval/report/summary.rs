@@ -106,7 +106,7 @@ pub(super) fn summary(s: &mut String, inp: &ReportInput<'_>) {
             "| {} | {} | {} | {:+.2}% | {} |",
             h.study,
             h.metric,
-            fmt_pct(h.ours),
+            crate::eval::noise::fmt_pct_ci(h.ours, h.ci95),
             h.paper,
             h.source
         );

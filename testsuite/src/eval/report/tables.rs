@@ -96,7 +96,7 @@ pub(super) fn averages_table(s: &mut String, study: Study, avgs: &[VersionAverag
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
             a.label,
             a.n,
-            fmt_pct(a.time_reduction_pct),
+            crate::eval::noise::fmt_pct_ci(a.time_reduction_pct, a.time_reduction_ci95),
             paper_cell(&a.version, "time", Measure::TimeReductionPct),
             fmt_pct(gain),
             paper_cell(&a.version, metric2, Measure::GainPct),
