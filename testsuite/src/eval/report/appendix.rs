@@ -109,6 +109,19 @@ pub(super) fn method_notes(s: &mut String, inp: &ReportInput<'_>) {
         let _ = writeln!(s, "- Machines: {}.", machines.join(", "));
     }
     let _ = writeln!(s, "- Time reduction = (1 - cycles / baseline cycles) x 100; gains = (metric / baseline metric - 1) x 100; averages are arithmetic means of per-benchmark percentages.");
+    let replicas = inp
+        .output
+        .records
+        .iter()
+        .filter_map(|r| r.stats.as_ref())
+        .map(|st| st.replica_cycles.len())
+        .max()
+        .unwrap_or(0);
+    if replicas >= 2 {
+        let _ = writeln!(s, "- Noise floor (`--replicas {replicas}`, `testsuite/src/eval/noise.rs`): every trace was simulated {replicas} times, each request to a memory controller delayed by 0-{} cycles drawn from seeds {}..={} (Alameldeen and Wood, HPCA 2003), and cycles and rates are the replicas' means. `±x` after a time reduction is the half-width of its 95% Student-t interval over the replica pairs (a version and its baseline under the same seed); for an average, over the per-replica averages. A change inside its interval is the simulation's noise, not the version's: a multi-threaded simulation is chaotic, and moving the few stack words every core reads at a region's start by one cache line moved mxm's Default run (quick inputs) from 219,112 to 233,990 cycles.", crate::eval::weft::PERTURB_CYCLES, crate::eval::weft::SIM_SEED, crate::eval::weft::SIM_SEED + replicas as u64 - 1);
+    } else {
+        let _ = writeln!(s, "- Each trace was simulated once, unperturbed (`--replicas 1`): differences of a few percent between versions may be the simulation's noise (`testsuite/src/eval/noise.rs`).");
+    }
     let _ = writeln!(s, "- FR-FCFS is the default scheduler of both machines: \"FR-FCFS alone\" is Original (ch. 4) / Default (ch. 5), and \"FR-FCFS + BLP Optimized\" is BLP Optimized; they share jobs rather than being listed twice.");
     let _ = writeln!(s, "- GPART: the harness renumbers the rows/vertices of a benchmark's graph, matrix or mesh input by a greedy BFS clustering (see `testsuite/src/eval/reorder.rs`): an input file (`.mtx`, `.edges`, `.graph`, Spark98 `.pack`) is rewritten; a program that generates its input writes the graph of its data (`--dump-graph`) and renumbers its own arrays by the computed order (`--permute`); the kernels are unchanged. Its results come out in the new element order, so its bit-exact checksum cannot equal Original's; GPART runs are counted as unchecked ({} here) rather than compared. Where the numbering is part of the algorithm, GPART also changes the work, not only the layout: `stun` factorises P·A·Pᵀ, whose fill differs (at the quick size a random numbering doubles it; BFS clustering lowers it, so the GPART run does less work), `gauss_seidel`'s greedy colouring and so its sweeps follow the numbering, and `carey`'s random draws hash the person number, so it simulates another, statistically equivalent epidemic.", inp.output.checksums.unchecked_reordered);
     let _ = writeln!(
