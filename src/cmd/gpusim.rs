@@ -86,6 +86,13 @@ pub struct Args {
     /// Seed; equal inputs and seed give byte-identical output.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Perturbed run: every request to a memory controller arrives 0..=N
+    /// cycles late, uniformly, drawn from `--seed` (as `weft sim --perturb`;
+    /// Alameldeen and Wood, HPCA 2003). Runs under several seeds show how far a
+    /// difference between two policies stands above the simulation's noise.
+    /// 0 = off.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub perturb: u32,
     /// Print the statistics as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -209,6 +216,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         .map(|l| weft_memsim::gpu::tbsched::oracle::prepare(&machine, wl.clone(), &opts, l))
         .transpose()?;
     let mut sim = GpuSim::build(&machine, wl, &opts)?;
+    sim.memory_mut().set_perturbation(args.perturb, args.seed);
     if let Some(p) = oracle {
         sim.set_tb_policy(p);
     }
