@@ -1,5 +1,5 @@
 //! `weft sim`: the DRAM thread (`--threads 2`) prints the statistics of a one-thread
-//! run, bad thread counts are refused, and `weft bench sim --repeat` reports a median.
+//! run, `--perturb` follows its seed, bad thread counts are refused, and `weft bench sim --repeat` reports a median.
 
 use std::process::Command;
 
@@ -28,6 +28,23 @@ fn the_dram_thread_prints_the_same_statistics() {
     let v: serde_json::Value = serde_json::from_str(&one).unwrap();
     assert!(v["cycles"].as_u64().unwrap() > 0);
     assert_eq!(one, two);
+}
+
+/// `--perturb 0` is the plain run; a perturbed run is a function of its seed
+/// and differs from the plain one (the golden trace reaches DRAM).
+#[test]
+fn perturbed_runs_follow_their_seed() {
+    let (ok, plain, e) = sim(&["--json"]);
+    assert!(ok, "{e}");
+    let (_, zero, _) = sim(&["--json", "--perturb", "0", "--seed", "7"]);
+    assert_eq!(plain, zero);
+    let (ok, a, e) = sim(&["--json", "--perturb", "8", "--seed", "2"]);
+    assert!(ok, "{e}");
+    let (_, b, _) = sim(&["--json", "--perturb", "8", "--seed", "2"]);
+    assert_eq!(a, b);
+    assert_ne!(a, plain);
+    let (ok, _, err) = sim(&["--perturb", "x"]);
+    assert!(!ok && err.contains("--perturb"), "{err}");
 }
 
 #[test]
