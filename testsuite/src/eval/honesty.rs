@@ -521,7 +521,10 @@ fn not_faster_on_average(
             None,
             &text,
             source,
-            format!("average time reduction {}", fmt_pct(x.time_reduction_pct)),
+            format!(
+                "average time reduction {}",
+                crate::eval::noise::fmt_pct_ci(x.time_reduction_pct, x.time_reduction_ci95)
+            ),
             analysis,
         ));
     }
@@ -550,6 +553,17 @@ fn check_pair(
         _ => (None, None, ""),
     };
     let (Some(x), Some(y)) = (x, y) else { return };
+    // For times, an ordering inside the replicas' noise is no ordering: say so.
+    let noise = (what == "time")
+        .then(|| {
+            crate::eval::noise::difference_ci95(
+                &h.replica_time_reductions,
+                &l.replica_time_reductions,
+            )
+        })
+        .flatten()
+        .filter(|&c| (x - y).abs() <= c)
+        .map(|c| format!(" (indistinguishable: the difference {:+.2} is inside its 95% interval ±{c:.2} over the perturbed replicas)", x - y));
     if x < y {
         let gains = |v: &VersionAverage| {
             format!(
@@ -565,7 +579,12 @@ fn check_pair(
             None,
             text,
             src,
-            format!("{unit}: {} {x:.2} vs {} {y:.2}", h.label, l.label),
+            format!(
+                "{unit}: {} {x:.2} vs {} {y:.2}{}",
+                h.label,
+                l.label,
+                noise.unwrap_or_default()
+            ),
             format!("{}; {}", gains(h), gains(l)),
         ));
     }

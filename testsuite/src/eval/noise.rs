@@ -74,15 +74,34 @@ pub fn paired_reductions(version: &[u64], baseline: &[u64]) -> Vec<f64> {
 /// interval of those means (`None` when a benchmark has no replicas or the
 /// counts differ).
 pub fn average_ci95<'a>(per_bench: impl IntoIterator<Item = &'a [f64]>) -> Option<f64> {
+    ci95(&replica_means(per_bench)?)
+}
+
+/// Per replica, the mean over benchmarks of the benchmarks' per-replica
+/// values (`None` when a benchmark has fewer than two replicas or the counts
+/// differ).
+pub fn replica_means<'a>(per_bench: impl IntoIterator<Item = &'a [f64]>) -> Option<Vec<f64>> {
     let rows: Vec<&[f64]> = per_bench.into_iter().collect();
     let n = rows.first()?.len();
     if n < 2 || rows.iter().any(|r| r.len() != n) {
         return None;
     }
-    let means: Vec<f64> = (0..n)
-        .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / rows.len() as f64)
-        .collect();
-    ci95(&means)
+    Some(
+        (0..n)
+            .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / rows.len() as f64)
+            .collect(),
+    )
+}
+
+/// The interval of the difference `a - b` of two versions' averages from
+/// their per-replica averages, paired by replica (`None` unless both have the
+/// same number, at least two).
+pub fn difference_ci95(a: &[f64], b: &[f64]) -> Option<f64> {
+    if a.len() < 2 || a.len() != b.len() {
+        return None;
+    }
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    ci95(&d)
 }
 
 /// Whether a change of `x` (%) with half-width `ci` is distinguishable from
@@ -135,6 +154,14 @@ mod tests {
         let c = average_ci95([&a[..], &b[..]]).unwrap();
         assert!((c - ci95(&[2.0, 3.0, 4.0]).unwrap()).abs() < 1e-12);
         assert_eq!(average_ci95([&a[..], &b[..2]]), None);
+        assert_eq!(replica_means([&a[..], &b[..]]), Some(vec![2.0, 3.0, 4.0]));
+        // differences 1, 1, 4: mean 2, s = sqrt(3)
+        let d = difference_ci95(&[2.0, 3.0, 6.0], &[1.0, 2.0, 2.0]).unwrap();
+        assert!(
+            (d - 4.303 * (3f64).sqrt() / 3f64.sqrt()).abs() < 1e-9,
+            "{d}"
+        );
+        assert_eq!(difference_ci95(&[1.0], &[0.0]), None);
         assert_eq!(average_ci95(std::iter::empty()), None);
     }
 

@@ -144,10 +144,13 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 dram_requests: s.dram_requests,
                 useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
                 records: r.records.unwrap_or(0),
-                replica_time_reductions: base.map_or_else(Vec::new, |b| {
-                    noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
-                }),
-                time_reduction_ci95: base.and_then(|b| {
+                // The baseline against itself has no interval (0 by definition).
+                replica_time_reductions: base
+                    .filter(|_| r.version != base_id)
+                    .map_or_else(Vec::new, |b| {
+                        noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
+                    }),
+                time_reduction_ci95: base.filter(|_| r.version != base_id).and_then(|b| {
                     noise::ci95(&noise::paired_reductions(
                         &s.replica_cycles,
                         &b.replica_cycles,
@@ -175,6 +178,10 @@ pub struct VersionAverage {
     /// replicas (percentage points; `None` without replicas).
     #[serde(default)]
     pub time_reduction_ci95: Option<f64>,
+    /// Per replica, the mean over the benchmarks of that replica's time
+    /// reductions (%; empty without replicas, [`noise::replica_means`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replica_time_reductions: Vec<f64>,
     /// Mean BLP gain (%).
     pub blp_gain_pct: Option<f64>,
     /// Mean MLP gain (%).
@@ -295,6 +302,12 @@ pub fn averages(records: &[Record], derived: &[Derived], study: Study) -> Vec<Ve
                         .filter(|d| d.time_reduction_pct.is_some())
                         .map(|d| d.replica_time_reductions.as_slice()),
                 ),
+                replica_time_reductions: noise::replica_means(
+                    ds.iter()
+                        .filter(|d| d.time_reduction_pct.is_some())
+                        .map(|d| d.replica_time_reductions.as_slice()),
+                )
+                .unwrap_or_default(),
                 blp_gain_pct: mean(ds.iter().map(|d| d.blp_gain_pct)),
                 mlp_gain_pct: mean(ds.iter().map(|d| d.mlp_gain_pct)),
                 clp_gain_pct: mean(ds.iter().map(|d| d.clp_gain_pct)),
