@@ -36,6 +36,10 @@ fn tiny_ch4_pipeline_runs_end_to_end() {
         );
         let s = r.stats.as_ref().unwrap();
         assert!(s.cycles > 0 && r.records.unwrap() > 0);
+        // Three perturbed replicas by default, `cycles` their mean.
+        assert_eq!(s.replica_cycles.len(), eval::DEFAULT_REPLICAS as usize);
+        let mean = s.replica_cycles.iter().sum::<u64>() as f64 / s.replica_cycles.len() as f64;
+        assert_eq!(s.cycles, mean.round() as u64);
         // table4.2 has 4 channels x 8 ranks x 2 banks = 64 banks.
         assert!(s.blp >= 1.0 && s.blp <= 64.0, "blp {}", s.blp);
         assert!(r.machine.contains("core.count=4"), "{}", r.machine);
@@ -53,6 +57,12 @@ fn tiny_ch4_pipeline_runs_end_to_end() {
         .expect("coverage");
     assert!(cov > 0.0 && cov <= 100.0);
     assert!(out.summary.ch4.time_reduction_pct.is_some() && out.summary.ch4.blp_gain_pct.is_some());
+    // ... and the time reduction has its interval over the replicas.
+    assert!(out
+        .summary
+        .ch4
+        .time_reduction_ci95
+        .is_some_and(|c| c >= 0.0));
     for f in ["summary.json", "records.csv", "results.md"] {
         assert!(dir.path().join("out").join(f).is_file(), "{f}");
     }
