@@ -754,3 +754,35 @@ pub(super) fn dense_series(sparse: &[(u64, f64)]) -> Vec<f64> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Replicas average to one record: counts and cycles rounded, rates
+    /// averaged, the series and the epoch of the first, each replica's cycles kept.
+    #[test]
+    fn replicas_average_by_hand() {
+        let rep = |cycles, blp, insp, series: Vec<f64>| SimStats {
+            cycles,
+            blp,
+            inspection_cycles: insp,
+            dram_requests: cycles / 10,
+            blp_series: series,
+            epoch_cycles: 250,
+            ..SimStats::default()
+        };
+        let m = mean_of_replicas(vec![
+            rep(100, 2.0, 10, vec![1.0]),
+            rep(201, 4.0, 11, vec![9.0, 9.0]),
+        ]);
+        assert_eq!(m.cycles, 151); // 150.5 rounds up
+        assert_eq!(m.inspection_cycles, 11); // 10.5
+        assert_eq!(m.dram_requests, 15); // (10 + 20) / 2
+        assert!((m.blp - 3.0).abs() < 1e-12);
+        assert_eq!(m.blp_series, vec![1.0]);
+        assert_eq!(m.epoch_cycles, 250);
+        assert_eq!(m.replica_cycles, vec![100, 201]);
+        assert_eq!(m.replica_inspection_cycles, vec![10, 11]);
+    }
+}
