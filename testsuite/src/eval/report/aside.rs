@@ -42,6 +42,26 @@ pub(super) struct AsideSummary {
     pub scheduled: usize,
     /// Per rule: regions that stepped aside, and the first reason seen.
     pub rules: Vec<(&'static str, usize, String)>,
+    /// Loops the run handed to `weft_parallel_for` (static chunks) instead
+    /// of a region: the fall-back of nests proven parallel whose executions
+    /// are too small to inspect.
+    pub parallel_for_calls: u64,
+}
+
+/// Why a run of a variant had no region (nothing reached the scheduler).
+fn no_region_reason(sum: &AsideSummary, baseline: &str) -> String {
+    if sum.parallel_for_calls > 0 {
+        format!(
+            "no region reached the scheduler: the nests ran as static chunks (`weft_parallel_for`, \
+             {} call(s)), so what differs from {baseline} is that schedule against {baseline}'s own \
+             plan, and the code around the loops",
+            sum.parallel_for_calls
+        )
+    } else {
+        format!(
+            "no region reached the scheduler: what differs from {baseline} is the code around the loops"
+        )
+    }
 }
 
 /// Summarises the `regions` of a run's `WEFT_STATS` JSON (`None` when the
@@ -51,6 +71,11 @@ pub(super) fn summarise(r: &Record) -> Option<AsideSummary> {
     let regions = rt.get("regions")?.as_array()?;
     let mut out = AsideSummary {
         regions: regions.len(),
+        parallel_for_calls: rt
+            .get("parallel_for")
+            .and_then(|p| p.get("calls"))
+            .and_then(|c| c.as_u64())
+            .unwrap_or(0),
         ..Default::default()
     };
     for reg in regions {
@@ -83,7 +108,13 @@ pub(super) fn section(s: &mut String, inp: &ReportInput<'_>, study: Study) {
         recs.sort_by(|a, b| a.bench.cmp(&b.bench));
         for r in recs {
             let Some(sum) = summarise(r) else { continue };
-            let t = |v: &str| find(v, &r.bench).and_then(|d| d.time_reduction_pct);
+            let t = |v: &str| {
+                let d = find(v, &r.bench);
+                crate::eval::noise::fmt_pct_ci(
+                    d.and_then(|d| d.time_reduction_pct),
+                    d.and_then(|d| d.time_reduction_ci95),
+                )
+            };
             rows.push((var, printed, r.bench.clone(), sum, t(printed), t(var)));
         }
     }
@@ -98,10 +129,13 @@ pub(super) fn section(s: &mut String, inp: &ReportInput<'_>, study: Study) {
         s,
         "| benchmark | variant | time reduction: printed / variant | regions run from a plan | stepped aside (first reason measured) |\n|---|---|---:|---:|---|"
     );
+    let baseline = match study {
+        Study::Ch4 => "Original",
+        Study::Ch5 => "Default",
+    };
     for (var, printed, bench, sum, tp, tv) in &rows {
-        let f = |x: &Option<f64>| fmt_pct(*x);
         let why = if sum.regions == 0 {
-            "no region reached the scheduler: what differs from Original is the code around the loops".to_string()
+            no_region_reason(sum, baseline)
         } else if sum.rules.is_empty() {
             "none: the schedule ran as printed".to_string()
         } else {
@@ -113,11 +147,8 @@ pub(super) fn section(s: &mut String, inp: &ReportInput<'_>, study: Study) {
         };
         let _ = writeln!(
             s,
-            "| {bench} | {var} (vs {printed}) | {} / {} | {} of {} | {why} |",
-            f(tp),
-            f(tv),
-            sum.scheduled,
-            sum.regions,
+            "| {bench} | {var} (vs {printed}) | {tp} / {tv} | {} of {} | {why} |",
+            sum.scheduled, sum.regions,
         );
     }
 }
@@ -278,6 +309,7 @@ mod tests {
         ]}));
         let s = summarise(&r).unwrap();
         assert_eq!((s.regions, s.scheduled), (4, 1));
+        assert_eq!(s.parallel_for_calls, 0);
         assert_eq!(
             s.rules,
             vec![
@@ -292,6 +324,25 @@ mod tests {
                     "original order kept: schedule covers 40.1 of 64".to_string()
                 ),
             ]
+        );
+    }
+
+    /// A run without regions names its static-chunk loops when it had any.
+    #[test]
+    fn runs_without_regions_name_their_static_chunks() {
+        let r = record(serde_json::json!({"regions": [], "parallel_for": {"calls": 16}}));
+        let s = summarise(&r).unwrap();
+        assert_eq!((s.regions, s.parallel_for_calls), (0, 16));
+        let w = no_region_reason(&s, "Default");
+        assert!(
+            w.contains("static chunks (`weft_parallel_for`, 16 call(s))"),
+            "{w}"
+        );
+        assert!(w.contains("against Default's own plan"), "{w}");
+        let none = summarise(&record(serde_json::json!({"regions": []}))).unwrap();
+        assert_eq!(
+            no_region_reason(&none, "Original"),
+            "no region reached the scheduler: what differs from Original is the code around the loops"
         );
     }
 
