@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod noc;
 pub mod oracle;
 pub mod prefetch;
+pub mod rng;
 pub mod run;
 pub mod sample;
 pub mod sched;

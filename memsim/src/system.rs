@@ -148,7 +148,7 @@ pub struct MemorySystem<D: DramBackend> {
     pf_scratch: Vec<u64>,
     /// Latency perturbation of requests to the memory controllers
     /// ([`Self::set_perturbation`]): the largest extra delay and its stream.
-    perturb: Option<(u64, crate::gpu::workload::gen::SplitMix64)>,
+    perturb: Option<(u64, crate::rng::SplitMix64)>,
     clp: ParallelismMeter,
     mlp_win: WindowMeter,
     clp_win: WindowMeter,
@@ -268,7 +268,7 @@ impl<D: DramBackend> MemorySystem<D> {
         self.perturb = (max_cycles > 0).then(|| {
             (
                 max_cycles as u64,
-                crate::gpu::workload::gen::SplitMix64::new(seed ^ 0x5045_5254_5552_4221),
+                crate::rng::SplitMix64::new(seed ^ 0x5045_5254_5552_4221),
             )
         });
     }
