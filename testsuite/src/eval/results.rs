@@ -113,6 +113,12 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                         && b.point == r.point
                 })
                 .and_then(|b| b.stats.as_ref());
+            // The baseline against itself has no interval (0 by definition).
+            let reps = base
+                .filter(|_| r.version != base_id)
+                .map_or_else(Vec::new, |b| {
+                    noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
+                });
             Derived {
                 study: r.study,
                 bench: r.bench.clone(),
@@ -144,18 +150,8 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 dram_requests: s.dram_requests,
                 useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
                 records: r.records.unwrap_or(0),
-                // The baseline against itself has no interval (0 by definition).
-                replica_time_reductions: base
-                    .filter(|_| r.version != base_id)
-                    .map_or_else(Vec::new, |b| {
-                        noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
-                    }),
-                time_reduction_ci95: base.filter(|_| r.version != base_id).and_then(|b| {
-                    noise::ci95(&noise::paired_reductions(
-                        &s.replica_cycles,
-                        &b.replica_cycles,
-                    ))
-                }),
+                time_reduction_ci95: noise::ci95(&reps),
+                replica_time_reductions: reps,
             }
         })
         .collect()
