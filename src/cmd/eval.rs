@@ -11,6 +11,7 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
   weft eval --quick                       # small inputs, headline versions, < 3 min
   weft eval --out results --jobs 2        # the full evaluation
   weft eval --inputs quick --out r        # every benchmark and version, small inputs
+  weft eval --quick --replicas 5          # five perturbed simulations per trace: tighter intervals
   weft eval --quick --study ch5 --bench mxm --versions default,balanced --json
   weft eval --study ch4 --versions original,blp-opt --input-scale 4 --no-sweeps --out big
   weft eval --inputs paper --study ch4 --bench hpcg --versions original --no-sweeps --out p
@@ -95,7 +96,8 @@ pub struct Args {
     /// simulates it N times, each request to a memory controller delayed by
     /// 0-4 cycles drawn from seeds 1..=N (Alameldeen and Wood's perturbation),
     /// and reports the mean with a 95% confidence interval: a change within
-    /// the interval is the simulation's noise, not the version's.
+    /// the interval is the simulation's noise, not the version's. Sampled
+    /// `--inputs paper` runs simulate once (their interval is the sampling's).
     #[arg(long, value_name = "N", default_value_t = eval::DEFAULT_REPLICAS,
           value_parser = clap::value_parser!(u32).range(1..=32))]
     pub replicas: u32,
