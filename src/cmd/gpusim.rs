@@ -19,6 +19,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine my-gpu.toml --workload kernels.toml --quiet
   weft gpusim --machine k20c-dtbl --app bfs --dp dtbl            # device launches as DTBL groups
   weft gpusim --machine v100-fgtb --app bfs --tb-manage fine-grained   # FGTB TB management
+  weft gpusim --machine k20c-dtbl --app bfs --perturb 4 --seed 3      # one sample of the noise floor
   weft gpusim --app bfs --dp dtbl --tb-sched adaptive-bind        # LaPerm under DTBL
   weft gpusim reuse --app bfs --dp cdp --out r                    # reuse characterisation
   weft gpusim --machine gtx480-ipaws --workload memsim/workloads/ipaws/sc.toml --warp-sched ipaws --l1-breakdown --json

@@ -17,6 +17,7 @@ use weft_memsim::run::{
 #[command(after_help = "Examples:
   weft sim --machine table5.2 --trace app.trace --json      # full manycore
   weft sim --trace app.txt --scheduler par-bs --oracle blp-ideal --seed 7
+  weft sim --trace app.trace --json --perturb 4 --seed 2    # one sample of the noise floor
   weft sim --dram-only --trace requests.txt                 # table5.2 machine, text summary
   weft sim --dram-only --machine dramsim3-ddr4-2400 --trace t.trc --json
   weft sim --dram-only --machine my.toml --trace t.txt
