@@ -155,22 +155,19 @@ pub fn window_coverage(
     sched: &crate::mlp::IbSchedule,
 ) -> (f64, f64) {
     use crate::bankset::BankSet;
-    let touched = |counts: &[u32], set: &mut BankSet| {
-        (0..counts.len())
-            .filter(|&b| counts[b] > 0)
-            .for_each(|b| set.insert(b));
-    };
     let (mut mem, mut llc, mut steps) = (0usize, 0usize, 0usize);
+    let mut m = BankSet::new(inst.mem_banks);
+    let mut l = BankSet::new(inst.llc_banks);
     for step in sched
         .windows
         .iter()
         .filter(|s| s.iter().any(|w| !w.is_empty()))
     {
-        let mut m = BankSet::new(inst.mem_banks);
-        let mut l = BankSet::new(inst.llc_banks);
+        m.clear();
+        l.clear();
         for &b in step.iter().flatten() {
-            touched(&inst.blocks[b].mem, &mut m);
-            touched(&inst.blocks[b].llc, &mut l);
+            m.insert_nonzero(&inst.blocks[b].mem);
+            l.insert_nonzero(&inst.blocks[b].llc);
         }
         steps += 1;
         mem += m.count();

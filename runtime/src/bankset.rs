@@ -65,6 +65,21 @@ impl BankSet {
         self.bits.set(b, true);
     }
 
+    /// Adds every bank whose count is non-zero (`counts[b]` is bank `b`'s;
+    /// `counts.len()` must not exceed `len`).
+    pub fn insert_nonzero(&mut self, counts: &[u32]) {
+        for (b, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                self.insert(b);
+            }
+        }
+    }
+
+    /// Empties the set; its universe stays.
+    pub fn clear(&mut self) {
+        self.bits.fill(false);
+    }
+
     /// Whether bank `b` is in the set.
     pub fn contains(&self, b: usize) -> bool {
         self.bits.get(b).map(|x| *x).unwrap_or(false)
@@ -196,11 +211,7 @@ impl WeightedBanks {
     /// The banks with a non-zero count.
     pub fn to_set(&self) -> BankSet {
         let mut s = BankSet::new(self.counts.len());
-        for (b, &c) in self.counts.iter().enumerate() {
-            if c > 0 {
-                s.insert(b);
-            }
-        }
+        s.insert_nonzero(&self.counts);
         s
     }
 
@@ -226,6 +237,23 @@ pub fn sd_of_sum(a: &[u32], b: &[u32], eta: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Banks with a non-zero count join the set; `clear` empties it and keeps
+    /// its universe.
+    #[test]
+    fn nonzero_counts_and_clear() {
+        let mut s = BankSet::new(6);
+        s.insert_nonzero(&[0, 3, 0, 1]);
+        assert_eq!(s.to_bitstring(), "010100");
+        s.insert_nonzero(&[2]);
+        assert_eq!(s.banks(), vec![0, 1, 3]);
+        s.clear();
+        assert_eq!((s.count(), s.len()), (0, 6));
+        let w = WeightedBanks {
+            counts: vec![0, 2, 0, 7],
+        };
+        assert_eq!(w.to_set().to_bitstring(), "0101");
+    }
 
     #[test]
     fn bitstring_roundtrip_and_ops() {

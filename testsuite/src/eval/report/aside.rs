@@ -10,7 +10,7 @@
 use super::ReportInput;
 use crate::eval::engine::Record;
 use crate::eval::results::{fmt_pct, Derived};
-use crate::eval::versions::{Study, VARIANTS};
+use crate::eval::versions::{self, Study, VARIANTS};
 use std::fmt::Write as _;
 
 /// Which rule of `weft_runtime::aside` a `step_aside` reason comes from,
@@ -129,12 +129,12 @@ pub(super) fn section(s: &mut String, inp: &ReportInput<'_>, study: Study) {
         s,
         "| benchmark | variant | time reduction: printed / variant | regions run from a plan | stepped aside (first reason measured) |\n|---|---|---:|---:|---|"
     );
-    let baseline = match study {
-        Study::Ch4 => "Original",
-        Study::Ch5 => "Default",
-    };
     for (var, printed, bench, sum, tp, tv) in &rows {
         let why = if sum.regions == 0 {
+            // the variant's baseline (Original, Default), by the version table
+            let baseline = versions::find(study, var)
+                .and_then(|v| versions::find(study, v.baseline))
+                .map_or("its baseline", |b| b.label);
             no_region_reason(sum, baseline)
         } else if sum.rules.is_empty() {
             "none: the schedule ran as printed".to_string()
