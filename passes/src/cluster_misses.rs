@@ -74,6 +74,10 @@ impl Pass for ClusterMisses {
         "cluster-misses"
     }
 
+    fn may_parallelize(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+        parallel::selected(&self.only, &fa.name) && crate::placement::in_affine_nest(fa, l)
+    }
+
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let m = strip_mine::machine(cx)?;
         let line = m.llc.line_bytes as u64;
@@ -109,11 +113,12 @@ impl Pass for ClusterMisses {
                 with_inspector: false,
                 fingerprint: false,
                 desc: None,
-                min_parallel_iters: cx.config.min_parallel_iters,
+                min_parallel_iters: cx.inline_bound().0,
                 name: name.clone(),
                 work_guard: work.zip(Some(min_work)).filter(|(_, m)| *m > 0),
             };
             let guard_note = ib_schedule::guard_note(&how);
+            let guard_note = format!("{guard_note}{}", cx.inline_bound().1);
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(
                 "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c)){guard_note}",

@@ -32,6 +32,7 @@ pub mod outline;
 pub mod parallel;
 pub mod payoff;
 pub mod pipeline;
+pub mod placement;
 pub mod registry;
 pub mod rtabi;
 pub mod strip_mine;

@@ -24,6 +24,7 @@ use weft_frontend::{FunctionAnalysis, LoopId, ModuleAnalysis};
 
 use crate::error::{PassError, Result};
 use crate::loop_ids::LoopNumbering;
+use crate::placement::{Placement, SerialConsumer};
 
 /// Whether a pass changed the module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -51,6 +52,13 @@ pub trait Pass {
     fn name(&self) -> &'static str;
     /// Runs the pass over a module.
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed>;
+    /// Whether the pass may run loop `l` of `fa` on the worker threads,
+    /// judged on the pipeline's input by compile-time knowledge alone (the
+    /// serial-consumer rule, [`crate::placement`], asks every pass of the
+    /// pipeline). Default: no.
+    fn may_parallelize(&self, _fa: &FunctionAnalysis<'_>, _l: LoopId) -> bool {
+        false
+    }
 }
 
 /// What a remark reports.
@@ -125,6 +133,12 @@ pub struct PipelineConfig {
     /// (combined in a fixed order, reproducible but not bit-equal to the
     /// sequential loop). Default off: results are bit-exact.
     pub fp_reassoc: bool,
+    /// The serial-consumer rule's limit ([`crate::placement`]): a parallel
+    /// loop whose written data only serial nests read runs inline while it
+    /// writes at most this many bytes. 0 (the library default) turns the rule
+    /// off; `weft opt`/`weft build` default to
+    /// [`crate::placement::DEFAULT_SERIAL_CONSUMER_BYTES`].
+    pub serial_consumer_bytes: u64,
 }
 
 /// The command line's default for [`PipelineConfig::min_parallel_iters`].
@@ -139,6 +153,7 @@ impl PipelineConfig {
             machine: None,
             min_parallel_iters: 0,
             fp_reassoc: false,
+            serial_consumer_bytes: 0,
         }
     }
 }
@@ -152,6 +167,10 @@ pub struct PassContext<'ctx> {
     analysis: Option<Rc<ModuleAnalysis<'ctx>>>,
     current_pass: &'static str,
     loops: LoopNumbering,
+    placement: Placement,
+    /// The serial-consumer verdict on the loop being transformed, set by
+    /// [`crate::parallel::drive`] before it calls the pass's `apply`.
+    transforming: Option<SerialConsumer>,
 }
 
 impl<'ctx> PassContext<'ctx> {
@@ -163,6 +182,8 @@ impl<'ctx> PassContext<'ctx> {
             analysis: None,
             current_pass: "",
             loops: LoopNumbering::default(),
+            placement: Placement::default(),
+            transforming: None,
         }
     }
 
@@ -172,6 +193,53 @@ impl<'ctx> PassContext<'ctx> {
     pub fn number_loops(&mut self, module: &Module<'ctx>) {
         let a = self.analysis(module);
         self.loops.record_module(&a);
+    }
+
+    /// Applies the serial-consumer rule ([`crate::placement`]) to the module
+    /// as it is now (the pass manager does this on the pipeline's input,
+    /// when the rule is on), after [`PassContext::number_loops`].
+    pub fn find_serial_consumers(
+        &mut self,
+        module: &Module<'ctx>,
+        may_parallelize: &dyn Fn(&FunctionAnalysis<'_>, LoopId) -> bool,
+    ) {
+        let a = self.analysis(module);
+        let ids = self.loops.snapshot(&a);
+        self.placement = Placement::analyze(&a, &ids, may_parallelize);
+    }
+
+    /// The serial-consumer verdict on loop `l` of `fa` (see
+    /// [`crate::placement`]), when the rule is on and marks it.
+    pub fn serial_consumer(
+        &mut self,
+        fa: &FunctionAnalysis<'ctx>,
+        l: LoopId,
+    ) -> Option<SerialConsumer> {
+        if self.config.serial_consumer_bytes == 0 || self.placement.is_empty() {
+            return None;
+        }
+        let id = self.loops.id(fa, l)?;
+        self.placement.get(&fa.name, id).cloned()
+    }
+
+    /// Sets the verdict [`PassContext::inline_bound`] reports for the loop
+    /// about to be transformed.
+    pub fn set_transforming(&mut self, verdict: Option<SerialConsumer>) {
+        self.transforming = verdict;
+    }
+
+    /// The trip count below which the loop being transformed runs inline at
+    /// run time (`min_parallel_iters`, raised by the serial-consumer rule),
+    /// and the remark's note on the rule (empty when it does not apply).
+    pub fn inline_bound(&self) -> (u64, String) {
+        let n = self.config.min_parallel_iters;
+        match &self.transforming {
+            Some(sc) => {
+                let limit = self.config.serial_consumer_bytes;
+                (n.max(sc.inline_below(limit)), sc.note(limit))
+            }
+            None => (n, String::new()),
+        }
     }
 
     /// The label of loop `l` of `fa` in remarks: its id in the pipeline's
@@ -270,6 +338,12 @@ impl PassManager {
         let mut timings = Vec::new();
         if !self.passes.is_empty() {
             cx.number_loops(module);
+            if self.config.serial_consumer_bytes > 0 {
+                let passes = &self.passes;
+                cx.find_serial_consumers(module, &|fa, l| {
+                    passes.iter().any(|p| p.may_parallelize(fa, l))
+                });
+            }
         }
         if self.config.verify_each {
             verify(module, "input")?;

@@ -150,7 +150,11 @@ pub fn drive<'ctx>(
                 Decision::Skip(why) if why.trim().is_empty() => {}
                 Decision::Skip(why) => cx.remark(&name, Some(label), RemarkKind::Missed, why),
                 Decision::Transform(plan) => {
-                    let msg = apply(module, *plan, cx)?;
+                    let verdict = cx.serial_consumer(fa, l);
+                    cx.set_transforming(verdict);
+                    let msg = apply(module, *plan, cx);
+                    cx.set_transforming(None);
+                    let msg = msg?;
                     cx.remark(&name, Some(label), RemarkKind::Applied, msg);
                     cx.invalidate();
                     changed = true;
@@ -303,6 +307,10 @@ impl Pass for ParallelFor {
         "parallel-for"
     }
 
+    fn may_parallelize(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+        selected(&self.only, &fa.name) && crate::placement::parallel_by_deps(fa, l)
+    }
+
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let opts = outline::PlanOptions {
             fp_reassoc: self.fp_reassoc.unwrap_or(cx.config.fp_reassoc),
@@ -324,13 +332,14 @@ impl Pass for ParallelFor {
                 let nred = plan.reductions.len();
                 let npriv = plan.private.len() + plan.last_values.len();
                 let bname = body.function.get_name().to_string_lossy().into_owned();
-                let inline = Some((body.function, cx.config.min_parallel_iters));
+                let (below, placement_note) = cx.inline_bound();
+                let inline = Some((body.function, below));
                 outline::replace_loop(m, &plan, inline, |site| match &version {
                     Some(v) => emit_versioned(m, site, body.function, v),
                     None => emit_parallel_for(m, site, body.function),
                 })?;
                 Ok(format!(
-                    "executor form: body @{bname} run by weft_parallel_for{}{}{}",
+                    "executor form: body @{bname} run by weft_parallel_for{}{}{}{}",
                     if nred > 0 {
                         format!(" ({nred} integer reduction(s) combined atomically)")
                     } else {
@@ -341,7 +350,8 @@ impl Pass for ParallelFor {
                     } else {
                         String::new()
                     },
-                    versioned_note(version.as_ref(), false)
+                    versioned_note(version.as_ref(), false),
+                    placement_note
                 ))
             },
         )?;

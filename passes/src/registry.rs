@@ -119,6 +119,14 @@ impl Pass for ExecutorForm {
         "executor-form"
     }
 
+    fn may_parallelize(
+        &self,
+        fa: &weft_frontend::FunctionAnalysis<'_>,
+        l: weft_frontend::LoopId,
+    ) -> bool {
+        self.parallel.may_parallelize(fa, l)
+    }
+
     fn run<'ctx>(
         &self,
         module: &inkwell::module::Module<'ctx>,

@@ -32,6 +32,12 @@ pub struct PipelineArgs {
     /// Default: bit-exact, such loops stay sequential.
     #[arg(long)]
     pub fp_reassoc: bool,
+    /// A parallel loop whose written data only serial loops read runs on the
+    /// calling thread while it writes at most BYTES (the data then stays in
+    /// the private cache of the thread that reads it; docs/runtime.md,
+    /// "Serial consumers"); 0 turns the rule off.
+    #[arg(long, value_name = "BYTES", default_value_t = weft_passes::placement::DEFAULT_SERIAL_CONSUMER_BYTES)]
+    pub serial_consumer_bytes: u64,
 }
 
 impl PipelineArgs {
@@ -46,6 +52,7 @@ impl PipelineArgs {
         cfg.machine = self.machine.clone();
         cfg.min_parallel_iters = self.min_parallel_iters;
         cfg.fp_reassoc = self.fp_reassoc;
+        cfg.serial_consumer_bytes = self.serial_consumer_bytes;
         let pipeline = self
             .passes
             .as_deref()

@@ -387,6 +387,7 @@ pub fn build(src: &Sources, pipeline: &str, dir: &Path, name: &str) -> Result<Bu
         .map_err(|e| e.to_string())?;
     let cfg = weft_passes::PipelineConfig {
         min_parallel_iters: weft_passes::manager::DEFAULT_MIN_PARALLEL_ITERS,
+        serial_consumer_bytes: weft_passes::placement::DEFAULT_SERIAL_CONSUMER_BYTES,
         ..weft_passes::PipelineConfig::new()
     };
     let pm = weft_passes::PassManager::parse(pipeline, cfg)

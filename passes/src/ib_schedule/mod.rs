@@ -255,6 +255,10 @@ impl Pass for IbSchedule {
         "ib-schedule"
     }
 
+    fn may_parallelize(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+        parallel::selected(&self.only, &fa.name) && crate::placement::in_affine_nest(fa, l)
+    }
+
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let m = strip_mine::machine(cx)?;
         let line = m.llc.line_bytes as u64;
@@ -331,13 +335,14 @@ impl Pass for IbSchedule {
                 with_inspector: scheme != 0 || !par,
                 fingerprint: !par,
                 desc,
-                min_parallel_iters: cx.config.min_parallel_iters,
+                min_parallel_iters: cx.inline_bound().0,
                 name: name.clone(),
                 work_guard: work
                     .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme, par))))
                     .filter(|(_, m)| *m > 0),
             };
             let guard_note = guard_note(&how);
+            let guard_note = format!("{guard_note}{}", cx.inline_bound().1);
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
                 "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}{guard_note}",

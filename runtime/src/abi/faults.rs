@@ -149,7 +149,11 @@ extern "C" fn at_exit() {
 extern "C" fn init_from_env() {
     // Settings are checked now, so a bad one ends the program before it
     // computes anything (module docs).
-    let _ = catch_unwind(global);
+    let _ = catch_unwind(|| {
+        if let Ok(rt) = global() {
+            rt.warm_up();
+        }
+    });
 }
 
 /// The `.init_array` entry of [`init_from_env`] (exported so a link can keep it).

@@ -47,6 +47,7 @@ mod reuse;
 mod sample;
 mod stats;
 mod tracing;
+mod warm;
 
 pub use affine::{AFFINE_PLAN_COST_SHARE, DESC_CACHE_SLOTS, PERMUTE_MAX_UNITS};
 pub use config::{
