@@ -10,6 +10,7 @@
 //! ; run: @test(1000)                     execute original and transformed, compare bit for bit
 //! ; cores: 1,2,3                         worker counts for `run:` lines (default 1,2,4)
 //! ; MIN-PARALLEL-ITERS: 32               short-loop threshold (default 0: always the runtime)
+//! ; SERIAL-CONSUMER-BYTES: 4096           serial-consumer limit (default 0: rule off; `crate::placement`)
 //! ```
 //!
 //! Textual checks alone cannot prove a transformation kept the semantics, so
@@ -48,6 +49,8 @@ pub struct Case {
     pub cores: Vec<u32>,
     /// [`PipelineConfig::min_parallel_iters`] of the pipeline.
     pub min_parallel_iters: u64,
+    /// [`PipelineConfig::serial_consumer_bytes`] of the pipeline.
+    pub serial_consumer_bytes: u64,
 }
 
 fn bad(path: &Path, msg: String) -> PassError {
@@ -89,6 +92,11 @@ pub fn parse_case(path: &Path) -> Result<Case> {
                 .trim()
                 .parse()
                 .map_err(|_| bad(path, format!("bad `MIN-PARALLEL-ITERS:` line `{p}`")))?;
+        } else if let Some(p) = rest.strip_prefix("SERIAL-CONSUMER-BYTES:") {
+            c.serial_consumer_bytes = p
+                .trim()
+                .parse()
+                .map_err(|_| bad(path, format!("bad `SERIAL-CONSUMER-BYTES:` line `{p}`")))?;
         } else if let Some(p) = rest.strip_prefix("cores:") {
             c.cores = p
                 .split(',')
@@ -147,6 +155,7 @@ fn transform(case: &Case, ctx: &Context) -> Result<(String, Vec<String>, String)
     let cfg = PipelineConfig {
         verify_each: true,
         min_parallel_iters: case.min_parallel_iters,
+        serial_consumer_bytes: case.serial_consumer_bytes,
         ..PipelineConfig::new()
     };
     let pm = PassManager::parse(&case.passes, cfg)?;

@@ -57,3 +57,28 @@ impl Runtime {
         tmp.reset_contexts(1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The warm-up runs on its own runtime: the process's statistics,
+    /// regions, contexts and grain estimates are as before it.
+    #[test]
+    fn warm_up_leaves_the_runtime_untouched() {
+        for cores in [1, 2] {
+            let rt = Runtime::new(RuntimeConfig {
+                cores,
+                ..RuntimeConfig::default()
+            })
+            .unwrap();
+            let before = rt.stats_json();
+            rt.warm_up();
+            assert_eq!(rt.stats_json(), before);
+            assert!(lock(&rt.regions).is_empty());
+            assert!(lock(&rt.grains).is_empty());
+            assert!(lock(&rt.contexts).is_empty());
+            assert_eq!(rt.take_grain_hint(), 0, "no hint left for the program");
+        }
+    }
+}
