@@ -59,6 +59,26 @@ pub trait Pass {
     fn may_parallelize(&self, _fa: &FunctionAnalysis<'_>, _l: LoopId) -> bool {
         false
     }
+    /// Whether the pass transforms loop `l` of `fa` (judged as
+    /// [`Pass::may_parallelize`] is), so that the passes after it never see
+    /// the loop. Default: the loops it may parallelize.
+    fn takes(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+        self.may_parallelize(fa, l)
+    }
+}
+
+/// Whether a pipeline of `passes` may run loop `l` of `fa` on the workers by
+/// compile-time knowledge: the first pass that takes the loop decides
+/// ([`Pass::takes`], [`Pass::may_parallelize`]).
+pub fn pipeline_may_parallelize(
+    passes: &[Box<dyn Pass>],
+    fa: &FunctionAnalysis<'_>,
+    l: LoopId,
+) -> bool {
+    passes
+        .iter()
+        .find(|p| p.takes(fa, l))
+        .is_some_and(|p| p.may_parallelize(fa, l))
 }
 
 /// What a remark reports.
@@ -340,9 +360,7 @@ impl PassManager {
             cx.number_loops(module);
             if self.config.serial_consumer_bytes > 0 {
                 let passes = &self.passes;
-                cx.find_serial_consumers(module, &|fa, l| {
-                    passes.iter().any(|p| p.may_parallelize(fa, l))
-                });
+                cx.find_serial_consumers(module, &|fa, l| pipeline_may_parallelize(passes, fa, l));
             }
         }
         if self.config.verify_each {

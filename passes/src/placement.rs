@@ -30,11 +30,17 @@
 //!    function; in the functions it is passed to as an argument (through any
 //!    depth of calls passing it on, [`MAX_CALL_DEPTH`]); for an argument of
 //!    `P`'s function, in its callers (the nests and calls around each call
-//!    site); for a global, anywhere. A nest is serial when none of its loops
-//!    is parallel by the frontend's dependence test, even under run-time
-//!    alias checks (`LoopDeps::parallel_if_checked`): no pass can run it
-//!    on the workers with compile-time knowledge (an inspector region may
-//!    still find it parallel at run time; the rule does not wait for that).
+//!    site); for a global, anywhere. A nest is serial when no pass of the
+//!    pipeline may run one of its loops on the workers by compile-time
+//!    knowledge ([`crate::Pass::may_parallelize`]; the first pass that takes
+//!    a loop, [`crate::Pass::takes`], decides): `parallel-for` runs the loops
+//!    the dependence test finds parallel (even under run-time alias checks),
+//!    `ib-schedule` and `cluster-misses` the affine nests they schedule.
+//!    The index-array loops `insert-inspector` takes count as serial: whether
+//!    such a region runs on the workers is the runtime's choice per
+//!    execution (grain control keeps small executions on the calling thread,
+//!    and dependences found at run time keep the original order); the rule
+//!    does not wait for that choice.
 //!
 //! A marked loop keeps its transformation, but the call site runs it inline
 //! (the original order on the calling thread, no runtime call) when its

@@ -124,7 +124,11 @@ impl Pass for ExecutorForm {
         fa: &weft_frontend::FunctionAnalysis<'_>,
         l: weft_frontend::LoopId,
     ) -> bool {
-        self.parallel.may_parallelize(fa, l)
+        !self.irregular.takes(fa, l) && self.parallel.may_parallelize(fa, l)
+    }
+
+    fn takes(&self, fa: &weft_frontend::FunctionAnalysis<'_>, l: weft_frontend::LoopId) -> bool {
+        self.irregular.takes(fa, l) || self.parallel.takes(fa, l)
     }
 
     fn run<'ctx>(

@@ -24,6 +24,21 @@ impl Pass for InsertInspector {
         "insert-inspector"
     }
 
+    /// The index-array loops this pass turns into inspector regions. Their
+    /// placement is the runtime's choice, made per execution (grain control
+    /// runs small ones on the calling thread; dependences found at run time
+    /// keep the original order), so for the serial-consumer rule they count
+    /// as serial ([`Pass::may_parallelize`] keeps its default, no).
+    fn takes(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+        crate::parallel::selected(&self.only, &fa.name)
+            && fa
+                .regions
+                .irregular
+                .iter()
+                .flat_map(|r| r.loops.iter())
+                .any(|il| il.loop_id == l)
+    }
+
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {
         let mut regions = Vec::new();
         // Per candidate header: (needs the dependence check, loads that need
