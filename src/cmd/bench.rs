@@ -436,7 +436,11 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
     // A/A control: a second, separately linked --passes=none build, whose
     // ratio and test against the first show the host's noise for the kernel.
     variants.push((AA_CONTROL.to_string(), "none".to_string()));
-    let mut rows = Vec::new();
+    // Every kernel's variants are built first; then round r runs every
+    // variant of every kernel once before round r+1 (a slow spell of the
+    // shared host, which can last minutes and slow only the parallel
+    // variants, then hits one or two of a cell's runs instead of all of them).
+    let mut kernels_built = Vec::new();
     for kern in list {
         let dir = root.join(kern.name);
         let mut src = k::sources(kern, &dir)
@@ -450,9 +454,14 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
             .enumerate()
             .map(|(i, (_, p))| k::build(&src, p, &dir, &format!("v{i}")))
             .collect();
-        // Interleaved runs: run r of every variant before run r+1 of any.
-        let mut results: Vec<Vec<RunResult>> = vec![Vec::new(); variants.len()];
-        for _ in 0..a.runs {
+        eprintln!("built {} ({} variants)", kern.name, built.len());
+        kernels_built.push((kern, built));
+    }
+    let mut all_results: Vec<Vec<Vec<RunResult>>> =
+        vec![vec![Vec::new(); variants.len()]; kernels_built.len()];
+    for round in 0..a.runs {
+        eprintln!("round {} of {}", round + 1, a.runs);
+        for ((_, built), results) in kernels_built.iter().zip(all_results.iter_mut()) {
             for (i, b) in built.iter().enumerate() {
                 let Ok(b) = b else { continue };
                 if results[i]
@@ -464,6 +473,9 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
                 results[i].push(k::run_once(&b.exe, &args, a.cores, timeout));
             }
         }
+    }
+    let mut rows = Vec::new();
+    for ((kern, built), results) in kernels_built.iter().zip(all_results.iter()) {
         let times = |i: usize| -> Vec<f64> {
             results[i]
                 .iter()
@@ -587,7 +599,7 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "cells: median {} / --passes=none median [transformed loops]; {} run(s) each, interleaved, {} worker(s), size {}, {}",
+        "cells: median {} / --passes=none median [transformed loops]; {} run(s) each, interleaved over the corpus (round r runs every variant of every kernel), {} worker(s), size {}, {}",
         match a.time.as_str() {
             "program" => "program time (main, initialisation included)",
             _ => "time of the timed region",

@@ -12,8 +12,9 @@
 //! Measurement rule: every variant (the `--passes=none` build and each
 //! pipeline) is built from the same `-O1` IR and linked at `-O1` with the
 //! runtime, as `weft eval` builds; runs are interleaved (run `r` of every
-//! variant before run `r+1` of any, so a slow spell of the shared host hits all
-//! variants alike) on a fixed memory layout; the time is the program's own
+//! variant of every kernel before run `r+1` of any, so a slow spell of the
+//! shared host hits one or two runs of each cell rather than all of them) on a
+//! fixed memory layout; the time is the program's own
 //! timed region (`time:` on stderr, inspection and scheduling included) and the
 //! figure is the median over runs. A run longer than the timeout is killed and
 //! reported as such (the pathological builds of issue 34 ran for minutes).
