@@ -75,7 +75,7 @@ impl Pass for ClusterMisses {
     }
 
     fn may_parallelize(&self, fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
-        parallel::selected(&self.only, &fa.name) && crate::placement::in_affine_nest(fa, l)
+        parallel::selected(&self.only, &fa.name) && strip_mine::may_be_scheduled(fa, l)
     }
 
     fn run<'ctx>(&self, module: &Module<'ctx>, cx: &mut PassContext<'ctx>) -> Result<Changed> {

@@ -186,23 +186,6 @@ pub fn parallel_by_deps(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
     d.parallel || d.parallel_if_checked()
 }
 
-/// Whether loop `l` is in an affine nest the chapter 5 passes (`ib-schedule`,
-/// `cluster-misses`) may schedule on the workers: a candidate nest with a
-/// scheduled loop, or one whose only obstacle is that no loop is parallel
-/// (`ib-schedule`'s dependence DAG), as [`crate::ib_schedule::decide_affine`]
-/// first checks.
-pub fn in_affine_nest(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
-    fa.regions.affine_nests.iter().any(|n| {
-        n.loops.contains(&l)
-            && crate::strip_mine::scheduled_loop(fa, n.root).is_some_and(|(_, par)| {
-                par || n
-                    .reason
-                    .as_deref()
-                    .is_some_and(|w| w.contains("no loop of the nest is parallel"))
-            })
-    })
-}
-
 /// `l` and every loop nested in it.
 fn nest_loops(fa: &FunctionAnalysis<'_>, l: LoopId) -> Vec<LoopId> {
     let mut out = vec![l];

@@ -82,6 +82,23 @@ pub fn machine(cx: &PassContext<'_>) -> Result<MachineConfig> {
     }
 }
 
+/// Whether loop `l` is in an affine nest the chapter 5 passes (`ib-schedule`,
+/// `cluster-misses`) may schedule on the workers: a candidate nest with a
+/// scheduled loop, or one whose only obstacle is that no loop is parallel
+/// (`ib-schedule`'s dependence DAG), as [`crate::ib_schedule::decide_affine`]
+/// first checks.
+pub fn may_be_scheduled(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
+    fa.regions.affine_nests.iter().any(|n| {
+        n.loops.contains(&l)
+            && scheduled_loop(fa, n.root).is_some_and(|(_, par)| {
+                par || n
+                    .reason
+                    .as_deref()
+                    .is_some_and(|w| w.contains("no loop of the nest is parallel"))
+            })
+    })
+}
+
 /// Chooses the loop of nest `root` that the executor schedules: the outermost
 /// parallel loop, or, when no loop is parallel (IBs depend on each other and
 /// are synchronised by the runtime, §5.5.4), the root.

@@ -246,47 +246,48 @@ entry:
   %call8 = tail call noalias ptr @malloc(i64 noundef %mul2) #6
   %call10 = tail call noalias ptr @malloc(i64 noundef %mul2) #6
   %call12 = tail call noalias ptr @malloc(i64 noundef %mul2) #6
-  %cmp91 = icmp sgt i64 %mul, 0
-  br i1 %cmp91, label %for.body.preheader, label %for.cond.cleanup
+  %cmp94 = icmp sgt i64 %mul, 0
+  br i1 %cmp94, label %for.body.preheader, label %for.cond.cleanup
 
 for.body.preheader:                               ; preds = %entry
   %0 = mul i64 %add1, %add
   %1 = shl i64 %0, 3
   tail call void @llvm.memset.p0.i64(ptr align 8 %call12, i8 0, i64 %1, i1 false), !tbaa !5
   tail call void @llvm.memset.p0.i64(ptr align 8 %call8, i8 0, i64 %1, i1 false), !tbaa !5
+  tail call void @llvm.memset.p0.i64(ptr align 8 %call6, i8 0, i64 %1, i1 false), !tbaa !5
   br label %for.body
 
 for.cond.cleanup:                                 ; preds = %for.body, %entry
   tail call void @atax(i64 noundef %m, i64 noundef %n, ptr noundef %call, ptr noundef %call4, ptr noundef %call6, ptr noundef %call8)
   tail call void @fwd(i64 noundef %m, i64 noundef %n, ptr noundef %call10, ptr noundef %call, ptr noundef %call12)
   tail call void @bad(i64 noundef %m, i64 noundef %n, ptr noundef %call4, ptr noundef %call10)
-  %cmp2693 = icmp sgt i64 %mul, 0
-  br i1 %cmp2693, label %for.body29, label %for.cond.cleanup28
+  %cmp2796 = icmp sgt i64 %mul, 0
+  br i1 %cmp2796, label %for.body30, label %for.cond.cleanup29
 
 for.body:                                         ; preds = %for.body.preheader, %for.body
-  %i.092 = phi i64 [ %inc, %for.body ], [ 0, %for.body.preheader ]
-  %mul13 = mul nuw nsw i64 %i.092, 37
+  %i.095 = phi i64 [ %inc, %for.body ], [ 0, %for.body.preheader ]
+  %mul13 = mul nuw nsw i64 %i.095, 37
   %rem = urem i64 %mul13, 101
   %2 = add nsw i64 %rem, -50
   %sub = sitofp i64 %2 to double
-  %arrayidx = getelementptr inbounds double, ptr %call, i64 %i.092
+  %arrayidx = getelementptr inbounds double, ptr %call, i64 %i.095
   store double %sub, ptr %arrayidx, align 8, !tbaa !5
-  %mul14 = mul nuw nsw i64 %i.092, 13
+  %mul14 = mul nuw nsw i64 %i.095, 13
   %rem15 = urem i64 %mul14, 7
   %3 = add nsw i64 %rem15, -3
   %sub17 = sitofp i64 %3 to double
-  %arrayidx18 = getelementptr inbounds double, ptr %call4, i64 %i.092
+  %arrayidx18 = getelementptr inbounds double, ptr %call4, i64 %i.095
   store double %sub17, ptr %arrayidx18, align 8, !tbaa !5
-  %rem19 = urem i64 %i.092, 5
+  %rem19 = urem i64 %i.095, 5
   %conv20 = uitofp nneg i64 %rem19 to double
-  %arrayidx21 = getelementptr inbounds double, ptr %call10, i64 %i.092
+  %arrayidx21 = getelementptr inbounds double, ptr %call10, i64 %i.095
   store double %conv20, ptr %arrayidx21, align 8, !tbaa !5
-  %inc = add nuw nsw i64 %i.092, 1
+  %inc = add nuw nsw i64 %i.095, 1
   %exitcond.not = icmp eq i64 %inc, %mul
   br i1 %exitcond.not, label %for.cond.cleanup, label %for.body, !llvm.loop !20
 
-for.cond.cleanup28:                               ; preds = %for.body29, %for.cond.cleanup
-  %r.0.lcssa = phi double [ 0.000000e+00, %for.cond.cleanup ], [ %add39, %for.body29 ]
+for.cond.cleanup29:                               ; preds = %for.body30, %for.cond.cleanup
+  %r.0.lcssa = phi double [ 0.000000e+00, %for.cond.cleanup ], [ %add40, %for.body30 ]
   tail call void @free(ptr noundef %call) #7
   tail call void @free(ptr noundef %call4) #7
   tail call void @free(ptr noundef %call6) #7
@@ -295,27 +296,27 @@ for.cond.cleanup28:                               ; preds = %for.body29, %for.co
   tail call void @free(ptr noundef %call12) #7
   ret double %r.0.lcssa
 
-for.body29:                                       ; preds = %for.cond.cleanup, %for.body29
-  %i24.095 = phi i64 [ %inc41, %for.body29 ], [ 0, %for.cond.cleanup ]
-  %r.094 = phi double [ %add39, %for.body29 ], [ 0.000000e+00, %for.cond.cleanup ]
-  %arrayidx31 = getelementptr inbounds double, ptr %call6, i64 %i24.095
-  %4 = load double, ptr %arrayidx31, align 8, !tbaa !5
-  %5 = tail call double @llvm.fmuladd.f64(double %r.094, double 5.000000e-01, double %4)
-  %arrayidx32 = getelementptr inbounds double, ptr %call8, i64 %i24.095
-  %6 = load double, ptr %arrayidx32, align 8, !tbaa !5
-  %add33 = fadd double %5, %6
-  %arrayidx34 = getelementptr inbounds double, ptr %call10, i64 %i24.095
-  %7 = load double, ptr %arrayidx34, align 8, !tbaa !5
-  %add35 = fadd double %add33, %7
-  %arrayidx36 = getelementptr inbounds double, ptr %call12, i64 %i24.095
-  %8 = load double, ptr %arrayidx36, align 8, !tbaa !5
-  %add37 = fadd double %add35, %8
-  %arrayidx38 = getelementptr inbounds double, ptr %call4, i64 %i24.095
-  %9 = load double, ptr %arrayidx38, align 8, !tbaa !5
-  %add39 = fadd double %add37, %9
-  %inc41 = add nuw nsw i64 %i24.095, 1
-  %exitcond96.not = icmp eq i64 %inc41, %mul
-  br i1 %exitcond96.not, label %for.cond.cleanup28, label %for.body29, !llvm.loop !21
+for.body30:                                       ; preds = %for.cond.cleanup, %for.body30
+  %i25.098 = phi i64 [ %inc42, %for.body30 ], [ 0, %for.cond.cleanup ]
+  %r.097 = phi double [ %add40, %for.body30 ], [ 0.000000e+00, %for.cond.cleanup ]
+  %arrayidx32 = getelementptr inbounds double, ptr %call6, i64 %i25.098
+  %4 = load double, ptr %arrayidx32, align 8, !tbaa !5
+  %5 = tail call double @llvm.fmuladd.f64(double %r.097, double 5.000000e-01, double %4)
+  %arrayidx33 = getelementptr inbounds double, ptr %call8, i64 %i25.098
+  %6 = load double, ptr %arrayidx33, align 8, !tbaa !5
+  %add34 = fadd double %5, %6
+  %arrayidx35 = getelementptr inbounds double, ptr %call10, i64 %i25.098
+  %7 = load double, ptr %arrayidx35, align 8, !tbaa !5
+  %add36 = fadd double %add34, %7
+  %arrayidx37 = getelementptr inbounds double, ptr %call12, i64 %i25.098
+  %8 = load double, ptr %arrayidx37, align 8, !tbaa !5
+  %add38 = fadd double %add36, %8
+  %arrayidx39 = getelementptr inbounds double, ptr %call4, i64 %i25.098
+  %9 = load double, ptr %arrayidx39, align 8, !tbaa !5
+  %add40 = fadd double %add38, %9
+  %inc42 = add nuw nsw i64 %i25.098, 1
+  %exitcond99.not = icmp eq i64 %inc42, %mul
+  br i1 %exitcond99.not, label %for.cond.cleanup29, label %for.body30, !llvm.loop !21
 }
 
 ; Function Attrs: mustprogress nofree nounwind willreturn allockind("alloc,uninitialized") allocsize(0) memory(inaccessiblemem: readwrite)

@@ -55,6 +55,7 @@ double test(long m, long n) {
     s[i] = (double)(i % 5);
     c[i] = 0;
     t[i] = 0;
+    y[i] = 0; /* atax writes only y[0..n); the sum reads all of it */
   }
   atax(m, n, a, x, y, t);
   fwd(m, n, s, a, c);
