@@ -143,7 +143,10 @@ extern "C" fn at_exit() {
 /// `WEFT_TRACE` or `WEFT_STATS`, its exit handler writes the trace and
 /// statistics even if no region call ever reaches it (grain hints can keep
 /// every call of a small run inline). The machine description is loaded
-/// here too; worker threads start at the first region. `weft build` keeps this entry in the link
+/// here too, the worker threads are started (`Runtime::start_early`) and the
+/// region entry points are warmed on a throw-away runtime
+/// (`Runtime::warm_up`, `runtime/src/runtime/warm.rs`), so a program's first
+/// region call does not pay for cold code. `weft build` keeps this entry in the link
 /// (`-u weft_init_array_entry`); other programs linking the library may pass
 /// the same flag.
 extern "C" fn init_from_env() {
