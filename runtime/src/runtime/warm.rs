@@ -62,8 +62,9 @@ impl Runtime {
 mod tests {
     use super::*;
 
-    /// The warm-up runs on its own runtime: the process's statistics,
-    /// regions, contexts and grain estimates are as before it.
+    /// The warm-up leaves no trace in the process's runtime: its statistics,
+    /// regions, contexts, grain estimates, reuse and payoff records are as
+    /// before it.
     #[test]
     fn warm_up_leaves_the_runtime_untouched() {
         for cores in [1, 2] {
@@ -78,6 +79,8 @@ mod tests {
             assert!(lock(&rt.regions).is_empty());
             assert!(lock(&rt.grains).is_empty());
             assert!(lock(&rt.contexts).is_empty());
+            assert!(lock(&rt.reuse).is_empty());
+            assert!(lock(&rt.payoff).is_empty());
             assert_eq!(rt.take_grain_hint(), 0, "no hint left for the program");
         }
     }
