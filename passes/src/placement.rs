@@ -48,9 +48,10 @@
 //! ([`crate::PipelineConfig::serial_consumer_bytes`], by default
 //! [`DEFAULT_SERIAL_CONSUMER_BYTES`]): the trip-count bound of the existing
 //! inline guard ([`crate::outline::replace_loop`]) becomes at least
-//! `ceil(limit / bytes)`. Larger data does not fit in a private cache
-//! anyway, so the consumer reads it from the shared cache or memory whoever
-//! wrote it, and the loop keeps its parallel speed.
+//! `floor(limit / bytes) + 1` (inline while `trip count x bytes <=
+//! limit`). Larger data does not fit in a private cache anyway, so the
+//! consumer reads it from the shared cache or memory whoever wrote it, and
+//! the loop keeps its parallel speed.
 //!
 //! What the rule cannot see: an object that escapes through memory (its
 //! pointer stored and loaded elsewhere) or into a function without a body
