@@ -107,18 +107,19 @@ impl Pass for ClusterMisses {
                 .get(&util::bkey(plan.header))
                 .cloned()
                 .ok_or_else(|| PassError::Internal("cluster-misses: lost plan".into()))?;
+            let (inline_below, placement_note) = cx.inline_bound();
             let how = NestEmit {
                 strip: sp.clone(),
                 scheme: PERMUTE_FLAG as u32,
                 with_inspector: false,
                 fingerprint: false,
                 desc: None,
-                min_parallel_iters: cx.inline_bound().0,
+                min_parallel_iters: inline_below,
                 name: name.clone(),
                 work_guard: work.zip(Some(min_work)).filter(|(_, m)| *m > 0),
             };
             let guard_note = ib_schedule::guard_note(&how);
-            let guard_note = format!("{guard_note}{}", cx.inline_bound().1);
+            let guard_note = format!("{guard_note}{placement_note}");
             let o = ib_schedule::outline_nest(m, &plan, &how)?;
             Ok(format!(
                 "cluster-misses: {name} (runtime nest {}) body @{}: strips of {} iteration(s) ({}), round-robin over cores, permuted inside each core's window (Fig. 5.2(b)(c)){guard_note}",

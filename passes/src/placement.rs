@@ -61,11 +61,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::values::{BasicValueEnum, InstructionOpcode, InstructionValue};
+use inkwell::values::{InstructionOpcode, InstructionValue};
 use weft_frontend::ir::{self, ValueKey};
 use weft_frontend::{AccessKind, BaseKind, FunctionAnalysis, LoopId, ModuleAnalysis};
 
 use crate::loop_ids::LoopIds;
+use crate::util;
 
 /// Default of [`crate::PipelineConfig::serial_consumer_bytes`] in `weft opt`,
 /// `weft build` and `weft bench kernels`: the smaller private L2 of current
@@ -187,33 +188,6 @@ pub fn parallel_by_deps(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
     d.parallel || d.parallel_if_checked()
 }
 
-/// `l` and every loop nested in it.
-fn nest_loops(fa: &FunctionAnalysis<'_>, l: LoopId) -> Vec<LoopId> {
-    let mut out = vec![l];
-    let mut i = 0;
-    while i < out.len() {
-        out.extend(fa.forest.get(out[i]).children.iter().copied());
-        i += 1;
-    }
-    out
-}
-
-/// The pointer under GEPs and casts.
-fn strip(mut v: BasicValueEnum<'_>) -> BasicValueEnum<'_> {
-    while let Some(i) = ir::as_instruction(v) {
-        match i.get_opcode() {
-            InstructionOpcode::GetElementPtr
-            | InstructionOpcode::BitCast
-            | InstructionOpcode::AddrSpaceCast => match ir::value_operand(i, 0) {
-                Some(p) => v = p,
-                None => break,
-            },
-            _ => break,
-        }
-    }
-    v
-}
-
 impl<'a, 'ctx> ModuleFacts<'a, 'ctx> {
     fn new(
         analysis: &'a ModuleAnalysis<'ctx>,
@@ -237,41 +211,43 @@ impl<'a, 'ctx> ModuleFacts<'a, 'ctx> {
                 .map(|&r| Nest {
                     root: r,
                     name: ids.nest(fa, r),
-                    serial: !nest_loops(fa, r).iter().any(|&l| may_parallelize(fa, l)),
+                    serial: !fa
+                        .forest
+                        .loops
+                        .iter()
+                        .any(|lp| fa.forest.encloses(r, lp.id) && may_parallelize(fa, lp.id)),
                     touched: fa.accesses_within(r).map(|a| a.base.key()).collect(),
                 })
                 .collect();
             nests.push(fnests);
             params.push(fa.function.get_params().iter().map(ValueKey::of).collect());
             let mut fcalls = Vec::new();
-            for bi in 0..fa.cfg.len() {
-                let mut inst = fa
-                    .cfg
-                    .block(weft_frontend::BlockId(bi as u32))
-                    .get_first_instruction();
-                while let Some(i) = inst {
-                    inst = i.get_next_instruction();
-                    if i.get_opcode() != InstructionOpcode::Call {
-                        continue;
-                    }
-                    let Some(callee) =
-                        ir::callee_name(i).and_then(|n| index.get(n.as_str()).copied())
-                    else {
-                        continue;
-                    };
-                    let n = ir::num_operands(i).saturating_sub(1);
-                    let args = (0..n)
-                        .filter_map(|k| {
-                            let v = ir::value_operand(i, k)?;
-                            v.is_pointer_value().then(|| (k, ValueKey::of(&strip(v))))
-                        })
-                        .collect();
-                    fcalls.push(Call {
-                        inst: i,
-                        callee,
-                        args,
-                    });
+            for i in fa
+                .function
+                .get_basic_blocks()
+                .into_iter()
+                .flat_map(util::instructions)
+            {
+                if i.get_opcode() != InstructionOpcode::Call {
+                    continue;
                 }
+                let Some(callee) = ir::callee_name(i).and_then(|n| index.get(n.as_str()).copied())
+                else {
+                    continue;
+                };
+                let n = ir::num_operands(i).saturating_sub(1);
+                let args = (0..n)
+                    .filter_map(|k| {
+                        let v = ir::value_operand(i, k)?;
+                        v.is_pointer_value()
+                            .then(|| (k, ValueKey::of(&util::underlying_object(v))))
+                    })
+                    .collect();
+                fcalls.push(Call {
+                    inst: i,
+                    callee,
+                    args,
+                });
             }
             calls.push(fcalls);
         }

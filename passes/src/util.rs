@@ -141,6 +141,46 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
     go(pattern.as_bytes(), name.as_bytes())
 }
 
+/// Strips GEPs and casts (instructions and constant expressions) off a pointer.
+pub fn underlying_object(p: BasicValueEnum<'_>) -> BasicValueEnum<'_> {
+    use inkwell::llvm_sys::core::{LLVMGetConstOpcode, LLVMGetOperand, LLVMIsAConstantExpr};
+    use inkwell::llvm_sys::LLVMOpcode;
+    use inkwell::values::InstructionOpcode;
+    let mut cur = p;
+    for _ in 0..32 {
+        let r = cur.as_value_ref();
+        let next = if let Some(i) = as_instruction(cur) {
+            match i.get_opcode() {
+                InstructionOpcode::GetElementPtr
+                | InstructionOpcode::BitCast
+                | InstructionOpcode::AddrSpaceCast => value_operand(i, 0),
+                _ => None,
+            }
+        } else {
+            // SAFETY: live value; operand 0 of a GEP/cast constant expression exists.
+            unsafe {
+                if !LLVMIsAConstantExpr(r).is_null()
+                    && matches!(
+                        LLVMGetConstOpcode(r),
+                        LLVMOpcode::LLVMGetElementPtr
+                            | LLVMOpcode::LLVMBitCast
+                            | LLVMOpcode::LLVMAddrSpaceCast
+                    )
+                {
+                    basic_value(LLVMGetOperand(r, 0))
+                } else {
+                    None
+                }
+            }
+        };
+        match next {
+            Some(n) => cur = n,
+            None => break,
+        }
+    }
+    cur
+}
+
 /// The instructions of a block, in order.
 pub fn instructions<'ctx>(b: BasicBlock<'ctx>) -> Vec<InstructionValue<'ctx>> {
     let mut v = Vec::new();

@@ -329,20 +329,21 @@ impl Pass for IbSchedule {
                     d.words.len()
                 )
             });
+            let (inline_below, placement_note) = cx.inline_bound();
             let how = NestEmit {
                 strip: sp.clone(),
                 scheme,
                 with_inspector: scheme != 0 || !par,
                 fingerprint: !par,
                 desc,
-                min_parallel_iters: cx.inline_bound().0,
+                min_parallel_iters: inline_below,
                 name: name.clone(),
                 work_guard: work
                     .zip(Some(min_work.unwrap_or(payoff::min_call_work(scheme, par))))
                     .filter(|(_, m)| *m > 0),
             };
             let guard_note = guard_note(&how);
-            let guard_note = format!("{guard_note}{}", cx.inline_bound().1);
+            let guard_note = format!("{guard_note}{placement_note}");
             let o = outline_nest(m, &plan, &how)?;
             Ok(format!(
                 "ib-schedule: {name} (runtime nest {}) scheme {} body @{}{}; {} ({}); {}{}{guard_note}",

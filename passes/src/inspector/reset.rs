@@ -59,7 +59,7 @@ const NO_WRITE_EXTERNALS: &[&str] = &[
     "posix_memalign",
 ];
 
-/// The objects (see [`underlying_object`]) that function `f` loads and
+/// The objects (see [`util::underlying_object`]) that function `f` loads and
 /// stores only as floating-point values (scalars or vectors), at least once:
 /// by C's effective-type rules such an array holds no integers, so writing
 /// it cannot reassign an index array.
@@ -85,7 +85,7 @@ fn fp_only_objects(f: FunctionValue<'_>) -> HashSet<util::ValueKey> {
                 inkwell::types::AnyTypeEnum::VectorType(v) => v.get_element_type().is_float_type(),
                 _ => false,
             };
-            let k = util::key(&underlying_object(ptr));
+            let k = util::key(&util::underlying_object(ptr));
             if is_fp {
                 fp.insert(k);
             } else {
@@ -119,7 +119,7 @@ fn may_write_index_array(i: InstructionValue<'_>) -> bool {
             };
             // Stores to the function's own stack slots cannot reach an index array
             // that a region reads through a pointer.
-            let obj = util::value_operand(i, 1).map(underlying_object);
+            let obj = util::value_operand(i, 1).map(util::underlying_object);
             let to_alloca = obj
                 .and_then(util::as_instruction)
                 .map(|p| p.get_opcode() == InstructionOpcode::Alloca)
@@ -149,45 +149,6 @@ fn may_write_index_array(i: InstructionValue<'_>) -> bool {
         }
         _ => false,
     }
-}
-
-/// Strips GEPs and casts (instructions and constant expressions) off a pointer.
-fn underlying_object(p: BasicValueEnum<'_>) -> BasicValueEnum<'_> {
-    use inkwell::llvm_sys::core::{LLVMGetConstOpcode, LLVMGetOperand, LLVMIsAConstantExpr};
-    use inkwell::llvm_sys::LLVMOpcode;
-    let mut cur = p;
-    for _ in 0..32 {
-        let r = cur.as_value_ref();
-        let next = if let Some(i) = util::as_instruction(cur) {
-            match i.get_opcode() {
-                InstructionOpcode::GetElementPtr
-                | InstructionOpcode::BitCast
-                | InstructionOpcode::AddrSpaceCast => util::value_operand(i, 0),
-                _ => None,
-            }
-        } else {
-            // SAFETY: live value; operand 0 of a GEP/cast constant expression exists.
-            unsafe {
-                if !LLVMIsAConstantExpr(r).is_null()
-                    && matches!(
-                        LLVMGetConstOpcode(r),
-                        LLVMOpcode::LLVMGetElementPtr
-                            | LLVMOpcode::LLVMBitCast
-                            | LLVMOpcode::LLVMAddrSpaceCast
-                    )
-                {
-                    util::basic_value(LLVMGetOperand(r, 0))
-                } else {
-                    None
-                }
-            }
-        };
-        match next {
-            Some(n) => cur = n,
-            None => break,
-        }
-    }
-    cur
 }
 
 fn scalar_global(p: BasicValueEnum<'_>) -> bool {
@@ -356,7 +317,7 @@ pub(super) fn insert_invalidations<'ctx>(
                 // memset/memcpy into a floating-point array (a vector being
                 // cleared) cannot change an index array.
                 if mem_intrinsic_dest(i)
-                    .is_some_and(|d| fp_only.contains(&util::key(&underlying_object(d))))
+                    .is_some_and(|d| fp_only.contains(&util::key(&util::underlying_object(d))))
                 {
                     continue;
                 }
