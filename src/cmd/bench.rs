@@ -461,9 +461,20 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
         vec![vec![Vec::new(); variants.len()]; kernels_built.len()];
     for round in 0..a.runs {
         eprintln!("round {} of {}", round + 1, a.runs);
-        for ((_, built), results) in kernels_built.iter().zip(all_results.iter_mut()) {
-            for (i, b) in built.iter().enumerate() {
-                let Ok(b) = b else { continue };
+        // Each round rotates both orders by one, so that no variant keeps one
+        // position (first after another kernel's runs, or last of its own) in
+        // every round: in one 21-round run of histogram (medium size) the
+        // first variant's median was 1.20x that of the last, an identical
+        // binary (docs/kernels.md, session 14).
+        let nk = kernels_built.len();
+        for kk in 0..nk {
+            let ki = (kk + round as usize) % nk;
+            let (_, built) = &kernels_built[ki];
+            let results = &mut all_results[ki];
+            let nv = built.len();
+            for j in 0..nv {
+                let i = (j + round as usize) % nv;
+                let Ok(b) = &built[i] else { continue };
                 if results[i]
                     .iter()
                     .any(|r| !matches!(r, RunResult::Done { .. }))
@@ -599,7 +610,7 @@ fn kernels(a: KernelsArgs) -> anyhow::Result<()> {
         }
     );
     println!(
-        "cells: median {} / --passes=none median [transformed loops]; {} run(s) each, interleaved over the corpus (round r runs every variant of every kernel), {} worker(s), size {}, {}",
+        "cells: median {} / --passes=none median [transformed loops]; {} run(s) each, interleaved over the corpus (round r runs every variant of every kernel, both orders rotated by r), {} worker(s), size {}, {}",
         match a.time.as_str() {
             "program" => "program time (main, initialisation included)",
             _ => "time of the timed region",
