@@ -63,6 +63,10 @@ pub struct AffineNest {
     pub candidate: bool,
     /// Why not, when it is not.
     pub reason: Option<String>,
+    /// Not a candidate only because no loop of the nest is parallel: every
+    /// access is affine and every trip count known, so `ib-schedule` may still
+    /// run it as iteration blocks ordered by a dependence DAG (§5.5.4).
+    pub only_sequential: bool,
 }
 
 /// All candidates of a function.
@@ -155,7 +159,8 @@ pub fn find<'ctx>(
             .copied()
             .filter(|l| deps[l.index()].parallel)
             .collect();
-        if reason.is_none() && parallel_loops.is_empty() {
+        let only_sequential = reason.is_none() && parallel_loops.is_empty();
+        if only_sequential {
             reason = Some("no loop of the nest is parallel".into());
         }
         r.affine_nests.push(AffineNest {
@@ -164,6 +169,7 @@ pub fn find<'ctx>(
             parallel_loops,
             candidate: reason.is_none(),
             reason,
+            only_sequential,
         });
         // Chapter 4.
         let mut index: Vec<crate::access::Base<'ctx>> = Vec::new();

@@ -90,12 +90,7 @@ pub fn machine(cx: &PassContext<'_>) -> Result<MachineConfig> {
 pub fn may_be_scheduled(fa: &FunctionAnalysis<'_>, l: LoopId) -> bool {
     fa.regions.affine_nests.iter().any(|n| {
         n.loops.contains(&l)
-            && scheduled_loop(fa, n.root).is_some_and(|(_, par)| {
-                par || n
-                    .reason
-                    .as_deref()
-                    .is_some_and(|w| w.contains("no loop of the nest is parallel"))
-            })
+            && scheduled_loop(fa, n.root).is_some_and(|(_, par)| par || n.only_sequential)
     })
 }
 
@@ -339,13 +334,7 @@ impl Pass for StripMine {
                 let Some((p, par)) = scheduled_loop(fa, nest.root) else {
                     continue;
                 };
-                if !par
-                    && !nest
-                        .reason
-                        .as_deref()
-                        .unwrap_or_default()
-                        .contains("no loop of the nest is parallel")
-                {
+                if !par && !nest.only_sequential {
                     continue;
                 }
                 let label = ids.label(fa, p);

@@ -211,8 +211,8 @@ pub fn decide_affine<'ctx>(
         );
     }
     if !par {
-        let why = nest.reason.clone().unwrap_or_default();
-        if !why.contains("no loop of the nest is parallel") {
+        if !nest.only_sequential {
+            let why = nest.reason.clone().unwrap_or_default();
             return (
                 Decision::Skip(format!("not an affine candidate: {why}")),
                 false,
