@@ -636,7 +636,6 @@ impl<D: DramBackend> GpuSim<D> {
         let mut input_done = false;
         let mut dirty = true;
         let mut steps = 0u64;
-        let mut smsteps = 0u64;
         let mut series = stats::EpochSeries::default();
         let mut next_epoch = self.epoch;
         let mut last_end = 0u64;
@@ -651,7 +650,6 @@ impl<D: DramBackend> GpuSim<D> {
             }
             for i in 0..self.sms.len() {
                 if self.sms[i].wake <= t {
-                    smsteps += 1;
                     self.sms[i].step(
                         t,
                         &self.rts,
@@ -785,7 +783,6 @@ impl<D: DramBackend> GpuSim<D> {
             }
         }
         self.mem.join_dram_thread();
-        eprintln!("PROBE engine steps {steps} sm steps {smsteps}");
         if !self.fe.done() {
             return Err(SimError::Deadlock {
                 cycle: t,
