@@ -26,7 +26,7 @@ cache of builds, traces and simulations is DIR/cache (reruns are incremental). A
 both studies, every benchmark and version, sweeps on) also regenerates
 docs/results.md when run from the repository root; `--report FILE` writes it anywhere.")]
 pub struct Args {
-    /// Few benchmarks, small inputs, the headline versions of both studies, no sweeps.
+    /// Small inputs, the headline versions of both studies, no sweeps: two chapter 4 benchmarks (hpcg, moldyn) and every chapter 5 one.
     #[arg(long)]
     pub quick: bool,
     /// Output directory.

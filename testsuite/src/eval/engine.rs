@@ -216,7 +216,8 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
             .filter(|b| opts.only_benches.is_empty() || opts.only_benches.contains(&b.name))
             .filter(|b| {
                 !opts.quick_benchmarks
-                    || versions::quick_benchmarks(study).contains(&b.name.as_str())
+                    || versions::quick_benchmarks(study)
+                        .map_or(true, |q| q.contains(&b.name.as_str()))
             })
             .collect();
         out.benchmarks

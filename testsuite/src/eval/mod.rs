@@ -115,7 +115,7 @@ pub struct EvalOptions {
     pub size: Size,
     /// Only the versions marked `quick` in the matrix.
     pub quick_versions: bool,
-    /// Only the `--quick` benchmarks of each study (`versions::QUICK_CH4/CH5`).
+    /// Only the `--quick` benchmarks of each study (`versions::quick_benchmarks`).
     pub quick_benchmarks: bool,
     /// Run the sensitivity sweeps of §4.5.4.
     pub sweeps: bool,
@@ -175,8 +175,9 @@ pub struct EvalOptions {
 pub const DEFAULT_REPLICAS: u32 = 3;
 
 impl EvalOptions {
-    /// `--quick`: a few benchmarks with small inputs, the headline versions of
-    /// both studies, no sweeps.
+    /// `--quick`: small inputs, the headline versions of both studies, no
+    /// sweeps; two chapter 4 benchmarks and every chapter 5 one
+    /// ([`versions::quick_benchmarks`]).
     pub fn quick(out: impl Into<PathBuf>) -> Self {
         EvalOptions {
             out: out.into(),
