@@ -26,7 +26,8 @@
 //! (the runtime tags their barriers, [`BarrierPhase`]), so each phase is
 //! extrapolated from its own segments and the inspector's cost enters at its
 //! real count. BLP is extrapolated by weighting each DRAM statistics epoch with
-//! the scale of the segments it overlaps.
+//! the scale of the segments it overlaps, up to each segment's first arrival
+//! at its closing barrier (the drain after it counts once).
 //!
 //! Limits (measured in `docs/sampling.md`): a sampling barrier makes the cores
 //! wait for the slowest at the end of each detailed part, and each part starts
