@@ -261,7 +261,8 @@ mod tests {
     /// on the faithful `table4.2` is within 3% of the full detailed one in
     /// cycles and BLP (issue #36's target). `SAMPLING_CHECK_BENCH` (comma
     /// list) picks benchmarks, `SAMPLE_SPEC` the sampling (default
-    /// [`super::super::PAPER_SAMPLE`]), `SAMPLING_CHECK_DIR` keeps the builds.
+    /// [`super::super::PAPER_SAMPLE`]), `SAMPLING_CHECK_DIR` keeps the builds,
+    /// `SAMPLING_CHECK_MACHINE` replaces the machine (a preset or a TOML file).
     #[test]
     #[ignore = "minutes per benchmark in a release build (module docs)"]
     fn sampling_check_ch4_within_3_percent_of_full_detail() {
@@ -275,7 +276,9 @@ mod tests {
         let root = std::env::var("SAMPLING_CHECK_DIR")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(|_| tmp.path().to_path_buf());
-        let machine = MachineSpec::preset("table4.2");
+        let machine = MachineSpec::preset(
+            &std::env::var("SAMPLING_CHECK_MACHINE").unwrap_or_else(|_| "table4.2".into()),
+        );
         println!(
             "sampling {}:{}\n{TABLE_HEADER}",
             params.period, params.detailed
