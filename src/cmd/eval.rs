@@ -8,7 +8,7 @@ use weft_testsuite::eval::{self, backend::Size, versions::Study, EvalOptions};
 /// Run the evaluation: build, trace, simulate every benchmark under every version.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
-  weft eval --quick                       # small inputs, headline versions, < 3 min
+  weft eval --quick                       # headline versions, about 3 min
   weft eval --out results --jobs 2        # the full evaluation
   weft eval --inputs quick --out r        # every benchmark and version, small inputs
   weft eval --quick --replicas 5          # five perturbed simulations per trace: tighter intervals
@@ -26,7 +26,7 @@ cache of builds, traces and simulations is DIR/cache (reruns are incremental). A
 both studies, every benchmark and version, sweeps on) also regenerates
 docs/results.md when run from the repository root; `--report FILE` writes it anywhere.")]
 pub struct Args {
-    /// Small inputs, the headline versions of both studies, no sweeps: two chapter 4 benchmarks (hpcg, moldyn) and every chapter 5 one.
+    /// The headline versions of both studies, no sweeps: two chapter 4 benchmarks (hpcg, moldyn) at the full size on the faithful machine, and every chapter 5 one on small inputs (--inputs or --machine give every study that size or machine).
     #[arg(long)]
     pub quick: bool,
     /// Output directory.
@@ -61,7 +61,8 @@ pub struct Args {
     /// Input sizes: `quick` (small inputs, caches scaled down so they still
     /// exceed the LLC 4x), `full` (the registry's full inputs, preset
     /// machines) or `paper` (Table 4.1 sizes, traces streamed into sampled
-    /// simulation; hours per benchmark). Default: quick with --quick, else full.
+    /// simulation; hours per benchmark). Default: quick with --quick (its chapter
+    /// 4 at full), else full.
     #[arg(long, value_name = "SIZE", value_parser = ["quick", "full", "paper"])]
     pub inputs: Option<String>,
     /// Machine variant of the main matrix: `faithful` (Tables 4.2/5.2, caches
@@ -130,6 +131,10 @@ pub fn options(args: &Args) -> EvalOptions {
     } else {
         EvalOptions::full(&args.out)
     };
+    if args.tiny || args.inputs.is_some() || args.machine.is_some() {
+        // One size and one machine for every study, as asked.
+        o.study_sizes.clear();
+    }
     if args.tiny {
         o.size = Size::Tiny;
         o.sweep_size = Size::Tiny;
@@ -416,6 +421,29 @@ mod tests {
         let line = failed_cells(&rs).unwrap();
         assert!(line.starts_with("9 of 11 cells failed: ") && line.ends_with(" and 3 more"));
         assert!(!line.contains('\n'), "{line}");
+    }
+
+    /// `--quick` runs chapter 4 at the full size; naming the inputs, the
+    /// machine or `--tiny` gives every study that one size.
+    #[test]
+    fn quick_sizes_chapter_4_at_full_unless_told_otherwise() {
+        let sizes = |args: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("eval").chain(args.iter().copied()))
+                .expect("arguments parse");
+            let o = options(&cli.eval);
+            (o.size_of(Study::Ch4), o.size_of(Study::Ch5))
+        };
+        assert_eq!(sizes(&["--quick"]), (Size::Full, Size::Quick));
+        assert_eq!(
+            sizes(&["--quick", "--inputs", "quick"]),
+            (Size::Quick, Size::Quick)
+        );
+        assert_eq!(
+            sizes(&["--quick", "--machine", "shrunk"]),
+            (Size::Quick, Size::Quick)
+        );
+        assert_eq!(sizes(&["--tiny"]), (Size::Tiny, Size::Tiny));
+        assert_eq!(sizes(&[]), (Size::Full, Size::Full));
     }
 
     /// Only a complete run replaces the published `docs/results.md` (tests run

@@ -148,7 +148,7 @@ fn check_selection(opts: &EvalOptions, backend: &dyn Backend) -> Result<()> {
     let mut benches = std::collections::BTreeSet::new();
     let mut ids = std::collections::BTreeSet::new();
     for &study in &opts.studies {
-        if let Ok(b) = backend.benchmarks(study, opts.size) {
+        if let Ok(b) = backend.benchmarks(study, opts.size_of(study)) {
             benches.extend(b.into_iter().map(|b| b.name));
         }
         ids.extend(
@@ -203,7 +203,7 @@ fn check_cache_dir(dir: &std::path::Path) -> Result<()> {
 fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &study in &opts.studies {
-        let benches = match backend.benchmarks(study, opts.size) {
+        let benches = match backend.benchmarks(study, opts.size_of(study)) {
             Ok(b) => b,
             Err(e) => {
                 out.unavailable
@@ -240,7 +240,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                             bench: bench.name.clone(),
                             pipeline: version.pipeline.into(),
                         },
-                        size: opts.size,
+                        size: opts.size_of(study),
                         input_scale: opts.input_scale,
                         reorder: version.reorder,
                         cores: None,
@@ -280,7 +280,7 @@ fn plan(opts: &EvalOptions, backend: &dyn Backend, out: &mut EngineOutput) -> Ve
                                 || sweep.benchmarks.contains(&b.name.as_str())
                         }) {
                             let size = if sweep.main_size {
-                                opts.size
+                                opts.size_of(study)
                             } else {
                                 opts.sweep_size
                             };

@@ -304,6 +304,7 @@ mod tests {
     #[test]
     fn small_input_caches_are_valid_machines() {
         let mut o = crate::eval::EvalOptions::quick("x");
+        o.study_sizes.clear();
         o.machine_overrides = small_input_caches();
         for study in [
             crate::eval::versions::Study::Ch4,
@@ -314,6 +315,22 @@ mod tests {
             assert!(c.llc.size_bytes <= 36 * (32 << 10), "{}", spec.label());
             assert_eq!(c.dram, MachineConfig::load(study.machine()).unwrap().dram);
         }
+    }
+
+    #[test]
+    fn quick_runs_chapter_4_at_the_full_size_on_the_faithful_machine() {
+        use crate::eval::backend::{MachineSpec, Size};
+        use crate::eval::versions::Study::{Ch4, Ch5};
+        let o = crate::eval::EvalOptions::quick("x");
+        assert_eq!((o.size_of(Ch4), o.size_of(Ch5)), (Size::Full, Size::Quick));
+        assert_eq!(o.machine(Ch4), MachineSpec::preset(Ch4.machine()));
+        assert!(!o.machine(Ch5).overrides.is_empty());
+        // A sweep at the quick size runs on the shrunk machine, one at the
+        // full size on the study's own.
+        assert_eq!(o.machine_at(Ch4, Size::Full), o.machine(Ch4));
+        assert!(!o.machine_at(Ch4, Size::Quick).overrides.is_empty());
+        let f = crate::eval::EvalOptions::full("x");
+        assert_eq!((f.size_of(Ch4), f.size_of(Ch5)), (Size::Full, Size::Full));
     }
 
     #[test]

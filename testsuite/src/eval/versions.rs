@@ -251,12 +251,13 @@ pub fn run_env(base: &[(String, String)], version: &Version) -> Vec<(String, Str
 use pipelines::*;
 use MemScheduler::*;
 
-/// Chapter-4 benchmarks of `--quick` (registry names). Two of the eight: the
-/// other six add about 70 s to a 2-core run and turn no headline beyond its
-/// noise (all eight on quick inputs: BLP gain +0.8%, time -22.8% ±0.5,
-/// inspections left out -4.4%, `blp-aside` -0.2% ±0.6; these two: +1.3%,
-/// -25.4% ±2.6, -7.8%, +0.4% ±2.9). The BLP gain and the time without
-/// inspections have the full run's opposite sign either way (issue #36).
+/// Chapter-4 benchmarks of `--quick` (registry names), run at the full size
+/// ([`super::QUICK_CH4_SIZE`]). Two of the eight: at the full size they give
+/// BLP gain -26.8%, time -14.6% ±0.2, +4.7% without inspections, `blp-aside`
+/// -0.5% ±0.3 (session 15), the signs of the full run's averages over eight
+/// (-18.9%, -16.1%, +6.4%, -0.4%). On quick inputs all eight gave +0.8%,
+/// -22.8%, -4.4%, -0.2%, and these two +1.3%, -25.4%, -7.8%, +0.4%: two
+/// headlines with the opposite sign (issue #36).
 pub const QUICK_CH4: &[&str] = &["hpcg", "moldyn"];
 
 /// The `--quick` benchmarks of a study; `None`: every benchmark of the size
