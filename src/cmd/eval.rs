@@ -131,9 +131,10 @@ pub fn options(args: &Args) -> EvalOptions {
     } else {
         EvalOptions::full(&args.out)
     };
-    if args.tiny || args.inputs.is_some() || args.machine.is_some() {
-        // One size and one machine for every study, as asked.
-        o.study_sizes.clear();
+    if args.quick && !args.tiny && args.inputs.is_none() && args.machine.is_none() {
+        // Chapter 4 at the full size (`eval::QUICK_CH4_SIZE`); naming the
+        // inputs or the machine gives every study that one.
+        o.study_sizes = vec![(Study::Ch4, eval::QUICK_CH4_SIZE)];
     }
     if args.tiny {
         o.size = Size::Tiny;

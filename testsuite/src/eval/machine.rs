@@ -304,7 +304,6 @@ mod tests {
     #[test]
     fn small_input_caches_are_valid_machines() {
         let mut o = crate::eval::EvalOptions::quick("x");
-        o.study_sizes.clear();
         o.machine_overrides = small_input_caches();
         for study in [
             crate::eval::versions::Study::Ch4,
@@ -318,10 +317,12 @@ mod tests {
     }
 
     #[test]
-    fn quick_runs_chapter_4_at_the_full_size_on_the_faithful_machine() {
+    fn a_study_at_another_size_runs_on_that_sizes_machine() {
         use crate::eval::backend::{MachineSpec, Size};
         use crate::eval::versions::Study::{Ch4, Ch5};
-        let o = crate::eval::EvalOptions::quick("x");
+        let mut o = crate::eval::EvalOptions::quick("x");
+        assert_eq!((o.size_of(Ch4), o.size_of(Ch5)), (Size::Quick, Size::Quick));
+        o.study_sizes = vec![(Ch4, crate::eval::QUICK_CH4_SIZE)];
         assert_eq!((o.size_of(Ch4), o.size_of(Ch5)), (Size::Full, Size::Quick));
         assert_eq!(o.machine(Ch4), MachineSpec::preset(Ch4.machine()));
         assert!(!o.machine(Ch5).overrides.is_empty());

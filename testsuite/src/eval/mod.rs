@@ -167,9 +167,9 @@ pub struct EvalOptions {
     /// (`docs/results.md`, "Noise floor"). Default [`DEFAULT_REPLICAS`].
     pub replicas: u32,
     /// Studies whose cells run at another size class than [`Self::size`], on
-    /// that size's machine variant ([`machine::Variant::for_size`]): `--quick`
-    /// runs its two chapter 4 benchmarks at the full size
-    /// ([`QUICK_CH4_SIZE`]).
+    /// that size's machine variant ([`machine::Variant::for_size`]). Empty in
+    /// [`Self::quick`] and [`Self::full`]; `weft eval --quick` (the CLI, and
+    /// `weft demo`) runs its two chapter 4 benchmarks at [`QUICK_CH4_SIZE`].
     pub study_sizes: Vec<(Study, Size)>,
 }
 
@@ -215,7 +215,7 @@ impl EvalOptions {
             gpu_studies: Vec::new(),
             gpu_size: gpu_study::GpuSize::Smoke,
             replicas: DEFAULT_REPLICAS,
-            study_sizes: vec![(Study::Ch4, QUICK_CH4_SIZE)],
+            study_sizes: Vec::new(),
         }
     }
 
@@ -229,7 +229,6 @@ impl EvalOptions {
             keep_traces: false,
             machine_overrides: machine::Variant::Faithful.overrides(),
             gpu_size: gpu_study::GpuSize::Full,
-            study_sizes: Vec::new(),
             ..Self::quick(out)
         }
     }
