@@ -131,7 +131,7 @@ pub fn options(args: &Args) -> EvalOptions {
     } else {
         EvalOptions::full(&args.out)
     };
-    if args.quick && !args.tiny && args.inputs.is_none() && args.machine.is_none() {
+    if args.quick && args.inputs.is_none() && args.machine.is_none() {
         // Chapter 4 at the full size (`eval::QUICK_CH4_SIZE`); naming the
         // inputs or the machine gives every study that one.
         o.study_sizes = vec![(Study::Ch4, eval::QUICK_CH4_SIZE)];
