@@ -69,6 +69,32 @@ pub fn paired_reductions(version: &[u64], baseline: &[u64]) -> Vec<f64> {
         .collect()
 }
 
+/// The interval of a time reduction between two sampled simulations (`paper`
+/// inputs: one simulation each, no replicas), from their cycles and the half
+/// widths of their cycles' 95% intervals in percent: the reduction is
+/// `100 (1 - v/b)` and the relative errors of `v` and `b` add in quadrature,
+/// which treats the two samplings as independent. They are not quite (both
+/// runs sample the same positions of similar traces), so the interval is on
+/// the wide side. `None` unless both intervals are known.
+pub fn sampled_reduction_ci95(
+    v: u64,
+    v_ci_pct: Option<f64>,
+    b: u64,
+    b_ci_pct: Option<f64>,
+) -> Option<f64> {
+    let (ev, eb) = (v_ci_pct? / 100.0, b_ci_pct? / 100.0);
+    (b > 0).then(|| 100.0 * (v as f64 / b as f64) * (ev * ev + eb * eb).sqrt())
+}
+
+/// The interval of a mean of independent estimates from their intervals:
+/// `sqrt(Σ c_i²) / n` (`None` when any is unknown or there are none). For
+/// averages of sampled runs, which have no replicas to pair.
+pub fn mean_of_independent_ci95(cis: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
+    let cis: Option<Vec<f64>> = cis.into_iter().collect();
+    let cis = cis?;
+    (!cis.is_empty()).then(|| cis.iter().map(|c| c * c).sum::<f64>().sqrt() / cis.len() as f64)
+}
+
 /// The interval of an average over benchmarks from each benchmark's
 /// per-replica reductions: per replica the mean over benchmarks, then the
 /// interval of those means (`None` when a benchmark has no replicas or the
@@ -123,6 +149,19 @@ pub fn fmt_pct_ci(x: Option<f64>, ci: Option<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampled_interval_by_hand() {
+        // v/b = 0.9, errors 3% and 4%: 100 * 0.9 * 0.05 = 4.5 points
+        let c = sampled_reduction_ci95(900, Some(3.0), 1000, Some(4.0)).unwrap();
+        assert!((c - 4.5).abs() < 1e-9, "{c}");
+        assert_eq!(sampled_reduction_ci95(900, None, 1000, Some(4.0)), None);
+        assert_eq!(sampled_reduction_ci95(900, Some(3.0), 0, Some(4.0)), None);
+        // two benchmarks at ±3 and ±4: sqrt(25) / 2 = 2.5
+        assert_eq!(mean_of_independent_ci95([Some(3.0), Some(4.0)]), Some(2.5));
+        assert_eq!(mean_of_independent_ci95([Some(3.0), None]), None);
+        assert_eq!(mean_of_independent_ci95([]), None);
+    }
 
     #[test]
     fn interval_by_hand() {

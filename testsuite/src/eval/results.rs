@@ -150,7 +150,17 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 dram_requests: s.dram_requests,
                 useless_prefetches: s.prefetches_filled.saturating_sub(s.prefetches_useful),
                 records: r.records.unwrap_or(0),
-                time_reduction_ci95: noise::ci95(&reps),
+                // replicas, or else the sampling's interval (`paper` inputs)
+                time_reduction_ci95: noise::ci95(&reps).or_else(|| {
+                    base.filter(|_| r.version != base_id).and_then(|b| {
+                        noise::sampled_reduction_ci95(
+                            s.cycles,
+                            s.sample_ci95_pct,
+                            b.cycles,
+                            b.sample_ci95_pct,
+                        )
+                    })
+                }),
                 replica_time_reductions: reps,
             }
         })
@@ -297,7 +307,15 @@ pub fn averages(records: &[Record], derived: &[Derived], study: Study) -> Vec<Ve
                     ds.iter()
                         .filter(|d| d.time_reduction_pct.is_some())
                         .map(|d| d.replica_time_reductions.as_slice()),
-                ),
+                )
+                .or_else(|| {
+                    // sampled runs: the benchmarks' own intervals, independent
+                    noise::mean_of_independent_ci95(
+                        ds.iter()
+                            .filter(|d| d.time_reduction_pct.is_some())
+                            .map(|d| d.time_reduction_ci95),
+                    )
+                }),
                 replica_time_reductions: noise::replica_means(
                     ds.iter()
                         .filter(|d| d.time_reduction_pct.is_some())
@@ -593,4 +611,60 @@ pub fn summary_table(s: &Summary) -> String {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::backend::SimStats;
+
+    fn sampled(bench: &str, version: &str, cycles: u64, ci: f64) -> Record {
+        Record {
+            study: Study::Ch4,
+            bench: bench.into(),
+            paper_name: None,
+            version: version.into(),
+            label: version.into(),
+            point: None,
+            machine: "table4.2".into(),
+            status: Status::Ok,
+            checksum: None,
+            records: None,
+            stats: Some(SimStats {
+                cycles,
+                sample_ci95_pct: Some(ci),
+                ..Default::default()
+            }),
+            runtime: None,
+            sim_key: None,
+        }
+    }
+
+    /// Sampled runs (one simulation each, no replicas) carry the sampling's
+    /// interval into the time reduction and its average, by hand.
+    #[test]
+    fn sampled_runs_get_the_samplings_interval() {
+        let recs = [
+            sampled("hpcg", "original", 1000, 4.0),
+            sampled("hpcg", "blp-opt", 900, 3.0),
+            sampled("moldyn", "original", 2000, 0.0),
+            sampled("moldyn", "blp-opt", 2000, 5.0),
+        ];
+        let d = derive(&recs);
+        let get = |b: &str, v: &str| d.iter().find(|x| x.bench == b && x.version == v).unwrap();
+        // 100 * 0.9 * sqrt(0.03^2 + 0.04^2) = 4.5
+        let h = get("hpcg", "blp-opt");
+        assert!((h.time_reduction_pct.unwrap() - 10.0).abs() < 1e-9);
+        assert!((h.time_reduction_ci95.unwrap() - 4.5).abs() < 1e-9);
+        assert_eq!(get("hpcg", "original").time_reduction_ci95, None);
+        assert!((get("moldyn", "blp-opt").time_reduction_ci95.unwrap() - 5.0).abs() < 1e-9);
+        // the average of +10 and 0: sqrt(4.5^2 + 5^2) / 2
+        let a = averages(&recs, &d, Study::Ch4);
+        let opt = a.iter().find(|x| x.version == "blp-opt").unwrap();
+        let want = (4.5f64 * 4.5 + 25.0).sqrt() / 2.0;
+        assert!(
+            (opt.time_reduction_ci95.unwrap() - want).abs() < 1e-9,
+            "{opt:?}"
+        );
+    }
 }

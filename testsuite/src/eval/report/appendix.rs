@@ -119,6 +119,12 @@ pub(super) fn method_notes(s: &mut String, inp: &ReportInput<'_>) {
         .unwrap_or(0);
     if replicas >= 2 {
         let _ = writeln!(s, "- Noise floor (`--replicas {replicas}`, `testsuite/src/eval/noise.rs`): every trace was simulated {replicas} times, each request to a memory controller delayed by 0-{} cycles drawn from seeds {}..={} (Alameldeen and Wood, HPCA 2003), and cycles and rates are the replicas' means. `±x` after a time reduction is the half-width of its 95% Student-t interval over the replica pairs (a version and its baseline under the same seed); for an average, over the per-replica averages. A change inside its interval is the simulation's noise, not the version's: a multi-threaded simulation is chaotic, and moving the few stack words every core reads at a region's start by one cache line moved mxm's Default run (quick inputs) from 219,112 to 233,990 cycles.", crate::eval::weft::PERTURB_CYCLES, crate::eval::weft::SIM_SEED, crate::eval::weft::SIM_SEED + replicas as u64 - 1);
+    } else if inp.output.records.iter().any(|r| {
+        r.stats
+            .as_ref()
+            .is_some_and(|st| st.sample_ci95_pct.is_some())
+    }) {
+        let _ = writeln!(s, "- Sampled simulation (`--inputs paper`, `docs/sampling.md`): each trace was simulated once, in detailed windows with functional warming between them; `±x` after a time reduction is the half-width of its 95% interval from the two runs' sampling intervals (relative errors added in quadrature, `noise::sampled_reduction_ci95`), and for an average the intervals of its benchmarks combined as independent. The samplings of a version and its baseline are not independent (same positions, similar traces), so the intervals are on the wide side.");
     } else {
         let _ = writeln!(s, "- Each trace was simulated once, unperturbed (`--replicas 1`): differences of a few percent between versions may be the simulation's noise (`testsuite/src/eval/noise.rs`).");
     }

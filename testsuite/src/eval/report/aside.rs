@@ -184,10 +184,13 @@ pub(super) fn why_slower(
     );
     if let (Some(t), Some(ci)) = (d.time_reduction_pct, d.time_reduction_ci95) {
         if !crate::eval::noise::significant(t, Some(ci)) {
+            let over = match d.replica_time_reductions.len() {
+                0 => "of the two sampled simulations".to_string(),
+                n => format!("over {n} perturbed replicas"),
+            };
             return format!(
                 "no measurable loss: {t:+.1}% lies within the simulation's noise (95% interval \
-                 ±{ci:.1} over {} perturbed replicas)",
-                d.replica_time_reductions.len()
+                 ±{ci:.1} {over})"
             );
         }
     }
