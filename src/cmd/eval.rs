@@ -242,7 +242,8 @@ fn gpu_only(args: &Args, opts: &EvalOptions) -> anyhow::Result<()> {
         }
         let doc = std::fs::read_to_string(path).unwrap_or_default();
         let section = eval::gpu_report::section(&out, &stem);
-        std::fs::write(path, eval::gpu_report::replace_section(&doc, &section))?;
+        let doc = eval::gpu_report::replace_section(&doc, &section);
+        std::fs::write(path, eval::gpu_report::replace_summary_rows(&doc, &out))?;
     }
     if args.json {
         println!(

@@ -476,6 +476,35 @@ pub fn replace_section(doc: &str, section: &str) -> String {
     }
 }
 
+/// `doc` with the GPU rows of its summary table (the block of lines starting
+/// `| gpu ` before the GPU section, as a complete run writes them from
+/// [`summary_rows`]) replaced by `out`'s, so a GPU-only run that republishes
+/// the GPU section leaves no stale GPU figure in the summary. `doc` is
+/// returned unchanged when it has no such block.
+pub fn replace_summary_rows(doc: &str, out: &GpuOutput) -> String {
+    let head = doc.find(BEGIN).unwrap_or(doc.len());
+    let lines: Vec<&str> = doc[..head].split_inclusive('\n').collect();
+    let Some(first) = lines.iter().position(|l| l.starts_with("| gpu ")) else {
+        return doc.to_string();
+    };
+    let last = first
+        + lines[first..]
+            .iter()
+            .take_while(|l| l.starts_with("| gpu "))
+            .count();
+    let mut o: String = lines[..first].concat();
+    for r in summary_rows(out) {
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} |",
+            r[0], r[1], r[2], r[3], r[4]
+        );
+    }
+    o.push_str(&lines[last..].concat());
+    o.push_str(&doc[head..]);
+    o
+}
+
 /// The terminal summary: the claims on averages, then the counts.
 pub fn summary_table(out: &GpuOutput) -> String {
     let mut s = String::new();
@@ -634,5 +663,27 @@ mod tests {
             replace_section(cpu, &sec),
             format!("# r\n\n## Chapter 5\n\nx\n\n{sec}\n## Where our numbers disagree with the dissertation\n\ny\n")
         );
+    }
+
+    /// The summary table's GPU rows are replaced by the run's, the CPU rows
+    /// and the GPU section's own `| gpu` lines left alone.
+    #[test]
+    fn summary_rows_are_replaced() {
+        let out = output();
+        let rows: String = summary_rows(&out)
+            .iter()
+            .map(|r| format!("| {} | {} | {} | {} | {} |\n", r[0], r[1], r[2], r[3], r[4]))
+            .collect();
+        assert!(!rows.is_empty());
+        let doc = format!(
+            "# r\n\n| study | metric |\n|---|---|\n| ch. 4 | x |\n| gpu dp | stale | 9x | 1x | s |\n| gpu ipaws | stale | 9x | 1x | s |\n\nafter\n\n{BEGIN}\n| gpu kept |\n{END}\n"
+        );
+        let got = replace_summary_rows(&doc, &out);
+        assert_eq!(
+            got,
+            format!("# r\n\n| study | metric |\n|---|---|\n| ch. 4 | x |\n{rows}\nafter\n\n{BEGIN}\n| gpu kept |\n{END}\n")
+        );
+        assert_eq!(replace_summary_rows(&got, &out), got);
+        assert_eq!(replace_summary_rows("# r\n", &out), "# r\n");
     }
 }
