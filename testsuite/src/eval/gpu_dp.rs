@@ -81,9 +81,12 @@ pub const GRAPH500: (u32, u64) = (16, 2_456_071);
 /// The input label of the Graph 500-sized cells.
 pub const GRAPH500_LABEL: &str = "graph500";
 
-/// Workloads of a size: (app, R-MAT (scale, edges) or `None` for the
+/// A workload of the study: (app, R-MAT (scale, edges) or `None` for the
 /// template's own input, input label, Offline-Search thresholds).
-fn workloads(size: GpuSize) -> Vec<(&'static str, Option<(u32, u64)>, String, Vec<u64>)> {
+type Workload = (&'static str, Option<(u32, u64)>, String, Vec<u64>);
+
+/// Workloads of a size.
+fn workloads(size: GpuSize) -> Vec<Workload> {
     // The graph apps on one graph (`None`: the templates' own), one label.
     let graph = |g: Option<(u32, u64)>, label: String| {
         GRAPH_APPS

@@ -90,8 +90,7 @@ pub fn extra_args(bench: &str) -> Vec<String> {
 fn parse_extra_args(spec: &str, bench: &str) -> Vec<String> {
     spec.split(';')
         .filter_map(|e| e.split_once('='))
-        .filter(|(n, _)| n.trim() == bench)
-        .next_back()
+        .rfind(|(n, _)| n.trim() == bench)
         .map(|(_, a)| a.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default()
 }
