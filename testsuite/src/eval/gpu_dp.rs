@@ -144,14 +144,14 @@ fn offline(r: &Runs<'_>, bench: &str, input: &str) -> Option<(String, u64)> {
 /// Offline-Search's performance (and SPAWN's ratio to it) may be understated
 /// (overstated). Session 16 found amr, quicksort and bfs on Graph 500 so.
 pub fn edge_notes(study: &str, r: &Runs<'_>) -> Vec<Claim> {
+    let th = |v: &str| {
+        v.strip_prefix("threshold=")
+            .and_then(|n| n.parse::<u64>().ok())
+    };
     let mut out = Vec::new();
     for (b, i) in r.points() {
         let Some((best, _)) = offline(r, b, i) else {
             continue;
-        };
-        let th = |v: &str| {
-            v.strip_prefix("threshold=")
-                .and_then(|n| n.parse::<u64>().ok())
         };
         let largest = r
             .recs
@@ -165,7 +165,7 @@ pub fn edge_notes(study: &str, r: &Runs<'_>) -> Vec<Claim> {
         if th(&best).is_some() && th(&best) == largest && launched > 0.0 {
             out.push(Claim {
                 study: study.into(),
-                bench: Some(if i == GRAPH500_LABEL { format!("{b} ({i})") } else { b.to_string() }),
+                bench: Some(point_label(b, i)),
                 claim: "Offline-Search's sweep brackets its best threshold".into(),
                 source: "weft method".into(),
                 paper: String::new(),
@@ -176,6 +176,16 @@ pub fn edge_notes(study: &str, r: &Runs<'_>) -> Vec<Claim> {
         }
     }
     out
+}
+
+/// A point's name in claims: the Graph 500 cells are named apart from the
+/// app's default input.
+fn point_label(b: &str, i: &str) -> String {
+    if i == GRAPH500_LABEL {
+        format!("{b} ({i})")
+    } else {
+        b.to_string()
+    }
 }
 
 fn cycles(r: &Runs<'_>, b: &str, i: &str, g: &str, v: &str) -> f64 {
@@ -343,12 +353,7 @@ impl GpuStudy for Dp {
         ];
         out.extend(edge_notes(id, r));
         for (b, i) in r.points() {
-            // the Graph 500 cells are named apart from the app's default input
-            let bl = if i == GRAPH500_LABEL {
-                format!("{b} ({i})")
-            } else {
-                b.to_string()
-            };
+            let bl = point_label(b, i);
             let (flat, cdp, dtbl) = (
                 c(b, i, DTBL_M, "flat"),
                 c(b, i, DTBL_M, "cdp"),

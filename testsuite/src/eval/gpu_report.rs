@@ -476,6 +476,17 @@ pub fn replace_section(doc: &str, section: &str) -> String {
     }
 }
 
+/// [`summary_rows`] as Markdown table lines, as the CPU report's summary
+/// table holds them.
+pub fn summary_lines(out: &GpuOutput) -> String {
+    summary_rows(out)
+        .into_iter()
+        .map(|[study, claim, weft, paper, source]| {
+            format!("| {study} | {claim} | {weft} | {paper} | {source} |\n")
+        })
+        .collect()
+}
+
 /// `doc` with the GPU rows of its summary table (the block of lines starting
 /// `| gpu ` before the GPU section, as a complete run writes them from
 /// [`summary_rows`]) replaced by `out`'s, so a GPU-only run that republishes
@@ -493,13 +504,7 @@ pub fn replace_summary_rows(doc: &str, out: &GpuOutput) -> String {
             .take_while(|l| l.starts_with("| gpu "))
             .count();
     let mut o: String = lines[..first].concat();
-    for r in summary_rows(out) {
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} |",
-            r[0], r[1], r[2], r[3], r[4]
-        );
-    }
+    o.push_str(&summary_lines(out));
     o.push_str(&lines[last..].concat());
     o.push_str(&doc[head..]);
     o
@@ -670,10 +675,7 @@ mod tests {
     #[test]
     fn summary_rows_are_replaced() {
         let out = output();
-        let rows: String = summary_rows(&out)
-            .iter()
-            .map(|r| format!("| {} | {} | {} | {} | {} |\n", r[0], r[1], r[2], r[3], r[4]))
-            .collect();
+        let rows = summary_lines(&out);
         assert!(!rows.is_empty());
         let doc = format!(
             "# r\n\n| study | metric |\n|---|---|\n| ch. 4 | x |\n| gpu dp | stale | 9x | 1x | s |\n| gpu ipaws | stale | 9x | 1x | s |\n\nafter\n\n{BEGIN}\n| gpu kept |\n{END}\n"

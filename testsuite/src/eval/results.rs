@@ -114,11 +114,10 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 })
                 .and_then(|b| b.stats.as_ref());
             // The baseline against itself has no interval (0 by definition).
-            let reps = base
-                .filter(|_| r.version != base_id)
-                .map_or_else(Vec::new, |b| {
-                    noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
-                });
+            let other = base.filter(|_| r.version != base_id);
+            let reps = other.map_or_else(Vec::new, |b| {
+                noise::paired_reductions(&s.replica_cycles, &b.replica_cycles)
+            });
             Derived {
                 study: r.study,
                 bench: r.bench.clone(),
@@ -152,7 +151,7 @@ pub fn derive(records: &[Record]) -> Vec<Derived> {
                 records: r.records.unwrap_or(0),
                 // replicas, or else the sampling's interval (`paper` inputs)
                 time_reduction_ci95: noise::ci95(&reps).or_else(|| {
-                    base.filter(|_| r.version != base_id).and_then(|b| {
+                    other.and_then(|b| {
                         noise::sampled_reduction_ci95(
                             s.cycles,
                             s.sample_ci95_pct,

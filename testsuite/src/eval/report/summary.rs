@@ -131,9 +131,7 @@ pub(super) fn summary(s: &mut String, inp: &ReportInput<'_>) {
     if let Some(g) = inp.gpu {
         // The GPU papers' claims on averages, in the same table (details in
         // the GPU section).
-        for [study, claim, weft, paper, source] in crate::eval::gpu_report::summary_rows(g) {
-            let _ = writeln!(s, "| {study} | {claim} | {weft} | {paper} | {source} |");
-        }
+        s.push_str(&crate::eval::gpu_report::summary_lines(g));
     }
     let _ = writeln!(
         s,
