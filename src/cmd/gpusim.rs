@@ -423,7 +423,8 @@ fn print_summary(s: &GpuStats, secs: f64) {
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   weft bench gpusim                     # BFS on the shipped data/metis/mdual.graph + stream, k20c-dtbl
-  weft bench gpusim --graph g.mtx --machine gtx480-ipaws --json")]
+  weft bench gpusim --graph g.mtx --machine gtx480-ipaws --json
+  weft bench gpusim --dram-thread       # the DRAM model on a second host thread (same results)")]
 pub struct BenchArgs {
     /// GPU machine preset or TOML file.
     #[arg(long, default_value = "k20c-dtbl")]
@@ -435,6 +436,10 @@ pub struct BenchArgs {
     /// Run each simulation this many times and report the median rate.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub repeat: u32,
+    /// Run the DRAM model on a second host thread (as `weft gpusim --threads 2`;
+    /// identical statistics). The default measures one host thread.
+    #[arg(long)]
+    pub dram_thread: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -449,7 +454,9 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// `weft bench gpusim`: warp instructions per second on one host thread (the DRAM
-/// model on the same thread), workload building excluded from the timing.
+/// model on the same thread, or on a second one with `--dram-thread`), with its two
+/// factors (IPC and simulated cycles per second); workload building excluded from
+/// the timing.
 pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     let machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
@@ -467,11 +474,13 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
         for _ in 0..args.repeat {
             let opts = GpuOptions {
                 seed: 1,
+                dram_thread: args.dram_thread,
                 ..Default::default()
             };
             let mut sim = GpuSim::build(&machine, wl.clone(), &opts)?;
             let t0 = std::time::Instant::now();
-            let c0 = thread_cpu_seconds();
+            // the calling thread's CPU time is not the run's with a DRAM thread
+            let c0 = (!args.dram_thread).then(thread_cpu_seconds).flatten();
             let s = sim.run(|_| {})?;
             let secs = t0.elapsed().as_secs_f64();
             let cpu = thread_cpu_seconds().zip(c0).map(|(b, a)| b - a);
@@ -494,6 +503,10 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
             "cycles": s.cycles,
             "seconds": secs,
             "warp_instructions_per_second": rate,
+            // the rate's other factor: warp instructions per second = IPC x this
+            "simulated_cycles_per_second": s.cycles as f64 / secs.max(1e-9),
+            "ipc": s.ipc,
+            "host_threads": if args.dram_thread { 2 } else { 1 },
             "cpu_seconds": cpu,
             "warp_instructions_per_cpu_second": cpu.map(|c| s.warp_instructions as f64 / c.max(1e-9)),
             "runs": args.repeat,
@@ -504,14 +517,17 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     } else {
         for r in &rows {
             println!(
-                "{:<7} {:>12} warp instructions {:>12} cycles  {:>8.3} s  {:>12.0} warp instructions/s  ({})",
+                "{:<7} {:>12} warp instructions {:>12} cycles  {:>8.3} s  {:>12.0} warp instructions/s  = IPC {:.2} x {:.0} cycles/s  ({})",
                 r["app"].as_str().unwrap_or(""),
                 r["warp_instructions"],
                 r["cycles"],
                 r["seconds"].as_f64().unwrap_or(0.0),
                 r["warp_instructions_per_second"].as_f64().unwrap_or(0.0),
+                r["ipc"].as_f64().unwrap_or(0.0),
+                r["simulated_cycles_per_second"].as_f64().unwrap_or(0.0),
                 match r["warp_instructions_per_cpu_second"].as_f64() {
                     Some(c) => format!("{c:.0} per CPU second"),
+                    None if args.dram_thread => "two host threads".to_string(),
                     None => "CPU time not available".to_string(),
                 }
             );

@@ -90,3 +90,51 @@ fn bench_sim_repeats_report_the_median_and_range() {
     assert!(lo > 0.0 && lo <= mid && mid <= hi, "{v}");
     assert!(!bench("1000", "0").status.success());
 }
+
+/// `weft bench gpusim`: the rate is IPC times simulated cycles per second, and
+/// `--dram-thread` simulates the same run (same cycles and instructions) on two
+/// host threads.
+#[test]
+fn bench_gpusim_reports_the_rates_factors_and_a_dram_thread_run() {
+    let bench = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args([
+                "bench",
+                "gpusim",
+                "--json",
+                "--graph",
+                "graphs/USPowerGrid.edges",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_array().unwrap().clone()
+    };
+    let one = bench(&[]);
+    let two = bench(&["--dram-thread"]);
+    assert_eq!(one.len(), 2);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a["app"], b["app"]);
+        assert_eq!(a["cycles"], b["cycles"]);
+        assert_eq!(a["warp_instructions"], b["warp_instructions"]);
+        assert_eq!(
+            (a["host_threads"].as_u64(), b["host_threads"].as_u64()),
+            (Some(1), Some(2))
+        );
+        assert!(b["cpu_seconds"].is_null(), "{b}");
+        for r in [a, b] {
+            let f = |k: &str| r[k].as_f64().unwrap();
+            let ipc = f("warp_instructions") / f("cycles");
+            assert!((f("ipc") - ipc).abs() < 1e-9 * ipc.max(1.0), "{r}");
+            let product = f("ipc") * f("simulated_cycles_per_second");
+            let rate = f("warp_instructions_per_second");
+            assert!((product - rate).abs() <= 1e-6 * rate, "{r}");
+        }
+    }
+}
