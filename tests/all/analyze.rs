@@ -20,12 +20,7 @@ fn analyze_json_shape() {
         .arg(fixture("edge_scatter.c"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = crate::json_of(&out);
     let f = v["functions"]
         .as_array()
         .unwrap()

@@ -6,3 +6,14 @@ mod differential;
 mod readme;
 mod schedule;
 mod sim;
+
+/// The JSON a successful `weft` run printed; a failed run fails the test with
+/// its standard error.
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}

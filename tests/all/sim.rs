@@ -74,12 +74,7 @@ fn bench_sim_repeats_report_the_median_and_range() {
             .unwrap()
     };
     let out = bench("20000", "3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = crate::json_of(&out);
     assert_eq!(v["runs"], 3);
     let rate = |k: &str| v[k].as_f64().unwrap();
     let (lo, mid, hi) = (
@@ -108,13 +103,7 @@ fn bench_gpusim_reports_the_rates_factors_and_a_dram_thread_run() {
             .args(extra)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v.as_array().unwrap().clone()
+        crate::json_of(&out).as_array().unwrap().clone()
     };
     let one = bench(&[]);
     let two = bench(&["--dram-thread"]);
