@@ -17,7 +17,8 @@
 //! each `run:` line executes the original module and the transformed one and
 //! requires identical results at every listed worker count. Execution is
 //! native: both modules are linked by clang-19 with `libweft_runtime.a` and a
-//! generated `main` that calls the function and prints its result's bits;
+//! generated `main` that makes the call its argument selects (one program per
+//! module serves every `run:` line) and prints its result's bits;
 //! each run gets `WEFT_CORES=<n>` (the runtime reads its configuration once
 //! per process, so separate processes are what lets one test vary it). Next to the case, the golden
 //! `<case>.out` holds the exact transformed IR and remarks; it must match, and
@@ -180,8 +181,13 @@ fn c_type(t: inkwell::types::BasicTypeEnum<'_>) -> Option<(&'static str, &'stati
     }
 }
 
-/// A C `main` calling `f(args)` and printing the result (floating point as bits).
-fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result<String> {
+/// One call of a `run:` line as C: its declaration and the statements that
+/// call it and print the result (floating point as bits).
+fn driver_call(
+    module: &inkwell::module::Module<'_>,
+    f: &str,
+    args: &[i64],
+) -> Result<(String, String)> {
     let func = module
         .get_function(f)
         .ok_or_else(|| PassError::FileTest(format!("no function @{f} to run")))?;
@@ -207,15 +213,15 @@ fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result
     let ret = fty.get_return_type();
     let is_float = matches!(ret, Some(inkwell::types::BasicTypeEnum::FloatType(_)));
     let (rty, print) = match ret {
-        None => ("void", "  f_(ARGS); printf(\"void\\n\");".to_string()),
+        None => ("void", "F(ARGS); printf(\"void\\n\");".to_string()),
         Some(t) => {
             let (ct, kind) = c_type(t).ok_or_else(|| {
                 PassError::FileTest(format!("@{f}: unsupported return type for `run:`"))
             })?;
             let p = match kind {
-                "ll" => "  long long r = f_(ARGS); printf(\"%lld\\n\", r);".to_string(),
-                "int" => "  long long r = (long long)f_(ARGS); printf(\"%lld\\n\", r);".to_string(),
-                _ => "  double r = f_(ARGS); unsigned long long b; memcpy(&b, &r, 8); printf(\"%.17g 0x%016llx\\n\", r, b);".to_string(),
+                "ll" => "long long r = F(ARGS); printf(\"%lld\\n\", r);".to_string(),
+                "int" => "long long r = (long long)F(ARGS); printf(\"%lld\\n\", r);".to_string(),
+                _ => "double r = F(ARGS); unsigned long long b; memcpy(&b, &r, 8); printf(\"%.17g 0x%016llx\\n\", r, b);".to_string(),
             };
             (ct, p)
         }
@@ -236,10 +242,35 @@ fn driver(module: &inkwell::module::Module<'_>, f: &str, args: &[i64]) -> Result
         .map(|(k, a)| format!("({}){a}LL", ps[k]))
         .collect::<Vec<_>>()
         .join(", ");
+    let params = if ps.is_empty() {
+        "void".to_string()
+    } else {
+        ps.join(", ")
+    };
+    Ok((
+        format!("extern {rty} {f}({params});"),
+        print
+            .replace("F(", &format!("{f}("))
+            .replace("ARGS", &arglist),
+    ))
+}
+
+/// A C `main` that makes call `k` of `runs` (the `run:` lines) when given `k`
+/// as its argument and prints the result, so one program per module serves
+/// every `run:` line (one link per module instead of one per line).
+fn driver(module: &inkwell::module::Module<'_>, runs: &[(String, Vec<i64>)]) -> Result<String> {
+    let mut decls: Vec<String> = Vec::new();
+    let mut cases = String::new();
+    for (k, (f, args)) in runs.iter().enumerate() {
+        let (decl, body) = driver_call(module, f, args)?;
+        if !decls.contains(&decl) {
+            decls.push(decl);
+        }
+        cases.push_str(&format!("  case {k}: {{ {body} break; }}\n"));
+    }
     Ok(format!(
-        "#include <stdio.h>\n#include <string.h>\nextern {rty} {f}({params});\n#define f_ {f}\nint main(void) {{\n{body}\n  return 0;\n}}\n",
-        params = if ps.is_empty() { "void".to_string() } else { ps.join(", ") },
-        body = print.replace("ARGS", &arglist)
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n{decls}\nint main(int argc, char **argv) {{\n  switch (argc > 1 ? atoi(argv[1]) : -1) {{\n{cases}  default: return 2;\n  }}\n  return 0;\n}}\n",
+        decls = decls.join("\n"),
     ))
 }
 
@@ -274,13 +305,16 @@ pub fn run_case(case: &Case) -> Result<Outcome> {
     std::fs::write(&opt_ll, &output).map_err(|e| io(&opt_ll, e))?;
     let probe_ctx = Context::create();
     let probe = weft_frontend::parse_ir(&probe_ctx, &case.text, &name)?;
+    let drv = tmp.path().join("main.c");
+    std::fs::write(&drv, driver(&probe, &case.runs)?).map_err(|e| io(&drv, e))?;
+    let e1 = tmp.path().join("orig");
+    let e2 = tmp.path().join("opt");
+    // The programs' debug information (mostly the runtime's) is never read
+    // here; leaving it out makes each link about 3x faster.
+    let strip = ["-Wl,--strip-debug".to_string()];
+    crate::link::link_with("clang-19", "-O1", &strip, &[&drv, &orig_ll], &runtime, &e1)?;
+    crate::link::link_with("clang-19", "-O1", &strip, &[&drv, &opt_ll], &runtime, &e2)?;
     for (k, (f, args)) in case.runs.iter().enumerate() {
-        let drv = tmp.path().join(format!("main{k}.c"));
-        std::fs::write(&drv, driver(&probe, f, args)?).map_err(|e| io(&drv, e))?;
-        let e1 = tmp.path().join(format!("orig{k}"));
-        let e2 = tmp.path().join(format!("opt{k}"));
-        crate::link::link("clang-19", "-O1", &[&drv, &orig_ll], &runtime, &e1)?;
-        crate::link::link("clang-19", "-O1", &[&drv, &opt_ll], &runtime, &e2)?;
         let call = format!(
             "@{f}({})",
             args.iter()
@@ -291,6 +325,7 @@ pub fn run_case(case: &Case) -> Result<Outcome> {
         for &p in &case.cores {
             let run = |exe: &Path| -> Result<String> {
                 let out = std::process::Command::new(exe)
+                    .arg(k.to_string())
                     .env("WEFT_CORES", p.to_string())
                     // Schedules even for the small inputs of the cases
                     // (grain control would run them in original order).

@@ -95,6 +95,8 @@ fn affine_benchmarks_bit_identical() {
         flags,
     };
     let mut runs = 0;
+    // (no debug information in the test programs: links about 3x faster)
+    let strip = ["-Wl,--strip-debug".to_string()];
     let mut transformed = vec![Vec::<String>::new(); PIPELINES.len()];
     let srcs = sources();
     assert!(
@@ -108,8 +110,15 @@ fn affine_benchmarks_bit_identical() {
         let orig_ll = tmp.path().join(format!("{name}.ll"));
         std::fs::write(&orig_ll, &ir).unwrap();
         let orig = tmp.path().join(&name);
-        weft_passes::link::link("clang-19", "-O1", &[&orig_ll, &support], &runtime, &orig)
-            .expect("link original");
+        weft_passes::link::link_with(
+            "clang-19",
+            "-O1",
+            &strip,
+            &[&orig_ll, &support],
+            &runtime,
+            &orig,
+        )
+        .expect("link original");
         let reference = checksum(&orig, 1);
         for (k, (version, pipeline)) in PIPELINES.iter().enumerate() {
             let cx = Context::create();
@@ -132,8 +141,15 @@ fn affine_benchmarks_bit_identical() {
             let ll = tmp.path().join(format!("{name}.{version}.ll"));
             std::fs::write(&ll, m.print_to_string().to_string()).unwrap();
             let exe = tmp.path().join(format!("{name}.{version}"));
-            weft_passes::link::link("clang-19", "-O1", &[&ll, &support], &runtime, &exe)
-                .unwrap_or_else(|e| panic!("{name} / {version}: {e}"));
+            weft_passes::link::link_with(
+                "clang-19",
+                "-O1",
+                &strip,
+                &[&ll, &support],
+                &runtime,
+                &exe,
+            )
+            .unwrap_or_else(|e| panic!("{name} / {version}: {e}"));
             for p in cores_for(bi, k) {
                 let got = checksum(&exe, p);
                 assert_eq!(

@@ -68,3 +68,34 @@ fn check_directives_can_fail() {
         "{fails:?}"
     );
 }
+
+#[test]
+fn one_program_serves_every_run_line() {
+    // Two `run:` lines calling different functions (integer and floating-point
+    // results) through the one generated driver: each line gets its own call.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("t.ll");
+    std::fs::write(
+        &p,
+        "; PASSES: none\n; run: @twice(21)\n; run: @half(3)\n; run: @twice(-4)\n; cores: 1,2\n\
+         define i32 @twice(i32 %x) {\n  %y = mul i32 %x, 2\n  ret i32 %y\n}\n\
+         define double @half(i64 %x) {\n  %f = sitofp i64 %x to double\n  %h = fmul double %f, 5.000000e-01\n  ret double %h\n}\n",
+    )
+    .unwrap();
+    let case = filetest::parse_case(&p).unwrap();
+    let o = filetest::run_case(&case).unwrap();
+    let got: Vec<(String, u32, String)> = o
+        .runs
+        .iter()
+        .map(|(call, cores, a, b)| {
+            assert_eq!(a, b, "{call} at {cores} worker(s)");
+            (call.clone(), *cores, a.clone())
+        })
+        .collect();
+    let want = |call: &str, out: &str| [1, 2].map(|c| (call.to_string(), c, out.to_string()));
+    let mut expected = Vec::new();
+    expected.extend(want("@twice(21)", "42"));
+    expected.extend(want("@half(3)", "1.5 0x3ff8000000000000"));
+    expected.extend(want("@twice(-4)", "-8"));
+    assert_eq!(got, expected);
+}
