@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Context};
 use weft_memsim::config::MachineConfig;
-use weft_memsim::gpu::config::{TbSchedKind, WarpSchedKind};
+use weft_memsim::gpu::config::{KernelOrder, TbSchedKind, WarpSchedKind};
 use weft_memsim::gpu::dp::{DpMode, DpStats};
 use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
 
@@ -70,6 +70,12 @@ pub struct Args {
     /// concurrent kernels) (default: the machine's).
     #[arg(long, value_name = "POLICY")]
     pub tb_sched: Option<String>,
+    /// Kernel order of the rr dispatcher when several kernels have TBs left:
+    /// fcfs (a later kernel only where the earliest one's next TB does not fit;
+    /// the Kepler kernel distributor) or rotate (each TB from the next kernel,
+    /// as GPGPU-Sim 3.x does) (default: the machine's `kernel_order`).
+    #[arg(long, value_name = "ORDER")]
+    pub kernel_order: Option<String>,
     /// Device launches (dynamic parallelism): flat (every launch site runs its
     /// inline path), cdp, cdpi (CDP without launch latency), dtbl, dtbli, spawn,
     /// spawn-q (SPAWN launching blind only into an empty queue; flags -req, -clamp
@@ -193,8 +199,16 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     if let Some(Sub::Reuse(r)) = args.sub.take() {
         return super::gpusim_reuse::run(r);
     }
-    let machine =
+    let mut machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
+    if let Some(o) = args.kernel_order.as_deref() {
+        let order = KernelOrder::parse(o)
+            .ok_or_else(|| anyhow!("unknown --kernel-order `{o}` (expected fcfs or rotate)"))?;
+        match machine.gpu.as_mut() {
+            Some(g) => g.kernel_order = order,
+            None => anyhow::bail!("machine `{}` has no [gpu] table", machine.name),
+        }
+    }
     let mut opts = options(&args)?;
     let wl = Arc::new(load_workload(
         args.workload.as_deref(),

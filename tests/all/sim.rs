@@ -1,5 +1,6 @@
 //! `weft sim`: the DRAM thread (`--threads 2`) prints the statistics of a one-thread
-//! run, `--perturb` follows its seed, bad thread counts are refused, and `weft bench sim --repeat` reports a median.
+//! run, `--perturb` follows its seed, bad thread counts are refused, and `weft bench sim --repeat` reports a median;
+//! `weft bench gpusim`'s rate factors and `weft gpusim --kernel-order`.
 
 use std::process::Command;
 
@@ -126,4 +127,50 @@ fn bench_gpusim_reports_the_rates_factors_and_a_dram_thread_run() {
             assert!((product - rate).abs() <= 1e-6 * rate, "{r}");
         }
     }
+}
+
+/// `weft gpusim --kernel-order`: under `rotate` the children of a parent grid
+/// of several waves start while the parent still has TBs to place, so they
+/// wait far less than under `fcfs` (the default), doing the same work; an
+/// unknown order is refused.
+#[test]
+fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/memsim/src/gpu/workload/apps/join_gaussian.toml"
+    ))
+    .unwrap();
+    // 1,024 parent TBs of 64 threads: about five waves on the 13 SMXs
+    let wl = dir.path().join("join4.toml");
+    std::fs::write(&wl, template.replace("\nnr = 16384\n", "\nnr = 65536\n")).unwrap();
+    let run = |order: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["gpusim", "--machine", "k20-spawn", "--workload"])
+            .arg(&wl)
+            .args(["--dp", "threshold=32", "--kernel-order", order])
+            .args(["--json", "--quiet", "--threads", "1"])
+            .output()
+            .unwrap();
+        crate::json_of(&out)
+    };
+    let (f, r) = (run("fcfs"), run("rotate"));
+    let dp = |v: &serde_json::Value, k: &str| v["dp"][k].as_f64().unwrap();
+    assert!(dp(&f, "child_kernels") > 100.0, "{}", f["dp"]);
+    for k in ["child_kernels", "inline", "requests"] {
+        assert_eq!(dp(&f, k), dp(&r, k), "{k}");
+    }
+    assert!(
+        dp(&r, "avg_wait_cycles") < 0.6 * dp(&f, "avg_wait_cycles"),
+        "rotate {} against fcfs {}",
+        dp(&r, "avg_wait_cycles"),
+        dp(&f, "avg_wait_cycles")
+    );
+    let bad = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["gpusim", "--machine", "k20-spawn", "--app", "stream"])
+        .args(["--kernel-order", "lifo"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected fcfs or rotate"));
 }

@@ -181,6 +181,33 @@ impl TbSchedKind {
     }
 }
 
+/// Which kernel the round-robin TB dispatcher serves when several in the
+/// kernel distributor have TBs left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum KernelOrder {
+    /// First come, first served: a later kernel gets a TB only where the
+    /// earliest kernel's next TB does not fit (the Kepler kernel distributor,
+    /// DTBL §2, digest §1.1).
+    #[default]
+    Fcfs,
+    /// Each TB from the next kernel after the one served last (GPGPU-Sim 3.x's
+    /// `select_kernel`, the simulator of the SPAWN and LASER chapters): a
+    /// child kernel's TBs interleave with its parent's remaining ones.
+    Rotate,
+}
+
+impl KernelOrder {
+    /// Parses `fcfs` or `rotate`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "fcfs" => Some(Self::Fcfs),
+            "rotate" => Some(Self::Rotate),
+            _ => None,
+        }
+    }
+}
+
 /// A functional unit: result latency and initiation interval (cycles between two
 /// warp instructions entering it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,6 +252,9 @@ pub struct GpuConfig {
     pub tb_scheduler: TbSchedKind,
     /// TBs the dispatcher places per cycle over the whole GPU. Default 1 (digest §2.2).
     pub tb_dispatch_per_cycle: u32,
+    /// Kernel order of the round-robin dispatcher (`rr`): `fcfs` (default) or
+    /// `rotate` ([`KernelOrder`]). The other policies keep their own orders.
+    pub kernel_order: KernelOrder,
     /// Integer/single-precision pipeline (`alu`, `fp`). Default latency 4, ii 1 (assumed).
     pub sp: FuConfig,
     /// Special-function unit. Default latency 20, ii 4 (assumed, GPGPU-Sim).
@@ -410,6 +440,7 @@ impl Default for GpuConfig {
             two_level_group: 8,
             tb_scheduler: TbSchedKind::Rr,
             tb_dispatch_per_cycle: 1,
+            kernel_order: KernelOrder::Fcfs,
             sp: FuConfig { latency: 4, ii: 1 },
             sfu: FuConfig { latency: 20, ii: 4 },
             dp: FuConfig { latency: 8, ii: 2 },

@@ -299,6 +299,7 @@ impl<D: DramBackend> GpuSim<D> {
             policy: tb_policy(
                 g.tb_scheduler,
                 matches!(opts.dp, Some(super::dp::DpMode::Dtbl { .. })),
+                g.kernel_order,
             ),
             codes: wl
                 .functions

@@ -12,7 +12,7 @@
 //! barrier-waiting warps (the SM collects them only then, so the other policies
 //! pay nothing and behave exactly as before).
 
-use super::config::{GpuConfig, TbSchedKind, WarpSchedKind};
+use super::config::{GpuConfig, KernelOrder, TbSchedKind, WarpSchedKind};
 use super::dp::pool::LaunchPriority;
 use super::dp::ParentInfo;
 use super::l1::L1Observer;
@@ -328,10 +328,26 @@ pub trait TbDispatchPolicy {
 }
 
 /// Round-robin (digest §2.2): TBs in increasing id order, kernels FCFS; each TB goes
-/// to the next SM, from the one after the last TB's, that has room for it.
+/// to the next SM, from the one after the last TB's, that has room for it. With
+/// [`RoundRobin::rotating`], each TB comes from the next kernel after the one
+/// served last instead (GPGPU-Sim 3.x, [`KernelOrder::Rotate`]); kernels are
+/// the distributor's runnable ones by position, so when one finishes the
+/// rotation continues at the same position.
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     next: usize,
+    rotate: bool,
+    next_kernel: usize,
+}
+
+impl RoundRobin {
+    /// Round-robin over the SMs with kernels in turn ([`KernelOrder::Rotate`]).
+    pub fn rotating() -> Self {
+        RoundRobin {
+            rotate: true,
+            ..Default::default()
+        }
+    }
 }
 
 impl TbDispatchPolicy for RoundRobin {
@@ -344,11 +360,17 @@ impl TbDispatchPolicy for RoundRobin {
         sms: usize,
         fits: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Option<(usize, usize)> {
-        for k in 0..kernels {
+        for j in 0..kernels {
+            let k = if self.rotate {
+                (self.next_kernel + j) % kernels
+            } else {
+                j
+            };
             for i in 0..sms {
                 let sm = (self.next + i) % sms;
                 if fits(k, sm) {
                     self.next = (sm + 1) % sms;
+                    self.next_kernel = k + 1;
                     return Some((k, sm));
                 }
             }
@@ -358,9 +380,11 @@ impl TbDispatchPolicy for RoundRobin {
 }
 
 /// A TB dispatch policy of kind `k`; `dtbl`: device launches are DTBL groups
-/// (LaPerm's on-chip queue capacities differ between CDP and DTBL).
-pub fn tb_policy(k: TbSchedKind, dtbl: bool) -> Box<dyn TbDispatchPolicy> {
+/// (LaPerm's on-chip queue capacities differ between CDP and DTBL); `order`:
+/// the round-robin policy's kernel order.
+pub fn tb_policy(k: TbSchedKind, dtbl: bool, order: KernelOrder) -> Box<dyn TbDispatchPolicy> {
     match k {
+        TbSchedKind::Rr if order == KernelOrder::Rotate => Box::new(RoundRobin::rotating()),
         TbSchedKind::Rr => Box::new(RoundRobin::default()),
         other => super::tbsched::policy(other, dtbl),
     }
@@ -376,6 +400,39 @@ mod tests {
             mem: false,
             age,
         }
+    }
+
+    #[test]
+    fn round_robin_kernel_orders() {
+        // Two kernels with TBs left, two SMs with room for everything: FCFS
+        // serves kernel 0 while its TBs fit; rotation alternates kernels, and
+        // a kernel whose TB fits nowhere is passed over.
+        let mut fcfs = RoundRobin::default();
+        let mut rot = RoundRobin::rotating();
+        let mut all = |_: usize, _: usize| true;
+        let a: Vec<_> = (0..4)
+            .map(|_| fcfs.select(2, 2, &mut all).unwrap())
+            .collect();
+        let b: Vec<_> = (0..4)
+            .map(|_| rot.select(2, 2, &mut all).unwrap())
+            .collect();
+        assert_eq!(a, vec![(0, 0), (0, 1), (0, 0), (0, 1)]);
+        assert_eq!(b, vec![(0, 0), (1, 1), (0, 0), (1, 1)]);
+        // kernel 1 fits only SM 1; the next pick after kernel 0 tries kernel 1
+        let mut only = |k: usize, sm: usize| k == 0 || sm == 1;
+        let mut rot = RoundRobin::rotating();
+        assert_eq!(rot.select(2, 2, &mut only), Some((0, 0)));
+        assert_eq!(rot.select(2, 2, &mut only), Some((1, 1)));
+        assert_eq!(rot.select(2, 2, &mut only), Some((0, 0)));
+        // three kernels, the middle one full: rotation skips it
+        let mut skip = |k: usize, _: usize| k != 1;
+        let picks: Vec<_> = (0..4)
+            .map(|_| rot.select(3, 2, &mut skip).unwrap().0)
+            .collect();
+        assert_eq!(picks, vec![2, 0, 2, 0]);
+        assert_eq!(KernelOrder::parse("rotate"), Some(KernelOrder::Rotate));
+        assert_eq!(KernelOrder::parse("fcfs"), Some(KernelOrder::Fcfs));
+        assert_eq!(KernelOrder::parse("lifo"), None);
     }
 
     #[test]
