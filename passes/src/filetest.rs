@@ -309,11 +309,13 @@ pub fn run_case(case: &Case) -> Result<Outcome> {
     std::fs::write(&drv, driver(&probe, &case.runs)?).map_err(|e| io(&drv, e))?;
     let e1 = tmp.path().join("orig");
     let e2 = tmp.path().join("opt");
-    // The programs' debug information (mostly the runtime's) is never read
-    // here; leaving it out makes each link about 3x faster.
-    let strip = ["-Wl,--strip-debug".to_string()];
-    crate::link::link_with("clang-19", "-O1", &strip, &[&drv, &orig_ll], &runtime, &e1)?;
-    crate::link::link_with("clang-19", "-O1", &strip, &[&drv, &opt_ll], &runtime, &e2)?;
+    // (no debug information: never read here)
+    let link = |ll: &Path, exe: &Path| {
+        let strip = [crate::link::STRIP_DEBUG.to_string()];
+        crate::link::link_with("clang-19", "-O1", &strip, &[&drv, ll], &runtime, exe)
+    };
+    link(&orig_ll, &e1)?;
+    link(&opt_ll, &e2)?;
     for (k, (f, args)) in case.runs.iter().enumerate() {
         let call = format!(
             "@{f}({})",

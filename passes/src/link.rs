@@ -95,6 +95,14 @@ pub fn find_runtime(explicit: Option<&Path>) -> Result<PathBuf> {
 /// The evaluation links with them (`weft eval`).
 pub const STABLE_DATA_LAYOUT: [&str; 2] = ["-Wl,-z,max-page-size=0x200000", "-Wl,-z,separate-code"];
 
+/// Link flag that leaves debug information out of the program, for programs
+/// that are only run (the evaluation, the kernel corpus, the tests). Most of it
+/// is the runtime archive's (74 MB in a dev build, 178 MB before its line-tables
+/// only profile); without it a link takes about 0.45 s instead of 0.8-1.5 s.
+/// Debug sections are not loaded: segments, code and so every traced address
+/// are those of the same program linked with them.
+pub const STRIP_DEBUG: &str = "-Wl,--strip-debug";
+
 /// Compiles and links `inputs` (IR, bitcode, C) with the runtime into `exe`.
 pub fn link(cc: &str, opt_level: &str, inputs: &[&Path], runtime: &Path, exe: &Path) -> Result<()> {
     link_with(cc, opt_level, &[], inputs, runtime, exe)

@@ -143,8 +143,7 @@ fn irregular_benchmarks_match_bit_for_bit() {
     let support = bench::compile_support_object(dir.path(), &opts).expect("support object");
     let link_args: Vec<String> = vec![
         runtime.display().to_string(),
-        // (no debug information in the test programs: links about 3x faster)
-        "-Wl,--strip-debug".into(),
+        weft_passes::link::STRIP_DEBUG.into(),
         "-lpthread".into(),
         "-ldl".into(),
         "-lrt".into(),

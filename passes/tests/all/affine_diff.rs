@@ -95,8 +95,12 @@ fn affine_benchmarks_bit_identical() {
         flags,
     };
     let mut runs = 0;
-    // (no debug information in the test programs: links about 3x faster)
-    let strip = ["-Wl,--strip-debug".to_string()];
+    // One IR file with the support library and the runtime, without debug
+    // information (never read here).
+    let strip = [weft_passes::link::STRIP_DEBUG.to_string()];
+    let link = |ll: &Path, exe: &Path| {
+        weft_passes::link::link_with("clang-19", "-O1", &strip, &[ll, &support], &runtime, exe)
+    };
     let mut transformed = vec![Vec::<String>::new(); PIPELINES.len()];
     let srcs = sources();
     assert!(
@@ -110,15 +114,7 @@ fn affine_benchmarks_bit_identical() {
         let orig_ll = tmp.path().join(format!("{name}.ll"));
         std::fs::write(&orig_ll, &ir).unwrap();
         let orig = tmp.path().join(&name);
-        weft_passes::link::link_with(
-            "clang-19",
-            "-O1",
-            &strip,
-            &[&orig_ll, &support],
-            &runtime,
-            &orig,
-        )
-        .expect("link original");
+        link(&orig_ll, &orig).expect("link original");
         let reference = checksum(&orig, 1);
         for (k, (version, pipeline)) in PIPELINES.iter().enumerate() {
             let cx = Context::create();
@@ -141,15 +137,7 @@ fn affine_benchmarks_bit_identical() {
             let ll = tmp.path().join(format!("{name}.{version}.ll"));
             std::fs::write(&ll, m.print_to_string().to_string()).unwrap();
             let exe = tmp.path().join(format!("{name}.{version}"));
-            weft_passes::link::link_with(
-                "clang-19",
-                "-O1",
-                &strip,
-                &[&ll, &support],
-                &runtime,
-                &exe,
-            )
-            .unwrap_or_else(|e| panic!("{name} / {version}: {e}"));
+            link(&ll, &exe).unwrap_or_else(|e| panic!("{name} / {version}: {e}"));
             for p in cores_for(bi, k) {
                 let got = checksum(&exe, p);
                 assert_eq!(

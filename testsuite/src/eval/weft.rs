@@ -280,13 +280,11 @@ impl Backend for WeftBackend {
         let exe = dir.join(b.name);
         // The evaluation's programs carry no debug information (the runtime
         // archive's would make each 73 MB; linking and caching 52 of them
-        // cost the quick run about 45 s of CPU, session 16). Debug sections
-        // are not loaded: segments, code and so every traced address are
-        // those of a `weft build` with them.
+        // cost the quick run about 45 s of CPU, session 16).
         let stable: Vec<String> = weft_passes::link::STABLE_DATA_LAYOUT
             .iter()
+            .chain([&weft_passes::link::STRIP_DEBUG])
             .map(|f| f.to_string())
-            .chain(std::iter::once("-Wl,--strip-debug".to_string()))
             .collect();
         weft_passes::link::link_with(&opts.cc, "-O1", &stable, &[&bc, &support], &runtime, &exe)
             .map_err(failed)?;
