@@ -21,6 +21,7 @@ use weft_memsim::gpu::{workload, GpuOptions, GpuSim, GpuStats};
   weft gpusim --machine v100-fgtb --app bfs --tb-manage fine-grained   # FGTB TB management
   weft gpusim --machine k20c-dtbl --app bfs --perturb 4 --seed 3      # one sample of the noise floor
   weft gpusim --app bfs --dp dtbl --tb-sched adaptive-bind        # LaPerm under DTBL
+  weft gpusim --machine k20-spawn --app join_uniform -D nr=204800 --dp spawn   # the papers' probe count
   weft gpusim reuse --app bfs --dp cdp --out r                    # reuse characterisation
   weft gpusim --machine gtx480-ipaws --workload memsim/workloads/ipaws/sc.toml --warp-sched ipaws --l1-breakdown --json
 
@@ -42,6 +43,11 @@ pub struct Args {
     /// does not exist names a file of the shipped data (`metis/4elt.graph`).
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
+    /// Give a constant of the workload's `[defs]` another value, as a C
+    /// compiler's `-D` (repeatable): `--define nr=204800` runs `join_uniform`
+    /// with 204,800 probes. The name must be one the workload defines.
+    #[arg(long, short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    pub define: Vec<(String, i64)>,
     /// Warp scheduler: lrr | gto | two-level | ipaws | ipaws-ind | ipaws-scke | gto-lrr |
     /// lrr-gto | gto-gto | lrr-lrr | ccws | ipaws-ccws | mascar | ipaws-mascar | owl |
     /// laser-groups (default: the machine's). `ipaws` adapts between GTO and LRR per
@@ -128,9 +134,16 @@ pub fn load_workload(
     file: Option<&std::path::Path>,
     app: Option<&str>,
     graph: Option<&std::path::Path>,
+    defines: &[(String, i64)],
 ) -> anyhow::Result<workload::Workload> {
+    let opts = workload::Options {
+        defines: defines.to_vec(),
+        ..Default::default()
+    };
     match (file, app) {
-        (Some(f), _) => workload::load(f).with_context(|| format!("loading {}", f.display())),
+        (Some(f), _) => {
+            workload::load_with(f, &opts).with_context(|| format!("loading {}", f.display()))
+        }
         (None, Some(a)) => {
             let shipped;
             let graph = match graph {
@@ -142,13 +155,33 @@ pub fn load_workload(
                 }
                 g => g,
             };
-            workload::builtin(a, graph).with_context(|| format!("building app `{a}`"))
+            let opts = workload::Options {
+                graph: graph.map(std::path::Path::to_path_buf),
+                ..opts
+            };
+            workload::builtin_with(a, &opts).with_context(|| format!("building app `{a}`"))
         }
         (None, None) => Err(anyhow!(
             "give --workload <file.toml> or --app <name> ({})",
             workload::builtin_names().join(", ")
         )),
     }
+}
+
+/// `NAME=VALUE` of `--define` (the value an integer, as `[defs]` holds).
+pub fn parse_define(s: &str) -> Result<(String, i64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))?;
+    let k = k.trim();
+    if k.is_empty() {
+        return Err(format!("`{s}`: the name is empty"));
+    }
+    let v = v.trim().replace('_', "");
+    let v = v
+        .parse::<i64>()
+        .map_err(|_| format!("`{s}`: the value `{v}` is not an integer"))?;
+    Ok((k.to_string(), v))
 }
 
 /// Parses the policy options.
@@ -214,6 +247,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         args.workload.as_deref(),
         args.app.as_deref(),
         args.graph.as_deref(),
+        &args.define,
     )?);
     if let Some(m) = args.tb_manage.as_deref() {
         opts.tb_manage = Some(super::gpusim_tbm::prepare(&machine, &wl, &opts, m)?);
@@ -481,7 +515,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     let cases = [("bfs", Some(graph.as_path())), ("stream", None)];
     let mut rows = Vec::new();
     for (app, graph) in cases {
-        let wl = Arc::new(load_workload(None, Some(app), graph)?);
+        let wl = Arc::new(load_workload(None, Some(app), graph, &[])?);
         let mut rates = Vec::new();
         let mut first: Option<String> = None;
         let mut last = None;

@@ -31,6 +31,9 @@ pub struct Args {
     /// Graph file replacing the shipped workload's generated graph.
     #[arg(long, value_name = "FILE", requires = "app")]
     pub graph: Option<PathBuf>,
+    /// A `[defs]` constant's value (as `weft gpusim --define`; repeatable).
+    #[arg(long, short = 'D', value_name = "NAME=VALUE", value_parser = super::gpusim::parse_define)]
+    pub define: Vec<(String, i64)>,
     /// Device launches (as `weft gpusim --dp`). Default cdp: the characterisation
     /// is about parents and children.
     #[arg(long, value_name = "MODE", default_value = "cdp")]
@@ -66,6 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.workload.as_deref(),
         args.app.as_deref(),
         args.graph.as_deref(),
+        &args.define,
     )?;
     let opts = GpuOptions {
         tb_sched,

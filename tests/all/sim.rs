@@ -132,7 +132,8 @@ fn bench_gpusim_reports_the_rates_factors_and_a_dram_thread_run() {
 /// `weft gpusim --kernel-order`: under `rotate` the children of a parent grid
 /// of several waves start while the parent still has TBs to place, so they
 /// wait far less than under `fcfs` (the default), doing the same work; an
-/// unknown order is refused.
+/// unknown order is refused. `--define nr=...` on the shipped app runs what the
+/// edited copy runs, and a name the workload does not define is refused.
 #[test]
 fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
     let dir = tempfile::tempdir().unwrap();
@@ -156,6 +157,23 @@ fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
     };
     let (f, r) = (run("fcfs"), run("rotate"));
     let dp = |v: &serde_json::Value, k: &str| v["dp"][k].as_f64().unwrap();
+    // `--define` does what the edited copy does
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["gpusim", "--machine", "k20-spawn", "--app", "join_gaussian"])
+        .args([
+            "-D",
+            "nr=65_536",
+            "--dp",
+            "threshold=32",
+            "--kernel-order",
+            "fcfs",
+        ])
+        .args(["--json", "--quiet", "--threads", "1"])
+        .output()
+        .unwrap();
+    let d = crate::json_of(&out);
+    assert_eq!(d["cycles"], f["cycles"]);
+    assert_eq!(d["dp"], f["dp"]);
     assert!(dp(&f, "child_kernels") > 100.0, "{}", f["dp"]);
     for k in ["child_kernels", "inline", "requests"] {
         assert_eq!(dp(&f, k), dp(&r, k), "{k}");
@@ -173,4 +191,11 @@ fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("expected fcfs or rotate"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["gpusim", "--machine", "k20-spawn", "--app", "join_gaussian"])
+        .args(["-D", "probes=4"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no constant `probes`"));
 }

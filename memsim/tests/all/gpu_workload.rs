@@ -668,3 +668,32 @@ fn keywords_and_names_cannot_be_assigned() {
     );
     assert_eq!(f("x = x + 1"), "t.toml:7:13: unknown name `x`");
 }
+
+#[test]
+fn defines_replace_defs_and_refuse_unknown_names() {
+    // a table's `len` follows the constant: 40 elements at N = 40
+    let text =
+        "[defs]\nN = 8\nM = 3\n[[table]]\nname = \"T\"\ngen = { kind = \"range\", len = \"N\" }\n";
+    let opts = |d: &[(&str, i64)]| Options {
+        defines: d.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+        ..Options::default()
+    };
+    let w = parse_with(text, "t.toml", &opts(&[])).unwrap();
+    assert_eq!(w.tables.scalar("N"), Some(8));
+    let id = w.tables.id("T").unwrap();
+    assert_eq!(w.tables.len_of(id), 8);
+    // the last value of a name wins; the other constants keep theirs
+    let w = parse_with(text, "t.toml", &opts(&[("N", 20), ("N", 40)])).unwrap();
+    assert_eq!(w.tables.scalar("N"), Some(40));
+    assert_eq!(w.tables.scalar("M"), Some(3));
+    assert_eq!(w.tables.len_of(id), 40);
+    // a name the file does not define is an error naming the ones it does
+    let e = parse_with(text, "t.toml", &opts(&[("n", 4)]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no constant `n`") && e.contains("M, N"), "{e}");
+    // a shipped app at another size: the join's probe table follows `nr`
+    let w = workload::builtin_with("join_uniform", &opts(&[("nr", 1000)])).unwrap();
+    let r = w.tables.id("r_key").unwrap();
+    assert_eq!(w.tables.len_of(r), 1000);
+}

@@ -97,16 +97,10 @@ impl GpuStudy for Combo {
                 }
                 let (machine, edits, _) =
                     gpu_sched::group(if g == "spawn" { "laser" } else { "laperm-dtbl" });
-                let mut spec = RunSpec::new(
-                    machine,
-                    WorkloadSpec::Shipped {
-                        app: app.into(),
-                        graph,
-                    },
-                )
-                .dp(Some(dp))
-                .tb(tb)
-                .warp(warp);
+                let mut spec = RunSpec::new(machine, WorkloadSpec::shipped(app, graph))
+                    .dp(Some(dp))
+                    .tb(tb)
+                    .warp(warp);
                 spec.edits = edits;
                 v.push(GpuCell {
                     bench: app.into(),

@@ -254,10 +254,7 @@ impl GpuStudy for Dp {
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
         let mut v = Vec::new();
         for (app, graph, input, sweep) in workloads(size) {
-            let wl = WorkloadSpec::Shipped {
-                app: app.into(),
-                graph,
-            };
+            let wl = WorkloadSpec::shipped(app, graph);
             let mut cell = |group: &str, mode: String| {
                 v.push(GpuCell {
                     bench: app.into(),
@@ -531,13 +528,7 @@ mod tests {
             input: "scale 9".into(),
             group: group.into(),
             variant: variant.into(),
-            spec: RunSpec::new(
-                group,
-                WorkloadSpec::Shipped {
-                    app: "bfs".into(),
-                    graph: None,
-                },
-            ),
+            spec: RunSpec::new(group, WorkloadSpec::shipped("bfs", None)),
             key: String::new(),
             status: Status::Ok,
             m: Some(Measured {
@@ -571,22 +562,15 @@ mod tests {
         assert_eq!(full.len(), 6 * per_app + builtin);
         let amr: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "amr").collect();
         assert_eq!(amr.len(), VARIANTS.len() + 8);
-        assert!(amr.iter().all(|c| c.input == BUILTIN
-            && c.spec.workload
-                == WorkloadSpec::Shipped {
-                    app: "amr".into(),
-                    graph: None
-                }));
+        assert!(amr
+            .iter()
+            .all(|c| c.input == BUILTIN && c.spec.workload == WorkloadSpec::shipped("amr", None)));
         assert!(amr.iter().any(|c| c.variant == "threshold=4096"));
         let bfs: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "bfs").collect();
         assert_eq!(bfs.len(), 2 * per_app);
         assert!(bfs.iter().all(|c| c.input == "scale 14"
             || (c.input == GRAPH500_LABEL
-                && c.spec.workload
-                    == WorkloadSpec::Shipped {
-                        app: "bfs".into(),
-                        graph: Some(GRAPH500)
-                    })));
+                && c.spec.workload == WorkloadSpec::shipped("bfs", Some(GRAPH500)))));
         let quick = Dp.cells(GpuSize::Quick);
         assert_eq!(quick.len(), 3 * per_app);
         assert!(quick.iter().all(|c| c.input == "scale 11"));

@@ -239,10 +239,20 @@ pub fn command_line() -> String {
 /// A cell's options in `weft gpusim` spelling.
 pub fn describe(spec: &RunSpec) -> String {
     let mut v = vec![match &spec.workload {
-        gpu_study::WorkloadSpec::Shipped { app, graph } => match graph {
-            Some((s, e)) => format!("{app} (R-MAT scale {s}, {e} edges)"),
-            None => app.clone(),
-        },
+        gpu_study::WorkloadSpec::Shipped {
+            app,
+            graph,
+            defines,
+        } => {
+            let mut d = match graph {
+                Some((s, e)) => format!("{app} (R-MAT scale {s}, {e} edges)"),
+                None => app.clone(),
+            };
+            for (k, v) in defines {
+                d.push_str(&format!(" -D {k}={v}"));
+            }
+            d
+        }
         gpu_study::WorkloadSpec::Ipaws { name } => name.clone(),
         gpu_study::WorkloadSpec::Sched { name, parents } => match parents {
             Some(n) => format!("{name} (NP = {n})"),
@@ -257,6 +267,7 @@ pub fn describe(spec: &RunSpec) -> String {
         ("--tb-sched", &spec.tb_sched),
         ("--warp-sched", &spec.warp_sched),
         ("--tb-manage", &spec.tb_manage),
+        ("--kernel-order", &spec.kernel_order),
     ] {
         if let Some(x) = x {
             v.push(format!("{flag} {x}"));
@@ -307,13 +318,7 @@ mod tests {
     use crate::eval::gpu_study::WorkloadSpec;
 
     fn rec(variant: &str, work: u64) -> GpuRecord {
-        let spec = RunSpec::new(
-            "k20c-dtbl",
-            WorkloadSpec::Shipped {
-                app: "bfs".into(),
-                graph: None,
-            },
-        );
+        let spec = RunSpec::new("k20c-dtbl", WorkloadSpec::shipped("bfs", None));
         GpuRecord {
             study: "dp".into(),
             bench: "bfs".into(),
@@ -360,15 +365,9 @@ mod tests {
 
     #[test]
     fn describe_spells_gpusim_flags() {
-        let s = RunSpec::new(
-            "k20-spawn",
-            WorkloadSpec::Shipped {
-                app: "bfs".into(),
-                graph: Some((11, 16384)),
-            },
-        )
-        .dp(Some("spawn"))
-        .tb(Some("laser"));
+        let s = RunSpec::new("k20-spawn", WorkloadSpec::shipped("bfs", Some((11, 16384))))
+            .dp(Some("spawn"))
+            .tb(Some("laser"));
         assert_eq!(
             describe(&s),
             "bfs (R-MAT scale 11, 16384 edges) --dp spawn --tb-sched laser"

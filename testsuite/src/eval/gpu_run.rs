@@ -8,7 +8,7 @@ use super::gpu_study::{GpuError, Measured, Probe, RunSpec, WorkloadSpec};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use weft_memsim::config::MachineConfig;
-use weft_memsim::gpu::config::{TbSchedKind, WarpSchedKind};
+use weft_memsim::gpu::config::{KernelOrder, TbSchedKind, WarpSchedKind};
 use weft_memsim::gpu::dp::DpMode;
 use weft_memsim::gpu::fgtb::apps::{self, Scale};
 use weft_memsim::gpu::fgtb::{oracle, TbManage};
@@ -39,13 +39,25 @@ pub fn machine(spec: &RunSpec) -> Result<MachineConfig, GpuError> {
             g.smem_per_sm = kb * 1024;
         }
     }
+    if let Some(o) = &spec.kernel_order {
+        let order = KernelOrder::parse(o)
+            .ok_or_else(|| format!("unknown kernel order `{o}` (expected fcfs or rotate)"))?;
+        match cfg.gpu.as_mut() {
+            Some(g) => g.kernel_order = order,
+            None => return Err(format!("machine `{}` has no [gpu] table", spec.machine).into()),
+        }
+    }
     Ok(cfg)
 }
 
 /// The workload of `spec`.
 pub fn load(w: &WorkloadSpec) -> Result<Workload, GpuError> {
     match w {
-        WorkloadSpec::Shipped { app, graph } => {
+        WorkloadSpec::Shipped {
+            app,
+            graph,
+            defines,
+        } => {
             let text =
                 workload::builtin_text(app).ok_or_else(|| format!("no shipped app `{app}`"))?;
             let text = match graph {
@@ -57,7 +69,11 @@ pub fn load(w: &WorkloadSpec) -> Result<Workload, GpuError> {
                 }
                 None => text.to_string(),
             };
-            Ok(workload::parse(&text, app)?)
+            let opts = workload::Options {
+                defines: defines.clone(),
+                ..Default::default()
+            };
+            Ok(workload::parse_with(&text, app, &opts)?)
         }
         WorkloadSpec::Ipaws { name } => {
             let text = super::gpu_ipaws::text(name)
@@ -218,13 +234,7 @@ mod tests {
 
     #[test]
     fn specs_name_what_gpusim_would_run() {
-        let mut spec = RunSpec::new(
-            "k20c-dtbl",
-            WorkloadSpec::Shipped {
-                app: "bfs".into(),
-                graph: Some((8, 2048)),
-            },
-        );
+        let mut spec = RunSpec::new("k20c-dtbl", WorkloadSpec::shipped("bfs", Some((8, 2048))));
         spec.edits = MachineEdits {
             sms: Some(2),
             l1_kb: Some(32),

@@ -178,10 +178,7 @@ fn workloads(size: GpuSize) -> Vec<(&'static str, String, WorkloadSpec)> {
     let mut v = Vec::new();
     for (graph, input) in inputs {
         for &app in &apps {
-            let wl = WorkloadSpec::Shipped {
-                app: app.into(),
-                graph,
-            };
+            let wl = WorkloadSpec::shipped(app, graph);
             v.push((app, input.clone(), wl));
         }
     }
@@ -404,13 +401,7 @@ mod tests {
             input: String::new(),
             group: g.into(),
             variant: policy.into(),
-            spec: RunSpec::new(
-                LAPERM_M,
-                WorkloadSpec::Shipped {
-                    app: "bfs".into(),
-                    graph: None,
-                },
-            ),
+            spec: RunSpec::new(LAPERM_M, WorkloadSpec::shipped("bfs", None)),
             key: String::new(),
             status: Status::Ok,
             m: Some(Measured {

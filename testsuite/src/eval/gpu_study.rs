@@ -67,6 +67,10 @@ pub enum WorkloadSpec {
         app: String,
         /// R-MAT scale and edges.
         graph: Option<(u32, u64)>,
+        /// New values of `[defs]` constants (`weft gpusim --define`), e.g. a
+        /// paper's input size.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        defines: Vec<(String, i64)>,
     },
     /// One of the iPAWS workloads (`memsim/workloads/ipaws/<name>.toml`).
     Ipaws {
@@ -129,6 +133,9 @@ pub struct RunSpec {
     pub warp_sched: Option<String>,
     /// `--tb-manage` management.
     pub tb_manage: Option<String>,
+    /// `--kernel-order` of the round-robin dispatcher (default: the machine's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_order: Option<String>,
     /// Its parameters (default: the paper's).
     pub fgtb: Option<FgtbConfig>,
     /// Extra measurements.
@@ -147,6 +154,7 @@ impl RunSpec {
             tb_sched: None,
             warp_sched: None,
             tb_manage: None,
+            kernel_order: None,
             fgtb: None,
             probe: Probe::None,
         }
@@ -168,10 +176,37 @@ impl RunSpec {
         self
     }
 
+    /// With `--kernel-order order` (`fcfs` or `rotate`).
+    pub fn kernel_order(mut self, order: &str) -> Self {
+        self.kernel_order = Some(order.into());
+        self
+    }
+
     /// With `--warp-sched sched`.
     pub fn warp(mut self, sched: Option<&str>) -> Self {
         if let Some(s) = sched {
             self.warp_sched = Some(s.into());
+        }
+        self
+    }
+}
+
+impl WorkloadSpec {
+    /// Shipped app `app` on its template's input, or on an R-MAT graph of
+    /// (scale, edges).
+    pub fn shipped(app: impl Into<String>, graph: Option<(u32, u64)>) -> Self {
+        WorkloadSpec::Shipped {
+            app: app.into(),
+            graph,
+            defines: Vec::new(),
+        }
+    }
+
+    /// A shipped app with `[defs]` constants set (`weft gpusim -D`); other
+    /// workloads unchanged.
+    pub fn define(mut self, name: &str, value: i64) -> Self {
+        if let WorkloadSpec::Shipped { defines, .. } = &mut self {
+            defines.push((name.to_string(), value));
         }
         self
     }

@@ -153,6 +153,15 @@ pub fn builtin_text(name: &str) -> Option<&'static str> {
 /// Build a shipped workload; `graph` replaces the source of its `[[graph]]` (an
 /// error for workloads without one).
 pub fn builtin(name: &str, graph: Option<&Path>) -> Result<Workload> {
+    let opts = Options {
+        graph: graph.map(Path::to_path_buf),
+        ..Options::default()
+    };
+    builtin_with(name, &opts)
+}
+
+/// Build a shipped workload with options (a replacement graph, `[defs]` values).
+pub fn builtin_with(name: &str, opts: &Options) -> Result<Workload> {
     let text = builtin_text(name).ok_or_else(|| Error::Invalid {
         origin: format!("builtin:{name}"),
         msg: format!(
@@ -160,11 +169,7 @@ pub fn builtin(name: &str, graph: Option<&Path>) -> Result<Workload> {
             builtin_names().join(", ")
         ),
     })?;
-    let opts = Options {
-        graph: graph.map(Path::to_path_buf),
-        ..Options::default()
-    };
-    parse_with(text, &format!("builtin:{name}"), &opts)
+    parse_with(text, &format!("builtin:{name}"), opts)
 }
 
 /// Parse a workload from TOML text with default options; `origin` names it in errors.

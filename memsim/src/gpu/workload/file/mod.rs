@@ -36,6 +36,10 @@ pub struct Options {
     pub base_dir: Option<PathBuf>,
     /// Size limits.
     pub limits: Limits,
+    /// New values of `[defs]` constants (`weft gpusim --define NAME=VALUE`), as
+    /// a C compiler's `-D`: each must name a constant the file defines (a
+    /// misspelt name is an error, not a silent no-op); the last one of a name wins.
+    pub defines: Vec<(String, i64)>,
 }
 
 #[derive(Deserialize)]
@@ -259,10 +263,33 @@ pub fn parse_with(text: &str, origin: &str, opts: &Options) -> Result<Workload> 
     };
     let mut defs: Vec<_> = spec.defs.iter().collect();
     defs.sort_by_key(|(_, v)| v.span().start);
+    if let Some((k, _)) = opts
+        .defines
+        .iter()
+        .find(|(k, _)| !spec.defs.contains_key(k))
+    {
+        let mut names: Vec<&str> = defs.iter().map(|(k, _)| k.as_str()).collect();
+        names.sort_unstable();
+        return Err(Error::Invalid {
+            origin: origin.to_string(),
+            msg: format!(
+                "--define {k}: the workload defines no constant `{k}` (its [defs]: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        });
+    }
     for (k, v) in defs {
         let name = Spanned::new(v.span(), k.clone());
         l.check_name(&name, "constant")?;
-        l.def(v.span(), k.clone(), *v.get_ref())?;
+        let value = match opts.defines.iter().rev().find(|(d, _)| d == k) {
+            Some(&(_, x)) => x,
+            None => *v.get_ref(),
+        };
+        l.def(v.span(), k.clone(), value)?;
     }
     for (i, g) in spec.graph.iter().enumerate() {
         l.graph(g, i == 0)?;
