@@ -81,29 +81,79 @@ pub const GRAPH500: (u32, u64) = (16, 2_456_071);
 /// The input label of the Graph 500-sized cells.
 pub const GRAPH500_LABEL: &str = "graph500";
 
-/// A workload of the study: (app, R-MAT (scale, edges) or `None` for the
-/// template's own input, input label, Offline-Search thresholds).
-type Workload = (&'static str, Option<(u32, u64)>, String, Vec<u64>);
+/// The joins at the papers' probe counts (DTBL Table 4 and SPAWN Table 2.1
+/// give the arrays as 2 x 204,800 uniform and 2 x 300,000 Gaussian tuples):
+/// `nr` probes instead of the templates' 16,384, the build side S and its
+/// buckets unchanged, so the work per probe is the template's and the probe
+/// kernel runs 15-23 waves of TBs instead of about one. Run with the kernel
+/// order of SPAWN's simulator (GPGPU-Sim 3.x rotates the kernel of each TB,
+/// `kernel_order = "rotate"`): under FCFS a child cannot start before the
+/// parent's last TB is placed, so SPAWN would decide every request blind
+/// (docs/gpu-dp.md, "Session 18").
+pub const PAPER_JOINS: [(&str, i64); 2] = [("join_uniform", 204_800), ("join_gaussian", 300_000)];
+
+/// The input label of the paper-size join cells.
+pub const PAPER_LABEL: &str = "paper size, rotated kernels";
+
+/// A workload of the study.
+struct Input {
+    app: &'static str,
+    /// R-MAT (scale, edges), `None` for the template's own input.
+    graph: Option<(u32, u64)>,
+    /// `[defs]` values (`weft gpusim -D`).
+    defines: Vec<(&'static str, i64)>,
+    /// `--kernel-order` (`None`: the machine's, FCFS).
+    order: Option<&'static str>,
+    label: String,
+    /// Offline-Search's thresholds.
+    sweep: Vec<u64>,
+}
+
+impl Input {
+    fn new(app: &'static str, graph: Option<(u32, u64)>, label: &str, sweep: &[u64]) -> Self {
+        Input {
+            app,
+            graph,
+            defines: Vec::new(),
+            order: None,
+            label: label.to_string(),
+            sweep: sweep.to_vec(),
+        }
+    }
+}
 
 /// Workloads of a size.
-fn workloads(size: GpuSize) -> Vec<Workload> {
+fn workloads(size: GpuSize) -> Vec<Input> {
     // The graph apps on one graph (`None`: the templates' own), one label.
-    let graph = |g: Option<(u32, u64)>, label: String| {
+    let graph = |g: Option<(u32, u64)>, label: &str| {
         GRAPH_APPS
             .iter()
-            .map(move |&a| (a, g, label.clone(), SWEEP.to_vec()))
+            .map(|&a| Input::new(a, g, label, &SWEEP))
+            .collect::<Vec<_>>()
     };
     match size {
-        GpuSize::Smoke => vec![("bfs", Some((9, 4096)), "scale 9".into(), SWEEP.to_vec())],
-        GpuSize::Quick => graph(Some((11, 16_384)), "scale 11".into()).collect(),
-        GpuSize::Full => graph(None, "scale 14".into())
-            .chain(graph(Some(GRAPH500), GRAPH500_LABEL.into()))
-            .chain(
+        GpuSize::Smoke => vec![Input::new("bfs", Some((9, 4096)), "scale 9", &SWEEP)],
+        GpuSize::Quick => graph(Some((11, 16_384)), "scale 11"),
+        GpuSize::Full => {
+            let mut v = graph(None, "scale 14");
+            v.extend(graph(Some(GRAPH500), GRAPH500_LABEL));
+            v.extend(
                 BUILTIN_APPS
                     .iter()
-                    .map(|&(a, sw)| (a, None, BUILTIN.to_string(), sw.to_vec())),
-            )
-            .collect(),
+                    .map(|&(a, sw)| Input::new(a, None, BUILTIN, sw)),
+            );
+            for (app, nr) in PAPER_JOINS {
+                let sweep = BUILTIN_APPS
+                    .iter()
+                    .find(|b| b.0 == app)
+                    .map_or(&[][..], |b| b.1);
+                let mut i = Input::new(app, None, PAPER_LABEL, sweep);
+                i.defines.push(("nr", nr));
+                i.order = Some("rotate");
+                v.push(i);
+            }
+            v
+        }
     }
 }
 
@@ -248,19 +298,26 @@ impl GpuStudy for Dp {
     }
 
     fn about(&self) -> String {
-        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges, and `graph500`, an R-MAT of the SPAWN and LASER chapters' Graph 500 input, 65,536 vertices and 2,456,071 edges, thesis Table 3.3) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges, and `graph500`, an R-MAT of the SPAWN and LASER chapters' Graph 500 input, 65,536 vertices and 2,456,071 edges, thesis Table 3.3) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold), and the two joins again at the papers' probe counts (`-D nr=204800`, `nr=300000`: 15-23 waves of parent TBs instead of one) with the kernel order of SPAWN's simulator (input `{PAPER_LABEL}`: `--kernel-order rotate`, GPGPU-Sim 3.x's per-TB kernel rotation, in both groups). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
         let mut v = Vec::new();
-        for (app, graph, input, sweep) in workloads(size) {
-            let wl = WorkloadSpec::shipped(app, graph);
+        for w in workloads(size) {
+            let mut wl = WorkloadSpec::shipped(w.app, w.graph);
+            for &(k, x) in &w.defines {
+                wl = wl.define(k, x);
+            }
             let mut cell = |group: &str, mode: String| {
+                let mut spec = RunSpec::new(group, wl.clone()).dp(Some(&mode));
+                if let Some(o) = w.order {
+                    spec = spec.kernel_order(o);
+                }
                 v.push(GpuCell {
-                    bench: app.into(),
-                    input: input.clone(),
+                    bench: w.app.into(),
+                    input: w.label.clone(),
                     group: group.into(),
-                    spec: RunSpec::new(group, wl.clone()).dp(Some(&mode)),
+                    spec,
                     variant: mode,
                 })
             };
@@ -270,7 +327,7 @@ impl GpuStudy for Dp {
                 }
             }
             if size != GpuSize::Smoke {
-                for th in sweep {
+                for &th in &w.sweep {
                     cell(SPAWN_M, format!("threshold={th}"));
                 }
             }
@@ -549,7 +606,8 @@ mod tests {
     }
 
     /// The full study holds the ten apps, the graph apps also on the Graph 500
-    /// input, the seven built-in ones with no graph and their own sweep;
+    /// input, the seven built-in ones with no graph and their own sweep, the
+    /// joins also at the papers' probe counts with rotated kernels;
     /// `--quick` and the smoke part keep the graph apps.
     #[test]
     fn cells_per_size() {
@@ -559,7 +617,22 @@ mod tests {
             .iter()
             .map(|a| VARIANTS.len() + a.1.len())
             .sum();
-        assert_eq!(full.len(), 6 * per_app + builtin);
+        let paper = 2 * (VARIANTS.len() + 8);
+        assert_eq!(full.len(), 6 * per_app + builtin + paper);
+        // the joins again at the papers' probe counts, every run with rotated kernels
+        let big: Vec<&GpuCell> = full.iter().filter(|c| c.input == PAPER_LABEL).collect();
+        assert_eq!(big.len(), paper);
+        assert!(big
+            .iter()
+            .all(|c| c.spec.kernel_order.as_deref() == Some("rotate")));
+        assert!(big.iter().any(|c| c.bench == "join_gaussian"
+            && c.variant == "spawn"
+            && c.spec.workload
+                == WorkloadSpec::shipped("join_gaussian", None).define("nr", 300_000)));
+        assert!(full
+            .iter()
+            .filter(|c| c.input != PAPER_LABEL)
+            .all(|c| c.spec.kernel_order.is_none()));
         let amr: Vec<&GpuCell> = full.iter().filter(|c| c.bench == "amr").collect();
         assert_eq!(amr.len(), VARIANTS.len() + 8);
         assert!(amr
