@@ -30,7 +30,7 @@ enum Command {
     /// Simulate a memory trace (`--dram-only`: DRAM controllers and devices only).
     Sim(cmd::sim::Args),
     /// Simulate a GPU workload on a GPU machine (SMs, warps, caches on the shared memory model).
-    Gpusim(cmd::gpusim::Args),
+    Gpusim(Box<cmd::gpusim::Args>),
     /// The quick evaluation with default output: `weft eval --quick --out weft-demo`.
     Demo(cmd::demo::Args),
     /// Run a runtime scheduler (Algorithm 4 or 5) on an instance file.
@@ -47,7 +47,7 @@ fn main() -> std::process::ExitCode {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Sim(a) => cmd::sim::run(a),
-        Command::Gpusim(a) => cmd::gpusim::run(a),
+        Command::Gpusim(a) => cmd::gpusim::run(*a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Schedule(a) => cmd::schedule::run(a),
     };
