@@ -339,6 +339,11 @@ pub struct DeviceLaunchConfig {
     pub agt_entries: u32,
     /// Bytes of one aggregated-group entry (on chip or in global memory). Default 20.
     pub agt_entry_bytes: u64,
+    /// Overflowed AGT entries a blocked kernel reads at once: the one its next group
+    /// needs and up to `agt_prefetch - 1` more along the Next chain. Default 1, the
+    /// DTBL paper's reading (the entry is loaded when its group is scheduled; the paper
+    /// names no prefetch); larger values measure what reading ahead would change.
+    pub agt_prefetch: u32,
     /// Bytes a pending device kernel reserves besides its parameters (the launch
     /// record the device runtime keeps). Default 64 (assumed).
     pub kernel_record_bytes: u64,
@@ -383,6 +388,7 @@ impl Default for DeviceLaunchConfig {
             agt_hash: 1,
             agt_entries: 1024,
             agt_entry_bytes: 20,
+            agt_prefetch: 1,
             kernel_record_bytes: 64,
             param_bytes_per_arg: 8,
             max_depth: 24,
@@ -400,6 +406,12 @@ impl DeviceLaunchConfig {
             return Err(invalid(
                 "gpu.device_launch.agt_entries",
                 "must be a power of two (one-cycle hash)",
+            ));
+        }
+        if self.agt_prefetch == 0 {
+            return Err(invalid(
+                "gpu.device_launch.agt_prefetch",
+                "must be at least 1 (the entry the next group needs)",
             ));
         }
         if !self.spawn_window.is_power_of_two() {

@@ -108,7 +108,8 @@ fn merrill_flat_bfs_does_the_same_work_as_bfs() {
 }
 
 /// DTBL's AGT overflow: every group whose entry overflowed to global memory is
-/// read back through L2 and DRAM before its TBs are scheduled.
+/// read back through L2 and DRAM before its TBs are scheduled, also when a
+/// blocked kernel reads entries ahead (`agt_prefetch`).
 #[test]
 fn overflowed_agt_entries_are_read_from_memory() {
     let text = workload::builtin_text("bfs")
@@ -137,4 +138,19 @@ fn overflowed_agt_entries_are_read_from_memory() {
     );
     let (_, _, flat) = run(&wl, "flat");
     assert_eq!(sim.lane_mem_ops(), flat);
+    // Reading ahead along the Next chain (`agt_prefetch`) reads every overflowed
+    // entry once, as before, and changes no work; 0 is refused.
+    cfg.gpu.as_mut().unwrap().device_launch.agt_prefetch = 8;
+    let mut ahead = GpuSim::build(&cfg, wl.clone(), &opts).unwrap();
+    ahead.run(|_| {}).unwrap();
+    let a = ahead.dp_stats().unwrap();
+    assert!(a.agt_overflow > 0);
+    assert_eq!(a.agt_spill_reads, a.agt_overflow);
+    assert_eq!(ahead.lane_mem_ops(), flat);
+    cfg.gpu.as_mut().unwrap().device_launch.agt_prefetch = 0;
+    let e = GpuSim::build(&cfg, wl.clone(), &opts)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("agt_prefetch"), "{e}");
 }

@@ -306,6 +306,27 @@ impl Dtbl {
         (!self.entry(r).loaded).then_some(r)
     }
 
+    /// Up to `n` overflowed, unloaded entries from `r` on along the Next chain
+    /// (`r` first when it is one): what a blocked kernel reads at once with
+    /// `agt_prefetch = n`.
+    pub fn unloaded_from(&self, r: AgeRef, n: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut at = Some(r);
+        while let Some(x) = at {
+            if out.len() >= n as usize {
+                break;
+            }
+            let e = self.entry(x);
+            if let AgeRef::Global(i) = x {
+                if !e.loaded {
+                    out.push(i);
+                }
+            }
+            at = e.next;
+        }
+        out
+    }
+
     /// Kernel `kernel` waits for an overflowed entry (see [`Self::pending_load`]).
     pub fn blocked(&self, kernel: u32) -> bool {
         self.pending_load(kernel).is_some()
@@ -570,6 +591,25 @@ mod tests {
             .map(|t| d.tb_finish(t) as u32)
             .sum();
         assert_eq!(left, 1);
+    }
+
+    /// The entries a blocked kernel reads ahead (`agt_prefetch`): the overflowed,
+    /// unloaded ones along the Next chain from its NAGEI group, on-chip and loaded
+    /// ones skipped, at most `n`.
+    #[test]
+    fn unloaded_entries_along_the_chain() {
+        let mut d = Dtbl::new(1024);
+        d.add_kernel(0, SHAPE, 0);
+        d.coalesce(0, 10, 1, 5); // on chip, slot 5
+        let g: Vec<AgeRef> = (11..16).map(|grp| d.coalesce(0, grp, 1, 1029)).collect();
+        assert_eq!(g, (0..5).map(AgeRef::Global).collect::<Vec<_>>());
+        d.take(0); // the on-chip group
+        assert_eq!(d.pending_load(0), Some(AgeRef::Global(0)));
+        assert_eq!(d.unloaded_from(AgeRef::Global(0), 1), vec![0]);
+        assert_eq!(d.unloaded_from(AgeRef::Global(0), 3), vec![0, 1, 2]);
+        d.set_loaded(AgeRef::Global(2));
+        assert_eq!(d.unloaded_from(AgeRef::Global(0), 3), vec![0, 1, 3]);
+        assert_eq!(d.unloaded_from(AgeRef::Global(0), 9), vec![0, 1, 3, 4]);
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::gpu::frontend::FrontEnd;
 impl FrontEnd {
     /// Queues the read of every overflowed AGT entry that a marked kernel waits
     /// for (its NAGEI group, once its native TBs are out) and that was not asked
-    /// for yet; the requester is the SM of the group's launching thread.
+    /// for yet, with up to `agt_prefetch - 1` overflowed entries after it along
+    /// the Next chain; the requester is the SM of the group's launching thread.
     pub(crate) fn request_agt_loads(&mut self, t: u64) {
         let Some(u) = self.dp.as_mut() else {
             return;
@@ -19,14 +20,15 @@ impl FrontEnd {
         let Some(d) = u.dtbl.as_ref() else {
             return;
         };
+        let ahead = u.g.device_launch.agt_prefetch.max(1);
         let want: Vec<(u32, u64)> = d
             .marked()
             .filter_map(|k| match d.pending_load(k) {
-                Some(super::dtbl::AgeRef::Global(i)) => {
-                    Some((i, d.entry_group(super::dtbl::AgeRef::Global(i))))
-                }
+                Some(r @ super::dtbl::AgeRef::Global(_)) => Some(d.unloaded_from(r, ahead)),
                 _ => None,
             })
+            .flatten()
+            .map(|i| (i, d.entry_group(super::dtbl::AgeRef::Global(i))))
             .collect();
         for (i, group) in want {
             if u.agt_requested.contains_key(&i) {
