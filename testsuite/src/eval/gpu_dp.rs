@@ -1,6 +1,7 @@
 //! The GPU dynamic-parallelism study (`weft eval --study dp`, issue #31): every
 //! graph workload under flat, CDP, CDP without launch latency (CDPI), DTBL, DTBLI
-//! (DTBL paper §5, on `k20c-dtbl`) and under flat, Baseline-DP (CDP with the
+//! (DTBL paper §5, on `k20c-dtbl`; and DTBL with a 4-entry AGT read-ahead,
+//! [`DTBL_RA`], reported only) and under flat, Baseline-DP (CDP with the
 //! programmer's threshold), SPAWN and Offline-Search (the best static threshold of
 //! a sweep; SPAWN dissertation §2.5, on `k20-spawn`), reported next to the papers'
 //! averages (digest §1.5, §3.5). Workloads are the shipped templates, whose launch
@@ -26,11 +27,20 @@ pub const VARIANTS: &[(&str, &str, bool)] = &[
     (DTBL_M, "cdpi", false),
     (DTBL_M, "dtbl", true),
     (DTBL_M, "dtbli", false),
+    (DTBL_M, DTBL_RA, false),
     (SPAWN_M, "flat", true),
     (SPAWN_M, "cdp", true),
     (SPAWN_M, "spawn", true),
     (SPAWN_M, SPAWN_S6, false),
 ];
+
+/// DTBL reading `READ_AHEAD` overflowed AGT entries at once (`[gpu.device_launch]
+/// agt_prefetch`; the paper reads the one its next group needs, `dtbl`): how much
+/// of DTBL's time the serialised spill reads cost (docs/gpu-dp.md, session 19).
+pub const DTBL_RA: &str = "dtbl-ra4";
+
+/// The read-ahead of [`DTBL_RA`].
+pub const READ_AHEAD: u32 = 4;
 
 /// SPAWN as session 6 read it (`t_overhead` over every requesting lane, `n_con
 /// = 0` clamped to 1; docs/gpu-dp.md "Why SPAWN is below Baseline-DP"), run
@@ -298,7 +308,7 @@ impl GpuStudy for Dp {
     }
 
     fn about(&self) -> String {
-        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges, and `graph500`, an R-MAT of the SPAWN and LASER chapters' Graph 500 input, 65,536 vertices and 2,456,071 edges, thesis Table 3.3) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold), and the two joins again at the papers' probe counts (`-D nr=204800`, `nr=300000`: 15-23 waves of parent TBs instead of one) with the kernel order of SPAWN's simulator (input `{PAPER_LABEL}`: `--kernel-order rotate`, GPGPU-Sim 3.x's per-TB kernel rotation, in both groups). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
+        format!("DTBL group on `{DTBL_M}` (Table 3 latencies), SPAWN group on `{SPAWN_M}` (1721·x + 20210). Workloads: the shipped `bfs`, `sssp`, `clr` templates (the `--quick` GPU part: `bfs` on R-MAT scale 9; `--quick`: scale 11, 16,384 edges; full: scale 14, 131,072 edges, and `graph500`, an R-MAT of the SPAWN and LASER chapters' Graph 500 input, 65,536 vertices and 2,456,071 edges, thesis Table 3.3) and, at full size only, `amr`, `mandelbrot`, `join_uniform`, `join_gaussian`, `spmm`, `sa`, `quicksort` on their built-in inputs (input `built-in`; Offline-Search sweeps per app around the template's threshold), and the two joins again at the papers' probe counts (`-D nr=204800`, `nr=300000`: 15-23 waves of parent TBs instead of one) with the kernel order of SPAWN's simulator (input `{PAPER_LABEL}`: `--kernel-order rotate`, GPGPU-Sim 3.x's per-TB kernel rotation, in both groups). Flat versions as in the DTBL paper; children are the parent's function and TB shape, so DTBL groups coalesce into the running kernel. `{DTBL_RA}` is DTBL reading {READ_AHEAD} overflowed AGT entries at once along the Next chain (`agt_prefetch = {READ_AHEAD}`; the paper reads only the entry its next group needs), reported only: it shows what the serialised spill reads cost. Baseline-DP is CDP with the template's threshold (bfs/sssp/clr: degree > 128); `spawn` is SPAWN with `t_overhead` over the warp's launched lanes and `n_con` kept from the last window with running child CTAs, `{SPAWN_S6}` session 6's reading (over every requesting lane, clamped to 1); Offline-Search is the best of the thresholds (variants `threshold=N`; graph apps {SWEEP:?}). Docs: `docs/gpu-dp.md`.")
     }
 
     fn cells(&self, size: GpuSize) -> Vec<GpuCell> {
@@ -309,7 +319,15 @@ impl GpuStudy for Dp {
                 wl = wl.define(k, x);
             }
             let mut cell = |group: &str, mode: String| {
-                let mut spec = RunSpec::new(group, wl.clone()).dp(Some(&mode));
+                let dp = if mode == DTBL_RA {
+                    "dtbl"
+                } else {
+                    mode.as_str()
+                };
+                let mut spec = RunSpec::new(group, wl.clone()).dp(Some(dp));
+                if mode == DTBL_RA {
+                    spec.edits.agt_prefetch = Some(READ_AHEAD);
+                }
                 if let Some(o) = w.order {
                     spec = spec.kernel_order(o);
                 }
@@ -617,6 +635,18 @@ mod tests {
             .iter()
             .map(|a| VARIANTS.len() + a.1.len())
             .sum();
+        // the read-ahead variant is DTBL on an edited machine
+        let ra = full
+            .iter()
+            .find(|c| c.variant == DTBL_RA && c.bench == "clr")
+            .unwrap();
+        assert_eq!(ra.spec.dp.as_deref(), Some("dtbl"));
+        assert_eq!(ra.spec.edits.agt_prefetch, Some(READ_AHEAD));
+        assert!(full.iter().filter(|c| c.variant != DTBL_RA).all(|c| c
+            .spec
+            .edits
+            .agt_prefetch
+            .is_none()));
         let paper = 2 * (VARIANTS.len() + 8);
         assert_eq!(full.len(), 6 * per_app + builtin + paper);
         // the joins again at the papers' probe counts, every run with rotated kernels

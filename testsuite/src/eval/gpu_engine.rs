@@ -273,6 +273,9 @@ pub fn describe(spec: &RunSpec) -> String {
             v.push(format!("{flag} {x}"));
         }
     }
+    if let Some(n) = spec.edits.agt_prefetch {
+        v.push(format!("(agt_prefetch = {n})"));
+    }
     v.join(" ")
 }
 

@@ -39,6 +39,11 @@ pub fn machine(spec: &RunSpec) -> Result<MachineConfig, GpuError> {
             g.smem_per_sm = kb * 1024;
         }
     }
+    if let Some(n) = e.agt_prefetch {
+        if let Some(g) = cfg.gpu.as_mut() {
+            g.device_launch.agt_prefetch = n;
+        }
+    }
     if let Some(o) = &spec.kernel_order {
         let order = KernelOrder::parse(o)
             .ok_or_else(|| format!("unknown kernel order `{o}` (expected fcfs or rotate)"))?;
@@ -240,6 +245,7 @@ mod tests {
             l1_kb: Some(32),
             l1_ways: Some(8),
             smem_kb: Some(32),
+            agt_prefetch: Some(4),
         };
         let cfg = machine(&spec).unwrap();
         assert_eq!(
@@ -247,7 +253,17 @@ mod tests {
             (2, 32 * 1024, 8)
         );
         assert_eq!(cfg.gpu.as_ref().unwrap().smem_per_sm, 32 * 1024);
+        assert_eq!(cfg.gpu.as_ref().unwrap().device_launch.agt_prefetch, 4);
+        let mut rotated = spec.clone().kernel_order("rotate");
+        assert_eq!(
+            machine(&rotated).unwrap().gpu.unwrap().kernel_order,
+            weft_memsim::gpu::config::KernelOrder::Rotate
+        );
+        rotated.kernel_order = Some("lifo".into());
+        assert!(machine(&rotated).is_err());
         assert!(load(&spec.workload).is_ok());
+        assert!(load(&WorkloadSpec::shipped("join_uniform", None).define("nr", 640)).is_ok());
+        assert!(load(&WorkloadSpec::shipped("join_uniform", None).define("nx", 640)).is_err());
         let bad = spec.clone().dp(Some("nope"));
         let err = simulate(&bad).unwrap_err().to_string();
         assert!(err.contains("unknown --dp mode `nope`"), "{err}");

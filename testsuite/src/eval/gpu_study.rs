@@ -54,6 +54,9 @@ pub struct MachineEdits {
     pub l1_ways: Option<u32>,
     /// Shared memory per SM, KB.
     pub smem_kb: Option<u32>,
+    /// DTBL's AGT read-ahead (`[gpu.device_launch] agt_prefetch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agt_prefetch: Option<u32>,
 }
 
 /// The workload of a cell.
