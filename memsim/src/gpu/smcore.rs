@@ -220,8 +220,6 @@ pub struct Sm {
     scheds: Vec<Box<dyn WarpScheduler>>,
     /// Per scheduler: it observes each step (stalled and barrier warps).
     observe: Vec<bool>,
-    /// Some scheduler observes.
-    observes: bool,
     /// Per scheduler: it observes and is memory-aware (gets a [`MemView`]).
     mem_view: Vec<bool>,
     obs_stalled: Vec<Cand>,
@@ -292,7 +290,6 @@ impl Sm {
             n_live: 0,
             tbs: Vec::new(),
             observe: scheds.iter().map(|s| s.observes()).collect(),
-            observes: scheds.iter().any(|s| s.observes()),
             mem_view: scheds
                 .iter()
                 .map(|s| s.observes() && s.mem_aware())
@@ -352,22 +349,12 @@ impl Sm {
         let mut ws = std::mem::take(&mut self.scratch_w);
         ws.clear();
         self.l1.fill(id, who, &mut ws);
-        let mut loads_done = false;
         for &w in &ws {
-            loads_done |= self.load_returned(w, t, exits);
+            self.load_returned(w, t, exits);
         }
         self.scratch_w = ws;
-        let queued = self.miss_q.len();
         self.retry(t, mem, exits);
-        // A step at `t` can only issue if a load completed (its warp's operand
-        // is now ready) or the miss queue shrank (warps held by back-pressure
-        // may go on). A line of a load that is still waiting for other lines
-        // changes no gate: the step it used to cause scanned every warp and
-        // issued nothing. Observing schedulers are told every step, so their
-        // SMs keep it.
-        if loads_done || self.miss_q.len() < queued || self.observes {
-            self.wake = self.wake.min(t);
-        }
+        self.wake = self.wake.min(t);
     }
 
     fn owner_of(&self, waiter: u64) -> Owner {
@@ -380,21 +367,14 @@ impl Sm {
         }
     }
 
-    /// A transaction of a waiter's load returned; whether the load completed.
-    /// Only a completed load changes the warp's scoreboard, so only then is its
-    /// issue gate opened (until then `ready` would close it again for the same
-    /// pending operand).
-    fn load_returned(&mut self, waiter: u64, t: u64, exits: &mut Vec<TbExit>) -> bool {
+    fn load_returned(&mut self, waiter: u64, t: u64, exits: &mut Vec<TbExit>) {
         let slot = (waiter >> 32) as usize;
+        self.gates[slot] = Gate::OPEN;
         let w = &mut self.warps[slot];
-        if !w.load_returned(waiter as u32, t) {
-            return false;
-        }
         if w.blocked == Some(Stall::Memory) {
             w.blocked = None;
         }
-        self.gates[slot] = Gate::OPEN;
-        if w.outstanding == 0 {
+        if w.load_returned(waiter as u32, t) && w.outstanding == 0 {
             let (tb, finished) = (w.tb, w.finished);
             if self.tbs[tb as usize].preempting {
                 self.maybe_drain(tb, t);
@@ -402,7 +382,6 @@ impl Sm {
                 self.maybe_exit_tb(tb, t, exits);
             }
         }
-        true
     }
 
     fn maybe_exit_tb(&mut self, tb: u32, t: u64, exits: &mut Vec<TbExit>) {

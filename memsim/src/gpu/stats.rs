@@ -122,8 +122,7 @@ pub struct L1Stats {
     pub misses: u64,
     /// Misses merged into an outstanding MSHR.
     pub mshr_merges: u64,
-    /// Lookups refused for lack of an MSHR, once per attempt: the head of the
-    /// miss queue is retried when a line returns and at each step of the SM.
+    /// Lookups refused for lack of an MSHR (retried).
     pub mshr_stalls: u64,
     /// Store transactions (write-through).
     pub stores: u64,
