@@ -235,12 +235,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let mut machine =
         MachineConfig::load(&args.machine).context("loading the machine configuration")?;
     if let Some(o) = args.kernel_order.as_deref() {
-        let order = KernelOrder::parse(o)
-            .ok_or_else(|| anyhow!("unknown --kernel-order `{o}` (expected fcfs or rotate)"))?;
-        match machine.gpu.as_mut() {
-            Some(g) => g.kernel_order = order,
-            None => anyhow::bail!("machine `{}` has no [gpu] table", machine.name),
-        }
+        KernelOrder::apply(&mut machine, o).map_err(|e| anyhow!("--kernel-order: {e}"))?;
     }
     let mut opts = options(&args)?;
     let wl = Arc::new(load_workload(

@@ -1,7 +1,6 @@
 //! `weft analyze`: text report and the stable JSON shape.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -9,9 +8,7 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn weft() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-}
+use crate::weft;
 
 #[test]
 fn analyze_json_shape() {

@@ -3,9 +3,7 @@
 
 use std::process::Command;
 
-fn weft() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-}
+use crate::weft;
 
 const LOOP: &str = "define void @k(i64 %n, ptr noalias %a) {
 entry:

@@ -7,6 +7,11 @@ mod readme;
 mod schedule;
 mod sim;
 
+/// A `weft` command of the binary under test.
+fn weft() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_weft"))
+}
+
 /// The JSON a successful `weft` run printed; a failed run fails the test with
 /// its standard error.
 fn json_of(out: &std::process::Output) -> serde_json::Value {

@@ -1,10 +1,10 @@
 //! `weft schedule`: exact JSON formats and error messages.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let mut child = crate::weft()
         .arg("schedule")
         .args(args)
         .stdin(Stdio::piped())

@@ -2,14 +2,12 @@
 //! run, `--perturb` follows its seed, bad thread counts are refused, and `weft bench sim --repeat` reports a median;
 //! `weft bench gpusim`'s rate factors and `weft gpusim --kernel-order`.
 
-use std::process::Command;
-
 fn sim(args: &[&str]) -> (bool, String, String) {
     let trace = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/memsim/tests/golden/manycore/shared4.trace"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = crate::weft()
         .args(["sim", "--machine", "table5.2", "--trace", trace, "--quiet"])
         .args(args)
         .output()
@@ -61,7 +59,7 @@ fn thread_counts_other_than_one_or_two_are_refused() {
 #[test]
 fn bench_sim_repeats_report_the_median_and_range() {
     let bench = |records: &str, repeat: &str| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        crate::weft()
             .args([
                 "bench",
                 "sim",
@@ -93,7 +91,7 @@ fn bench_sim_repeats_report_the_median_and_range() {
 #[test]
 fn bench_gpusim_reports_the_rates_factors_and_a_dram_thread_run() {
     let bench = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let out = crate::weft()
             .args([
                 "bench",
                 "gpusim",
@@ -146,7 +144,7 @@ fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
     let wl = dir.path().join("join4.toml");
     std::fs::write(&wl, template.replace("\nnr = 16384\n", "\nnr = 65536\n")).unwrap();
     let run = |order: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let out = crate::weft()
             .args(["gpusim", "--machine", "k20-spawn", "--workload"])
             .arg(&wl)
             .args(["--dp", "threshold=32", "--kernel-order", order])
@@ -158,7 +156,7 @@ fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
     let (f, r) = (run("fcfs"), run("rotate"));
     let dp = |v: &serde_json::Value, k: &str| v["dp"][k].as_f64().unwrap();
     // `--define` does what the edited copy does
-    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+    let out = crate::weft()
         .args(["gpusim", "--machine", "k20-spawn", "--app", "join_gaussian"])
         .args([
             "-D",
@@ -184,18 +182,23 @@ fn gpusim_kernel_order_rotate_starts_children_before_the_parent_is_placed() {
         dp(&r, "avg_wait_cycles"),
         dp(&f, "avg_wait_cycles")
     );
-    let bad = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["gpusim", "--machine", "k20-spawn", "--app", "stream"])
-        .args(["--kernel-order", "lifo"])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected fcfs or rotate"));
-    let bad = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["gpusim", "--machine", "k20-spawn", "--app", "join_gaussian"])
-        .args(["-D", "probes=4"])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("no constant `probes`"));
+    // refused with a message that names the cause
+    let refused = |args: &[&str], why: &str| {
+        let out = crate::weft()
+            .args(["gpusim", "--machine", "k20-spawn"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(err.contains(why), "{err}");
+    };
+    refused(
+        &["--app", "stream", "--kernel-order", "lifo"],
+        "expected fcfs or rotate",
+    );
+    refused(
+        &["--app", "join_gaussian", "-D", "probes=4"],
+        "no constant `probes`",
+    );
 }

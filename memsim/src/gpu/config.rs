@@ -206,6 +206,21 @@ impl KernelOrder {
             _ => None,
         }
     }
+
+    /// Sets machine `cfg`'s kernel order to `name` (`fcfs` or `rotate`), as
+    /// `weft gpusim --kernel-order` and the GPU studies do; an unknown name or
+    /// a machine without a `[gpu]` table is an error.
+    pub fn apply(cfg: &mut MachineConfig, name: &str) -> Result<(), String> {
+        let order = Self::parse(name)
+            .ok_or_else(|| format!("unknown kernel order `{name}` (expected fcfs or rotate)"))?;
+        match cfg.gpu.as_mut() {
+            Some(g) => {
+                g.kernel_order = order;
+                Ok(())
+            }
+            None => Err(format!("machine `{}` has no [gpu] table", cfg.name)),
+        }
+    }
 }
 
 /// A functional unit: result latency and initiation interval (cycles between two

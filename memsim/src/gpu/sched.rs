@@ -433,6 +433,16 @@ mod tests {
         assert_eq!(KernelOrder::parse("rotate"), Some(KernelOrder::Rotate));
         assert_eq!(KernelOrder::parse("fcfs"), Some(KernelOrder::Fcfs));
         assert_eq!(KernelOrder::parse("lifo"), None);
+        // setting it on a machine: a GPU preset takes it, a CPU one has no table
+        let mut m = crate::config::MachineConfig::preset("k20c-dtbl").unwrap();
+        KernelOrder::apply(&mut m, "rotate").unwrap();
+        assert_eq!(m.gpu.as_ref().unwrap().kernel_order, KernelOrder::Rotate);
+        let e = KernelOrder::apply(&mut m, "lifo").unwrap_err();
+        assert!(e.contains("expected fcfs or rotate"), "{e}");
+        assert_eq!(m.gpu.as_ref().unwrap().kernel_order, KernelOrder::Rotate);
+        let mut cpu = crate::config::MachineConfig::preset("table4.2").unwrap();
+        let e = KernelOrder::apply(&mut cpu, "fcfs").unwrap_err();
+        assert!(e.contains("no [gpu] table"), "{e}");
     }
 
     #[test]

@@ -45,12 +45,7 @@ pub fn machine(spec: &RunSpec) -> Result<MachineConfig, GpuError> {
         }
     }
     if let Some(o) = &spec.kernel_order {
-        let order = KernelOrder::parse(o)
-            .ok_or_else(|| format!("unknown kernel order `{o}` (expected fcfs or rotate)"))?;
-        match cfg.gpu.as_mut() {
-            Some(g) => g.kernel_order = order,
-            None => return Err(format!("machine `{}` has no [gpu] table", spec.machine).into()),
-        }
+        KernelOrder::apply(&mut cfg, o)?;
     }
     Ok(cfg)
 }
