@@ -183,6 +183,24 @@ pub enum TieBreak {
     Seeded(u64),
 }
 
+/// The seed of [`BlpOptions::default`]'s tie-break.
+pub const DEFAULT_TIE_SEED: u64 = 0x5eed;
+
+impl TieBreak {
+    /// Parses a `WEFT_BLP_TIE` value: `seeded` (seed [`DEFAULT_TIE_SEED`]),
+    /// `seed:N` or `lowest`; `None` for anything else.
+    pub fn parse(v: &str) -> Option<TieBreak> {
+        match v.trim() {
+            "seeded" => Some(TieBreak::Seeded(DEFAULT_TIE_SEED)),
+            "lowest" => Some(TieBreak::Lowest),
+            s => s
+                .strip_prefix("seed:")
+                .and_then(|n| n.trim().parse().ok())
+                .map(TieBreak::Seeded),
+        }
+    }
+}
+
 /// Order in which the cores are visited within a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoreOrder {
@@ -214,7 +232,7 @@ impl Default for BlpOptions {
             lookahead: 1,
             core_order: CoreOrder::Fixed,
             window: None,
-            tie_break: TieBreak::Seeded(0x5eed),
+            tie_break: TieBreak::Seeded(DEFAULT_TIE_SEED),
         }
     }
 }
@@ -696,5 +714,44 @@ mod tests {
             s.slots,
             vec![vec![Some(0), Some(1)], vec![Some(1), Some(0)]]
         );
+    }
+
+    /// Every slab's map full (the large-input case of issue #36): every
+    /// candidate ties. `Lowest` runs the original order; the seeded rule
+    /// draws only each core's slot-0 slab (no previous slab yet) and then
+    /// takes the lowest remaining one (the reuse key ties too), so each core
+    /// starts at a random slab of its chunk and runs the rest in order.
+    #[test]
+    fn full_maps_tie_everywhere() {
+        let full: &[&str] = &["11", "11", "11", "11"];
+        let i = inst(&[full, full]);
+        let lowest = BlpOptions {
+            tie_break: TieBreak::Lowest,
+            ..Default::default()
+        };
+        let s = schedule_blp(&i, &lowest, None).unwrap();
+        let orig: Vec<Vec<Option<usize>>> = (0..4).map(|k| vec![Some(k), Some(k)]).collect();
+        assert_eq!(s.slots, orig);
+        let s = schedule_blp(&i, &BlpOptions::default(), None).unwrap();
+        let mut rng = SplitMix(DEFAULT_TIE_SEED);
+        for c in 0..2 {
+            let first = rng.below(4);
+            let mut expect = vec![first];
+            expect.extend((0..4).filter(|&k| k != first));
+            let got: Vec<usize> = s.slots.iter().map(|r| r[c].unwrap()).collect();
+            assert_eq!(got, expect, "core {c}");
+        }
+    }
+
+    #[test]
+    fn tie_break_settings() {
+        assert_eq!(TieBreak::parse("lowest"), Some(TieBreak::Lowest));
+        assert_eq!(
+            TieBreak::parse(" seeded"),
+            Some(TieBreak::Seeded(DEFAULT_TIE_SEED))
+        );
+        assert_eq!(TieBreak::parse("seed:7"), Some(TieBreak::Seeded(7)));
+        assert_eq!(TieBreak::parse("seed:x"), None);
+        assert_eq!(TieBreak::parse("random"), None);
     }
 }

@@ -50,6 +50,13 @@ pub struct RuntimeConfig {
     /// from its original place, which keeps the cache reuse between
     /// neighbouring slabs (docs/runtime.md, *Candidate window*).
     pub blp_window: Option<usize>,
+    /// How Algorithm 4 breaks ties where the dissertation says "randomly"
+    /// (`WEFT_BLP_TIE`: `seeded`, the default, a generator seeded with
+    /// [`crate::blp::DEFAULT_TIE_SEED`]; `seed:N` another seed; `lowest` the
+    /// lowest slab index). With every slab's bank map full (large inputs),
+    /// all candidates tie and the seeded rule only picks each core's first
+    /// slab at random; `lowest` then runs the original order.
+    pub blp_tie: crate::blp::TieBreak,
     /// Step aside from Algorithm 4 where it cannot pay (`WEFT_BLP_ASIDE`:
     /// `0` the default, `1` rules 1 and 2 of [`crate::aside`], `coverage`
     /// rule 2 only).
@@ -233,6 +240,7 @@ impl Default for RuntimeConfig {
             plan_cost_share: AFFINE_PLAN_COST_SHARE,
             checked_plan_cost_ratio: 1.0,
             blp_window: None,
+            blp_tie: crate::blp::TieBreak::Seeded(crate::blp::DEFAULT_TIE_SEED),
             blp_aside: crate::aside::BlpAside::Off,
             ib_aside: false,
             blp_subwindows: None,
@@ -314,6 +322,13 @@ impl RuntimeConfig {
                 ))
             })?;
             c.blp_window = (w > 0).then_some(w);
+        }
+        if let Ok(v) = std::env::var("WEFT_BLP_TIE") {
+            c.blp_tie = crate::blp::TieBreak::parse(&v).ok_or_else(|| {
+                invalid(format!(
+                    "WEFT_BLP_TIE={v:?} is not `seeded`, `seed:N` (N a 64-bit integer) or `lowest`"
+                ))
+            })?;
         }
         if let Ok(v) = std::env::var("WEFT_BLP_ASIDE") {
             c.blp_aside = crate::aside::BlpAside::parse(&v).ok_or_else(|| {

@@ -135,6 +135,7 @@ impl Runtime {
         let inst = SlabInstance::new(banks, maps).ok()?;
         let opts = BlpOptions {
             window: self.cfg.blp_window,
+            tie_break: self.cfg.blp_tie,
             ..BlpOptions::default()
         };
         let sched = schedule_blp(&inst, &opts, None).ok()?;

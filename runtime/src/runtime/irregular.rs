@@ -405,6 +405,7 @@ impl Runtime {
         let dag_ref = (!dag.has_no_edges()).then_some(&dag);
         let opts = BlpOptions {
             window: self.cfg.blp_window,
+            tie_break: self.cfg.blp_tie,
             ..BlpOptions::default()
         };
         let sched = match &windowed {
