@@ -241,6 +241,38 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Each core's chunk `[chunk[c], chunk[c + 1])` rotated to start at
+    /// `starts[c]` (clamped into the chunk): the core runs `[starts[c],
+    /// chunk[c + 1])`, then `[chunk[c], starts[c])`; empty parts are left
+    /// out. No waits, no barrier: only for loops without cross-iteration
+    /// dependences (a rotation reorders iterations within a core).
+    pub fn rotated_chunks(chunk: &[i64], starts: &[i64]) -> Plan {
+        let p = chunk.len().saturating_sub(1);
+        let mut units = Vec::new();
+        let mut step = Vec::with_capacity(p);
+        for c in 0..p {
+            let (a, b) = (chunk[c], chunk[c + 1].max(chunk[c]));
+            let s = starts.get(c).copied().unwrap_or(a).clamp(a, b);
+            let mut mine = Vec::new();
+            for (lo, hi) in [(s, b), (a, s)] {
+                if lo < hi {
+                    mine.push(units.len() as u32);
+                    units.push((lo, hi));
+                }
+            }
+            step.push(mine);
+        }
+        Plan {
+            seq: (0..units.len() as u32).collect(),
+            waits: vec![Vec::new(); units.len()],
+            steps: vec![step],
+            units,
+            barrier: false,
+        }
+    }
+}
+
 /// What the executor runs for a unit: `body(lo, hi)`.
 pub type BodyRef<'a> = &'a (dyn Fn(i64, i64) + Sync);
 
@@ -447,6 +479,27 @@ fn run_in_order(
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicI64;
+
+    #[test]
+    fn rotated_chunks_by_hand() {
+        // Two cores over [0, 10) and [10, 16): core 0 starts at 4, core 1
+        // at its chunk's start (no second part), a start past the end is
+        // clamped (the chunk whole, from its start).
+        let p = Plan::rotated_chunks(&[0, 10, 16], &[4, 10]);
+        p.validate().unwrap();
+        assert_eq!(p.units, vec![(4, 10), (0, 4), (10, 16)]);
+        assert_eq!(p.steps, vec![vec![vec![0, 1], vec![2]]]);
+        let p = Plan::rotated_chunks(&[0, 10, 16], &[0, 99]);
+        assert_eq!(p.units, vec![(0, 10), (10, 16)]);
+        let sum = AtomicI64::new(0);
+        execute_native(&Plan::rotated_chunks(&[3, 8, 13], &[6, 12]), &|a, b| {
+            for i in a..b {
+                sum.fetch_add(i, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+        assert_eq!(sum.load(Ordering::Relaxed), (3..13).sum::<i64>());
+    }
 
     #[test]
     fn static_chunks_cover_range() {

@@ -8,7 +8,7 @@ use weft_runtime::aside::BlpAside;
 use weft_runtime::bankmap::AddressMap;
 use weft_runtime::machine::Machine;
 use weft_runtime::runtime::{
-    Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig, SAMPLE_SLABS_PER_CORE,
+    Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig, Stagger, SAMPLE_SLABS_PER_CORE,
 };
 
 /// Iterations, cores and slab size of the region: 40 slabs per core.
@@ -16,25 +16,34 @@ const N: i64 = 16_000;
 const P: usize = 2;
 const SLAB: i64 = 200;
 
+/// The configuration every test here starts from: `P` cores, no grain
+/// control, no lazy inspection, count-based payoff (deterministic).
+fn base() -> RuntimeConfig {
+    RuntimeConfig {
+        cores: P,
+        min_parallel_ns: 0,
+        lazy: LazyInspect::Off,
+        payoff: PayoffMode::Count,
+        ..RuntimeConfig::default()
+    }
+}
+
+/// A runtime of `cfg` on `table5.2`.
+fn runtime(cfg: RuntimeConfig) -> Runtime {
+    Runtime::with_machine(cfg, Machine::load("table5.2").unwrap()).unwrap()
+}
+
 /// Runs the region 7 times under `WEFT_BLP_ASIDE=1` (rule 1 lets the 7th
 /// inspect) with an inspector that declares only unchecked reads of
 /// `addr(i)`; checks the results against the sequential loop and returns the
 /// region's statistics and the iterations the inspector was asked for
 /// during the 7th call (the one-iteration declaration runs left out).
 fn seven_runs(addr: &(dyn Fn(i64) -> u64 + Sync)) -> (serde_json::Value, i64) {
-    let r = Runtime::with_machine(
-        RuntimeConfig {
-            cores: P,
-            min_parallel_ns: 0,
-            lazy: LazyInspect::Off,
-            payoff: PayoffMode::Count,
-            blp_aside: BlpAside::All,
-            inspect_saturate: false,
-            ..RuntimeConfig::default()
-        },
-        Machine::load("table5.2").unwrap(),
-    )
-    .unwrap();
+    let r = runtime(RuntimeConfig {
+        blp_aside: BlpAside::All,
+        inspect_saturate: false,
+        ..base()
+    });
     let inspected = AtomicU64::new(0);
     let insp = |lo: i64, hi: i64, h: &mut Inspector| {
         h.declare_maps_only();
@@ -109,4 +118,99 @@ fn a_sample_with_gain_leads_to_the_full_inspection() {
     assert_eq!(st["banks_per_slot"].as_f64(), Some(2.0));
     assert_eq!(st["original_banks_per_slot"].as_f64(), Some(1.0));
     assert_eq!(inspected, 12 * SLAB + N, "the sample, then the whole range");
+}
+
+/// Three runs of region 5 with staggered chunks `mode`, an inspector that
+/// reports an access of `addr(i)` per iteration (a read declared unchecked
+/// when `parallel`, else a checked write); checks the results against the
+/// sequential loop and returns the region's statistics, the first iteration
+/// each core ran and the iterations inspected in calls of more than one
+/// iteration (the one-iteration declaration runs left out).
+fn stagger_runs(
+    mode: Stagger,
+    parallel: bool,
+    addr: &(dyn Fn(i64) -> u64 + Sync),
+) -> (serde_json::Value, Vec<u64>, u64) {
+    let r = runtime(RuntimeConfig {
+        blp_stagger: mode,
+        ..base()
+    });
+    let inspected = AtomicU64::new(0);
+    let insp = |lo: i64, hi: i64, h: &mut Inspector| {
+        if parallel {
+            h.declare_maps_only();
+        }
+        if hi - lo > 1 {
+            inspected.fetch_add((hi - lo) as u64, Ordering::Relaxed);
+        }
+        for i in lo..hi {
+            match parallel {
+                true => h.access_unchecked(i, addr(i), 8).unwrap(),
+                false => h.access(i, addr(i), 8, true).unwrap(),
+            }
+        }
+    };
+    let chunk = N / P as i64;
+    let first: Vec<AtomicU64> = (0..P).map(|_| AtomicU64::new(u64::MAX)).collect();
+    let y: Vec<AtomicU64> = (0..N).map(|_| AtomicU64::new(0)).collect();
+    let body = |lo: i64, hi: i64| {
+        let c = (lo / chunk) as usize;
+        let _ =
+            first[c].compare_exchange(u64::MAX, lo as u64, Ordering::Relaxed, Ordering::Relaxed);
+        for i in lo..hi {
+            y[i as usize].fetch_add(i as u64 + 1, Ordering::Relaxed);
+        }
+    };
+    for _ in 0..3 {
+        r.run_irregular(5, 0, N, SLAB, Some(&insp), &body).unwrap();
+    }
+    for (i, v) in y.iter().enumerate() {
+        assert_eq!(v.load(Ordering::Relaxed), 3 * (i as u64 + 1));
+    }
+    let st = r.stats_json()["regions"][0].clone();
+    let firsts = first.iter().map(|f| f.load(Ordering::Relaxed)).collect();
+    (st, firsts, inspected.load(Ordering::Relaxed))
+}
+
+/// `WEFT_BLP_STAGGER=hash`: a region whose inspector declares the loop
+/// parallel runs without inspection (only the one-iteration declaration
+/// runs), each core's chunk rotated to start at a slab boundary of its own
+/// chunk (the draws of `hashed_starts`); one whose inspector reports a
+/// checked write is inspected as printed.
+#[test]
+fn staggered_chunks_skip_the_inspection_and_rotate_each_chunk() {
+    let chunk = N / P as i64;
+    let (st, firsts, inspected) = stagger_runs(Stagger::Hash, true, &|i| 4096 * i as u64);
+    assert_eq!(inspected, 0, "{st}");
+    assert_eq!(st["inspections"], 0, "{st}");
+    let starts = weft_runtime::runtime::hashed_starts(&[0, chunk, N], SLAB);
+    assert_eq!(firsts, starts.iter().map(|&s| s as u64).collect::<Vec<_>>());
+    assert_ne!(firsts, vec![0, chunk as u64], "no core rotated");
+    let (st, _, _) = stagger_runs(Stagger::Hash, false, &|i| 4096 * i as u64);
+    assert_eq!(st["inspections"], 1, "checked loop not inspected: {st}");
+    assert_eq!(st["inspector_breakdown"]["accesses"], N, "{st}");
+}
+
+/// `WEFT_BLP_STAGGER=1`. Both cores read the same lines at the same offset
+/// into their chunks (a line per 4-iteration window, walking the banks):
+/// aligned, they share one bank per window, so a rotation of core 1 doubles
+/// the banks at once and is kept; when every access reads one line, no
+/// rotation adds a bank and the static chunks are kept, with the reason.
+/// One probe per region.
+#[test]
+fn phase_aware_stagger_rotates_aligned_cores_only() {
+    let chunk = N / P as i64;
+    let aligned = |i: i64| (1u64 << 30) + (i % chunk) as u64 / 4 * 64;
+    let (st, firsts, _) = stagger_runs(Stagger::Phase, true, &aligned);
+    assert_eq!(st["inspections"], 1, "{st}");
+    assert!(st["step_aside"].is_null(), "{st}");
+    assert_eq!(firsts[0], 0, "core 0 keeps its start");
+    assert_ne!(firsts[1], chunk as u64, "core 1 not rotated: {st}");
+    let (st, firsts, _) = stagger_runs(Stagger::Phase, true, &|_| 1u64 << 30);
+    assert_eq!(firsts, vec![0, chunk as u64]);
+    let why = st["step_aside"].as_str().unwrap();
+    assert!(
+        why.starts_with("static chunks kept: staggered windows cover 1.0"),
+        "{why}"
+    );
 }

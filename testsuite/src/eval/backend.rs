@@ -123,6 +123,7 @@ pub struct RunJob {
 /// builds. `weft eval` passes those it was started with to every run (and
 /// removes them otherwise), so they take effect and enter the cache key.
 pub const RUNTIME_ENV: &[&str] = &[
+    "WEFT_BLP_STAGGER",
     "WEFT_BLP_TIE",
     "WEFT_BLP_WINDOW",
     "WEFT_MISS_FILTER",

@@ -297,6 +297,8 @@ pub fn ch4_versions() -> Vec<Version> {
             .with_env(&[("WEFT_BLP_WINDOW", "2")]),
         v("blp-miss", "BLP Optimized, miss-filtered maps", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
             .with_env(&[("WEFT_MISS_FILTER", "lines")]),
+        v("blp-stagger", "BLP Optimized, staggered chunks", Ch4, CH4_BLP_OPT, FrFcfs, Oracle::None, None, "original", false)
+            .with_env(&[("WEFT_BLP_STAGGER", "1")]),
     ]
 }
 
@@ -336,6 +338,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("blp-subwin", "blp-opt"),
     ("blp-window", "blp-opt"),
     ("blp-miss", "blp-opt"),
+    ("blp-stagger", "blp-opt"),
     ("mlp-first-aside", "mlp-first"),
     ("clp-first-aside", "clp-first"),
     ("balanced-aside", "balanced"),
