@@ -69,13 +69,13 @@ pub struct RuntimeConfig {
     /// `None`; `0` or `1` also mean none): regions proven parallel record
     /// `k` maps per slab and are scheduled by [`crate::blp_windows`].
     pub blp_subwindows: Option<usize>,
-    /// Staggered chunks (`WEFT_BLP_STAGGER`: `0` the default, `1`
-    /// phase-aware, `hash`): an irregular region whose loop needs no
-    /// dependence check runs its static chunks, each core's rotated to start
-    /// where the `super::stagger` module chooses, without Algorithm 4
-    /// ([`crate::executor::Plan::rotated_chunks`]; issue #36,
-    /// `docs/oracles.md` "Staggered chunks").
-    pub blp_stagger: Stagger,
+    /// Staggered chunks (`WEFT_BLP_STAGGER`, default `false`; `1` turns it
+    /// on): an irregular region whose loop needs no dependence check runs
+    /// its static chunks without inspection, each core's rotated to start at
+    /// a hashed slab ([`crate::executor::Plan::rotated_chunks`], the
+    /// `super::stagger` module; issue #36, `docs/oracles.md` "Staggered
+    /// chunks").
+    pub blp_stagger: bool,
     /// Lazy inspection (`WEFT_LAZY_INSPECT`, default [`LazyInspect::Checked`];
     /// native runs only): which irregular regions run their first execution
     /// in original order on the calling thread, without inspection, and are
@@ -152,19 +152,6 @@ pub(super) fn env_on_off(name: &str, default: bool) -> Result<bool> {
             _ => Err(invalid(format!("{name}={v:?} is not 0 or 1"))),
         },
     }
-}
-
-/// Where the cores start their static chunks ([`RuntimeConfig::blp_stagger`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Stagger {
-    /// Algorithm 4 (or its other variants) as configured (`0`, the default).
-    #[default]
-    Off,
-    /// Rotations chosen from the banks of small windows of each core's chunk
-    /// (`1`; `super::stagger` module docs).
-    Phase,
-    /// Each core at a hashed slab of its chunk, no inspection (`hash`).
-    Hash,
 }
 
 /// Which accesses of a slab set bits in its bank map (§4.4.2).
@@ -264,7 +251,7 @@ impl Default for RuntimeConfig {
             blp_aside: crate::aside::BlpAside::Off,
             ib_aside: false,
             blp_subwindows: None,
-            blp_stagger: Stagger::Off,
+            blp_stagger: false,
             lazy: LazyInspect::Checked,
             miss_filter: MissFilter::Off,
             inspect_inline: true,
@@ -365,18 +352,7 @@ impl RuntimeConfig {
             })?;
             c.blp_subwindows = (k > 1).then_some(k);
         }
-        if let Ok(v) = std::env::var("WEFT_BLP_STAGGER") {
-            c.blp_stagger = match v.trim() {
-                "0" | "" => Stagger::Off,
-                "1" => Stagger::Phase,
-                "hash" => Stagger::Hash,
-                _ => {
-                    return Err(invalid(format!(
-                        "WEFT_BLP_STAGGER={v:?} is not 0, 1 or `hash`"
-                    )))
-                }
-            };
-        }
+        c.blp_stagger = env_on_off("WEFT_BLP_STAGGER", c.blp_stagger)?;
         c.inspect_inline = env_on_off("WEFT_INSPECT_INLINE", c.inspect_inline)?;
         c.inspect_saturate = env_on_off("WEFT_INSPECT_SATURATE", c.inspect_saturate)?;
         c.writes_first = env_on_off("WEFT_WRITES_FIRST", c.writes_first)?;

@@ -96,30 +96,10 @@ impl Runtime {
                     None if self.abandon_inspection(IRREGULAR, id) => {
                         (Arc::new(Plan::static_chunks(lo, hi, p)), false)
                     }
-                    None if self.cfg.blp_stagger != Stagger::Off
-                        && self.declares_parallel(lo, insp) =>
-                    {
-                        // Staggered chunks (`super::stagger`), decided once per
-                        // region and bounds.
-                        let t = Instant::now();
-                        let starts = match self.cfg.blp_stagger {
-                            Stagger::Hash => Ok(super::stagger::hashed_starts(&chunk, si)),
-                            _ => self.phase_starts(&chunk, insp),
-                        };
-                        let ns = t.elapsed().as_nanos() as u64;
-                        let (plan, why) = match starts {
-                            Ok(s) => (Plan::rotated_chunks(&chunk, &s), None),
-                            Err(why) => (Plan::static_chunks(lo, hi, p), Some(why)),
-                        };
-                        let plan = Arc::new(plan);
-                        if self.cfg.blp_stagger == Stagger::Phase {
-                            let st = RegionStats {
-                                step_aside: why,
-                                ..RegionStats::of_plan(&plan, 0)
-                            };
-                            self.plan_built(IRREGULAR, id, true, false);
-                            self.record_inspection((IRREGULAR, id), si, ns, st);
-                        }
+                    None if self.cfg.blp_stagger && self.declares_parallel(lo, insp) => {
+                        // Staggered chunks (`super::stagger`): no inspection.
+                        let starts = super::stagger::hashed_starts(&chunk, si);
+                        let plan = Arc::new(Plan::rotated_chunks(&chunk, &starts));
                         self.cache_plan((IRREGULAR, id), key, &plan);
                         (plan, true)
                     }

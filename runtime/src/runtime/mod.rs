@@ -52,8 +52,8 @@ mod warm;
 
 pub use affine::{AFFINE_PLAN_COST_SHARE, DESC_CACHE_SLOTS, PERMUTE_MAX_UNITS};
 pub use config::{
-    LazyInspect, MissFilter, RuntimeConfig, Stagger, DEFAULT_MIN_PARALLEL_NS,
-    DEFAULT_REINSPECT_LIMIT, MAX_CORES,
+    LazyInspect, MissFilter, RuntimeConfig, DEFAULT_MIN_PARALLEL_NS, DEFAULT_REINSPECT_LIMIT,
+    MAX_CORES,
 };
 pub use contexts::{CHURN_CONTEXTS, CONTEXT_SLOTS};
 pub use coverage_probe::SAMPLE_SLABS_PER_CORE;
@@ -65,7 +65,7 @@ pub use payoff::{
     INSPECT_BUDGET_MIN_NS, PAYOFF_FAR_SLOWER, PAYOFF_SLOWER, PAYOFF_STRIKES,
 };
 pub use sample::{CHAIN_EXPECTED, MIN_COLLISIONS, PROBE_ITERS, SAMPLE_PREFIX};
-pub use stagger::{choose_shifts, hashed_starts};
+pub use stagger::hashed_starts;
 pub use stats::{alias_checks, count_alias_check, InspectorBreakdown, RegionStats};
 
 use contexts::Contexts;

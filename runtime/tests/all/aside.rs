@@ -8,7 +8,7 @@ use weft_runtime::aside::BlpAside;
 use weft_runtime::bankmap::AddressMap;
 use weft_runtime::machine::Machine;
 use weft_runtime::runtime::{
-    Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig, Stagger, SAMPLE_SLABS_PER_CORE,
+    Inspector, LazyInspect, PayoffMode, Runtime, RuntimeConfig, SAMPLE_SLABS_PER_CORE,
 };
 
 /// Iterations, cores and slab size of the region: 40 slabs per core.
@@ -120,19 +120,18 @@ fn a_sample_with_gain_leads_to_the_full_inspection() {
     assert_eq!(inspected, 12 * SLAB + N, "the sample, then the whole range");
 }
 
-/// Three runs of region 5 with staggered chunks `mode`, an inspector that
-/// reports an access of `addr(i)` per iteration (a read declared unchecked
-/// when `parallel`, else a checked write); checks the results against the
+/// Three runs of region 5 with staggered chunks, an inspector that reports
+/// an access of `addr(i)` per iteration (a read declared unchecked when
+/// `parallel`, else a checked write); checks the results against the
 /// sequential loop and returns the region's statistics, the first iteration
 /// each core ran and the iterations inspected in calls of more than one
 /// iteration (the one-iteration declaration runs left out).
 fn stagger_runs(
-    mode: Stagger,
     parallel: bool,
     addr: &(dyn Fn(i64) -> u64 + Sync),
 ) -> (serde_json::Value, Vec<u64>, u64) {
     let r = runtime(RuntimeConfig {
-        blp_stagger: mode,
+        blp_stagger: true,
         ..base()
     });
     let inspected = AtomicU64::new(0);
@@ -172,45 +171,21 @@ fn stagger_runs(
     (st, firsts, inspected.load(Ordering::Relaxed))
 }
 
-/// `WEFT_BLP_STAGGER=hash`: a region whose inspector declares the loop
+/// `WEFT_BLP_STAGGER=1`: a region whose inspector declares the loop
 /// parallel runs without inspection (only the one-iteration declaration
-/// runs), each core's chunk rotated to start at a slab boundary of its own
-/// chunk (the draws of `hashed_starts`); one whose inspector reports a
+/// runs), each core's chunk rotated to start at the slab `hashed_starts`
+/// draws (core 1's not at its chunk's start); one whose inspector reports a
 /// checked write is inspected as printed.
 #[test]
 fn staggered_chunks_skip_the_inspection_and_rotate_each_chunk() {
     let chunk = N / P as i64;
-    let (st, firsts, inspected) = stagger_runs(Stagger::Hash, true, &|i| 4096 * i as u64);
+    let (st, firsts, inspected) = stagger_runs(true, &|i| 4096 * i as u64);
     assert_eq!(inspected, 0, "{st}");
     assert_eq!(st["inspections"], 0, "{st}");
     let starts = weft_runtime::runtime::hashed_starts(&[0, chunk, N], SLAB);
     assert_eq!(firsts, starts.iter().map(|&s| s as u64).collect::<Vec<_>>());
     assert_ne!(firsts, vec![0, chunk as u64], "no core rotated");
-    let (st, _, _) = stagger_runs(Stagger::Hash, false, &|i| 4096 * i as u64);
+    let (st, _, _) = stagger_runs(false, &|i| 4096 * i as u64);
     assert_eq!(st["inspections"], 1, "checked loop not inspected: {st}");
     assert_eq!(st["inspector_breakdown"]["accesses"], N, "{st}");
-}
-
-/// `WEFT_BLP_STAGGER=1`. Both cores read the same lines at the same offset
-/// into their chunks (a line per 4-iteration window, walking the banks):
-/// aligned, they share one bank per window, so a rotation of core 1 doubles
-/// the banks at once and is kept; when every access reads one line, no
-/// rotation adds a bank and the static chunks are kept, with the reason.
-/// One probe per region.
-#[test]
-fn phase_aware_stagger_rotates_aligned_cores_only() {
-    let chunk = N / P as i64;
-    let aligned = |i: i64| (1u64 << 30) + (i % chunk) as u64 / 4 * 64;
-    let (st, firsts, _) = stagger_runs(Stagger::Phase, true, &aligned);
-    assert_eq!(st["inspections"], 1, "{st}");
-    assert!(st["step_aside"].is_null(), "{st}");
-    assert_eq!(firsts[0], 0, "core 0 keeps its start");
-    assert_ne!(firsts[1], chunk as u64, "core 1 not rotated: {st}");
-    let (st, firsts, _) = stagger_runs(Stagger::Phase, true, &|_| 1u64 << 30);
-    assert_eq!(firsts, vec![0, chunk as u64]);
-    let why = st["step_aside"].as_str().unwrap();
-    assert!(
-        why.starts_with("static chunks kept: staggered windows cover 1.0"),
-        "{why}"
-    );
 }
