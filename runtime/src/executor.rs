@@ -239,9 +239,7 @@ impl Plan {
             barrier: false,
         }
     }
-}
 
-impl Plan {
     /// Each core's chunk `[chunk[c], chunk[c + 1])` rotated to start at
     /// `starts[c]` (clamped into the chunk): the core runs `[starts[c],
     /// chunk[c + 1])`, then `[chunk[c], starts[c])`; empty parts are left

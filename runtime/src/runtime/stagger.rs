@@ -14,8 +14,8 @@
 //! starting each core at a random slab (+13.7% time; with
 //! `WEFT_BLP_TIE=lowest` the printed algorithm runs the original order and
 //! gains nothing). The rotation here starts each core at that same slab and
-//! wraps around (moldyn +22.4% at Table 4.1's size), but it also moves cores
-//! that started spread (hpcg -9.0%, equake -18.7%): a research setting, not a
+//! wraps around (moldyn +22.3% at Table 4.1's size), but it also moves cores
+//! that started spread (hpcg -9.1%, equake -18.6%): a research setting, not a
 //! default. A phase-aware choice (the rotation adding most banks at once
 //! over 4-iteration windows, kept with +10%) was tried in session 20 and
 //! dropped: such windows already cover every bank on moldyn, so it kept the
