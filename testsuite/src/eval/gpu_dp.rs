@@ -319,15 +319,13 @@ impl GpuStudy for Dp {
                 wl = wl.define(k, x);
             }
             let mut cell = |group: &str, mode: String| {
-                let dp = if mode == DTBL_RA {
-                    "dtbl"
-                } else {
-                    mode.as_str()
+                // The read-ahead variant is DTBL on an edited machine.
+                let (dp, prefetch) = match mode.as_str() {
+                    DTBL_RA => ("dtbl", Some(READ_AHEAD)),
+                    m => (m, None),
                 };
                 let mut spec = RunSpec::new(group, wl.clone()).dp(Some(dp));
-                if mode == DTBL_RA {
-                    spec.edits.agt_prefetch = Some(READ_AHEAD);
-                }
+                spec.edits.agt_prefetch = prefetch;
                 if let Some(o) = w.order {
                     spec = spec.kernel_order(o);
                 }
